@@ -1,0 +1,152 @@
+// Flag parsing and value conversion for the CLI.
+#include "args.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <sstream>
+
+namespace pipesim::cli {
+namespace {
+
+Error flag_error(const std::string& message) { return Error{ErrorCode::InvalidConfig, message, ""}; }
+
+bool parse_double(const std::string& text, double& out) {
+  if (text.empty()) return false;
+  char* end = nullptr;
+  errno = 0;
+  out = std::strtod(text.c_str(), &end);
+  return end == text.c_str() + text.size();
+}
+
+bool parse_int(const std::string& text, long long& out) {
+  double v = 0;
+  if (!parse_double(text, v) || !std::isfinite(v) || std::floor(v) != v || std::fabs(v) > 2e9)
+    return false;
+  out = static_cast<long long>(v);
+  return true;
+}
+
+std::vector<std::string> split(const std::string& text, char sep) {
+  std::vector<std::string> parts;
+  std::stringstream ss(text);
+  std::string part;
+  while (std::getline(ss, part, sep)) parts.push_back(part);
+  if (!text.empty() && text.back() == sep) parts.emplace_back();
+  return parts;
+}
+
+}  // namespace
+
+const std::vector<std::string>& cost_flags() {
+  static const std::vector<std::string> kFlags = {"forward", "backward", "weight", "overlapped",
+                                                  "p2p-latency"};
+  return kFlags;
+}
+
+Result<Args> Args::parse(const std::vector<std::string>& argv, const std::vector<std::string>& allowed) {
+  Args args;
+  for (std::size_t i = 0; i < argv.size(); ++i) {
+    const std::string& a = argv[i];
+    if (a.rfind("--", 0) != 0) return flag_error("unexpected argument \"" + a + "\"");
+    std::string name = a.substr(2), value;
+    const auto eq = name.find('=');
+    if (eq != std::string::npos) {
+      value = name.substr(eq + 1);
+      name = name.substr(0, eq);
+    } else {
+      if (i + 1 >= argv.size()) return flag_error("--" + name + " needs a value");
+      value = argv[++i];
+    }
+    if (std::find(allowed.begin(), allowed.end(), name) == allowed.end())
+      return flag_error("unknown option --" + name);
+    if (args.values_.count(name)) return flag_error("--" + name + " is given twice");
+    args.values_[name] = value;
+  }
+  return args;
+}
+
+std::string Args::get(const std::string& name, const std::string& fallback) const {
+  const auto it = values_.find(name);
+  return it == values_.end() ? fallback : it->second;
+}
+
+Result<int> Args::get_int(const std::string& name, const std::string& field, int fallback) const {
+  if (!has(name)) return fallback;
+  long long v = 0;
+  if (!parse_int(get(name, ""), v))
+    return Error{ErrorCode::InvalidConfig, field + " must be an integer (got " + get(name, "") + ")",
+                 "/" + field};
+  return static_cast<int>(v);
+}
+
+Result<double> Args::get_number(const std::string& name, const std::string& field, double fallback) const {
+  if (!has(name)) return fallback;
+  double v = 0;
+  if (!parse_double(get(name, ""), v))
+    return Error{ErrorCode::InvalidConfig, field + " must be a number (got " + get(name, "") + ")",
+                 "/" + field};
+  return v;  // range and finiteness are validate()'s job
+}
+
+std::vector<std::string> Args::get_list(const std::string& name, const std::string& fallback) const {
+  return split(get(name, fallback), ',');
+}
+
+Result<Costs> Args::get_costs() const {
+  Costs c;
+  for (auto [flag, field, target] :
+       {std::tuple<const char*, const char*, double*>{"forward", "costs.forward", &c.forward},
+        {"backward", "costs.backward", &c.backward},
+        {"weight", "costs.weight", &c.weight},
+        {"overlapped", "costs.overlapped", &c.overlapped},
+        {"p2p-latency", "costs.p2pLatency", &c.p2p_latency}}) {
+    auto v = get_number(flag, field, *target);
+    if (!v.ok()) return v.error();
+    *target = v.value();
+  }
+  if (Status st = validate_costs(c); !st.ok()) return st.error();
+  return c;
+}
+
+Result<std::vector<int>> parse_int_list(const std::string& text, const std::string& field) {
+  std::vector<int> out;
+  const Error bad{ErrorCode::InvalidConfig,
+                  field + " must be a list like 4,8,16 or a range like 4:64:2 (got " + text + ")",
+                  "/" + field};
+  for (const std::string& part : split(text, ',')) {
+    const auto range = split(part, ':');
+    long long from = 0, to = 0, step = 1;
+    if (range.size() == 1) {
+      if (!parse_int(range[0], from)) return bad;
+      out.push_back(static_cast<int>(from));
+      continue;
+    }
+    if (range.size() > 3 || !parse_int(range[0], from) || !parse_int(range[1], to) ||
+        (range.size() == 3 && !parse_int(range[2], step)) || step < 1 || to < from)
+      return bad;
+    if ((to - from) / step >= 100000) return Error{ErrorCode::TooLarge, field + " range is too long", "/" + field};
+    for (long long v = from; v <= to; v += step) out.push_back(static_cast<int>(v));
+  }
+  if (out.empty()) return bad;
+  return out;
+}
+
+Result<std::vector<MicrobatchSpec>> parse_microbatch_list(const std::string& text) {
+  std::vector<MicrobatchSpec> out;
+  for (const std::string& part : split(text, ',')) {
+    if (part.find(':') != std::string::npos) {
+      auto range = parse_int_list(part, "microbatches");
+      if (!range.ok()) return range.error();
+      for (int v : range.value()) out.push_back(MicrobatchSpec{v, false});
+      continue;
+    }
+    auto spec = parse_microbatch_spec(part, "/microbatches");
+    if (!spec.ok()) return spec.error();
+    out.push_back(spec.value());
+  }
+  return out;
+}
+
+}  // namespace pipesim::cli

@@ -1,0 +1,43 @@
+// Command-line flag parsing for the pipesim CLI: "--name value" or "--name=value", each flag at
+// most once, unknown flags rejected. Values are converted with messages in the same words as
+// the JSON errors, so a user sees the same rule whichever way they called us.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "pipesim/config.h"
+#include "pipesim/error.h"
+#include "pipesim/sweep.h"
+
+namespace pipesim::cli {
+
+class Args {
+ public:
+  /// Parses argv[first..]; `allowed` lists flag names without "--".
+  static Result<Args> parse(const std::vector<std::string>& argv, const std::vector<std::string>& allowed);
+
+  bool has(const std::string& name) const { return values_.count(name) != 0; }
+  std::string get(const std::string& name, const std::string& fallback) const;
+  Result<int> get_int(const std::string& name, const std::string& field, int fallback) const;
+  Result<double> get_number(const std::string& name, const std::string& field, double fallback) const;
+  /// "a,b,c" split on commas.
+  std::vector<std::string> get_list(const std::string& name, const std::string& fallback) const;
+  /// Cost flags --forward --backward --weight --overlapped --p2p-latency over the defaults.
+  Result<Costs> get_costs() const;
+
+ private:
+  std::map<std::string, std::string> values_;
+};
+
+/// The flags every cost-model command accepts.
+const std::vector<std::string>& cost_flags();
+
+/// "4,8,16" or "4:64:2" (from:to:step, inclusive) -> integers; errors name `field`.
+Result<std::vector<int>> parse_int_list(const std::string& text, const std::string& field);
+
+/// "8,16,2R,4R" or "8:64:8" -> micro-batch specs.
+Result<std::vector<MicrobatchSpec>> parse_microbatch_list(const std::string& text);
+
+}  // namespace pipesim::cli

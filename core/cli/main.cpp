@@ -1,0 +1,174 @@
+// pipesim: the native CLI over the core library. It parses flags, calls the same functions the
+// WASM module exports and prints text, CSV or JSON. Exit status: 0 success, 1 bad input (one
+// line on stderr, nothing on stdout), 2 internal error.
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "args.h"
+#include "pipesim/engine.h"
+#include "pipesim/json.h"
+#include "pipesim/lesson_report.h"
+#include "pipesim/sweep.h"
+#include "text_output.h"
+
+namespace pipesim::cli {
+namespace {
+
+constexpr const char* kUsage = R"(usage: pipesim <command> [options]
+
+commands:
+  simulate   --schedule NAME --ranks R --microbatches M [costs] [--format text|json]
+             --input FILE|-   read {schedule, ranks, microbatches, costs} as JSON instead
+  sweep      --schedules a,b|all --ranks 4:16:2 --microbatches 8,16,2R [costs] [--format text|csv|json]
+  lesson     the lesson script's four tables, simulated, beside its closed forms [--format text|json]
+  schedules  list the built-in schedules [--format text|json]
+
+costs: --forward 1 --backward 2 --weight 1 --overlapped 3 --p2p-latency 0
+)";
+
+// Bad input: reported by main as one line, exit 1.
+struct UsageError {
+  Error error;
+};
+
+template <typename T>
+T unwrap(Result<T> r) {
+  if (!r.ok()) throw UsageError{r.error()};
+  return std::move(r).value();
+}
+
+std::string read_input(const std::string& source) {
+  if (source == "-") return std::string(std::istreambuf_iterator<char>(std::cin), {});
+  std::ifstream file(source, std::ios::binary);
+  if (!file) throw UsageError{Error{ErrorCode::InvalidConfig, "cannot read input file " + source, ""}};
+  std::ostringstream ss;
+  ss << file.rdbuf();
+  return ss.str();
+}
+
+std::string format_flag(const Args& args, const std::vector<std::string>& allowed) {
+  const std::string f = args.get("format", allowed.front());
+  for (const auto& a : allowed)
+    if (f == a) return f;
+  std::string list;
+  for (const auto& a : allowed) list += (list.empty() ? "" : "|") + a;
+  throw UsageError{Error{ErrorCode::InvalidConfig, "format must be " + list + " (got " + f + ")", ""}};
+}
+
+std::vector<std::string> with_costs(std::vector<std::string> flags) {
+  flags.insert(flags.end(), cost_flags().begin(), cost_flags().end());
+  return flags;
+}
+
+int cmd_simulate(const std::vector<std::string>& argv) {
+  const Args args = unwrap(Args::parse(argv, with_costs({"schedule", "ranks", "microbatches", "format", "input"})));
+  const std::string format = format_flag(args, {"text", "json"});
+  SimConfig config;
+  if (args.has("input")) {
+    for (const char* f : {"schedule", "ranks", "microbatches", "forward", "backward", "weight",
+                          "overlapped", "p2p-latency"})
+      if (args.has(f))
+        throw UsageError{Error{ErrorCode::InvalidConfig, std::string("--") + f + " cannot be combined with --input", ""}};
+    config = unwrap(config_from_json_text(read_input(args.get("input", "-"))));
+  } else {
+    for (const char* f : {"schedule", "ranks", "microbatches"})
+      if (!args.has(f)) throw UsageError{Error{ErrorCode::InvalidConfig, std::string("missing --") + f, ""}};
+    config.schedule = args.get("schedule", "");
+    config.ranks = unwrap(args.get_int("ranks", "ranks", 0));
+    config.microbatches = unwrap(args.get_int("microbatches", "microbatches", 0));
+    config.costs = unwrap(args.get_costs());
+  }
+  const SimResult result = unwrap(simulate(config));
+  if (format == "json")
+    std::cout << result_to_json(result).dump() << "\n";
+  else
+    print_simulation_text(result, std::cout);
+  return 0;
+}
+
+int cmd_sweep(const std::vector<std::string>& argv) {
+  const Args args = unwrap(Args::parse(argv, with_costs({"schedules", "ranks", "microbatches", "format"})));
+  const std::string format = format_flag(args, {"text", "csv", "json"});
+  SweepRequest req;
+  req.schedules = args.get_list("schedules", "all");
+  if (req.schedules.size() == 1 && req.schedules[0] == "all") {
+    req.schedules.clear();
+    for (const auto& info : list_schedules()) req.schedules.push_back(info.name);
+  }
+  req.ranks = unwrap(parse_int_list(args.get("ranks", "8"), "ranks"));
+  req.microbatches = unwrap(parse_microbatch_list(args.get("microbatches", "2R,4R,8R")));
+  req.costs = unwrap(args.get_costs());
+  const auto rows = unwrap(run_sweep(req));
+  if (format == "json")
+    std::cout << sweep_to_json(rows).dump() << "\n";
+  else if (format == "csv")
+    print_sweep_csv(rows, std::cout);
+  else
+    print_sweep_text(rows, std::cout);
+  return 0;
+}
+
+int cmd_lesson(const std::vector<std::string>& argv) {
+  const Args args = unwrap(Args::parse(argv, with_costs({"format"})));
+  const std::string format = format_flag(args, {"text", "json"});
+  const LessonReport report = lesson_report(unwrap(args.get_costs()));
+  if (format == "json")
+    std::cout << lesson_report_to_json(report).dump() << "\n";
+  else
+    print_lesson_text(report, std::cout);
+  return 0;
+}
+
+int cmd_schedules(const std::vector<std::string>& argv) {
+  const Args args = unwrap(Args::parse(argv, {"format"}));
+  const std::string format = format_flag(args, {"text", "json"});
+  Json list = Json::array();
+  for (const auto& info : list_schedules()) {
+    if (format == "text") std::cout << info.name << "\t" << info.title << "\t" << info.constraints << "\t" << info.source << "\n";
+    list.push_back(Json{{"name", info.name}, {"title", info.title}, {"constraints", info.constraints}, {"source", info.source}});
+  }
+  if (format == "json") std::cout << list.dump() << "\n";
+  return 0;
+}
+
+int run(const std::vector<std::string>& all) {
+  if (all.empty() || all[0] == "help" || all[0] == "--help" || all[0] == "-h") {
+    std::cout << kUsage;
+    return 0;
+  }
+  const std::string command = all[0];
+  const std::vector<std::string> rest(all.begin() + 1, all.end());
+  if (command == "simulate") return cmd_simulate(rest);
+  if (command == "sweep") return cmd_sweep(rest);
+  if (command == "lesson") return cmd_lesson(rest);
+  if (command == "schedules") return cmd_schedules(rest);
+  throw UsageError{Error{ErrorCode::InvalidConfig, "unknown command \"" + command + "\" (try pipesim help)", ""}};
+}
+
+}  // namespace
+}  // namespace pipesim::cli
+
+int main(int argc, char** argv) {
+  // Buffer everything: on error nothing may reach stdout.
+  std::ostringstream captured;
+  std::streambuf* real_out = std::cout.rdbuf(captured.rdbuf());
+  int status = 0;
+  try {
+    status = pipesim::cli::run(std::vector<std::string>(argv + 1, argv + argc));
+  } catch (const pipesim::cli::UsageError& e) {
+    std::cout.rdbuf(real_out);
+    std::cerr << "pipesim: " << pipesim::error_code_name(e.error.code) << ": " << e.error.message << "\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cout.rdbuf(real_out);
+    std::cerr << "pipesim: internal: " << e.what() << "\n";
+    return 2;
+  }
+  std::cout.rdbuf(real_out);
+  std::cout << captured.str();
+  return status;
+}

@@ -1,0 +1,131 @@
+// Text and CSV renderings of simulations, sweeps and the lesson comparison.
+#include "text_output.h"
+
+#include <cstdio>
+#include <string>
+
+#include "pipesim/formulas.h"
+
+namespace pipesim::cli {
+namespace {
+
+std::string fixed(double v, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+std::string percent(double fraction) { return fixed(fraction * 100.0, 1) + "%"; }
+std::string shortest(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.10g", v);
+  return buf;
+}
+std::string pad(const std::string& s, std::size_t width) {
+  return s.size() >= width ? s : std::string(width - s.size(), ' ') + s;
+}
+
+constexpr std::size_t kMaxOpsListed = 400;  // per rank; longer lists are summarised
+
+}  // namespace
+
+void print_simulation_text(const SimResult& r, std::ostream& out) {
+  const Costs& c = r.config.costs;
+  out << r.config.schedule << ": " << r.config.ranks << " ranks, " << r.stages << " stages, "
+      << r.config.microbatches << " micro-batches (F=" << shortest(c.forward)
+      << " B=" << shortest(c.backward) << " W=" << shortest(c.weight)
+      << " F&B=" << shortest(c.overlapped) << " p2p=" << shortest(c.p2p_latency) << ")\n";
+  out << "makespan     " << shortest(r.makespan) << "\n";
+  out << "bubble max   " << shortest(r.bubble_max) << "  (max per-rank idle)\n";
+  const ReferenceBubble ref = reference_bubble(r.config.schedule, r.stages, c);
+  if (!ref.formula.empty())
+    out << "  DeepSeek's " << ref.formula << " = " << shortest(ref.bubble_max)
+        << (ref.applies ? "" : "  (not exact here: needs " + ref.condition + ")") << "\n";
+  out << "bubble total " << shortest(r.bubble_total) << "\n";
+  out << "bubble frac  " << percent(r.bubble_fraction) << "   utilization " << percent(r.utilization) << "\n";
+  out << "stages/rank  " << r.stages_per_rank << "   parameter copies " << r.param_copies
+      << "   peak activations " << r.max_peak_activations << "\n\n";
+  out << "rank      busy      idle  peak  ops\n";
+  for (const RankStats& s : r.per_rank) {
+    const auto& ops = r.timeline[static_cast<std::size_t>(s.rank)];
+    out << pad(std::to_string(s.rank), 4) << pad(shortest(s.busy), 10) << pad(shortest(s.idle), 10)
+        << pad(std::to_string(s.peak_activations), 6) << "  ";
+    if (ops.size() > kMaxOpsListed) {
+      out << ops.size() << " ops (use --format json for the timeline)\n";
+      continue;
+    }
+    for (std::size_t i = 0; i < ops.size(); ++i) out << (i ? " " : "") << op_label(ops[i].op);
+    out << "\n";
+  }
+}
+
+void print_sweep_text(const std::vector<SweepRow>& rows, std::ostream& out) {
+  out << "schedule   ranks  micro  stages   makespan  bubble-max  bubble   peak-act\n";
+  for (const SweepRow& r : rows) {
+    out << r.schedule << std::string(r.schedule.size() < 10 ? 10 - r.schedule.size() : 1, ' ')
+        << pad(std::to_string(r.ranks), 6) << pad(std::to_string(r.microbatches), 7);
+    if (!r.ok) {
+      out << "  n/a: " << r.error.message << "\n";
+      continue;
+    }
+    out << pad(std::to_string(r.stages), 8) << pad(shortest(r.makespan), 11)
+        << pad(shortest(r.bubble_max), 12) << pad(percent(r.bubble_fraction), 8)
+        << pad(std::to_string(r.max_peak_activations), 11) << "\n";
+  }
+}
+
+void print_sweep_csv(const std::vector<SweepRow>& rows, std::ostream& out) {
+  out << "schedule,ranks,microbatches,stages,makespan,bubble_max,bubble_fraction,utilization,"
+         "max_peak_activations,param_copies,error\n";
+  for (const SweepRow& r : rows) {
+    out << r.schedule << "," << r.ranks << "," << r.microbatches << ",";
+    if (!r.ok) {
+      std::string msg = r.error.message;
+      for (char& ch : msg)
+        if (ch == '"') ch = '\'';
+      out << ",,,,,,\"" << msg << "\"\n";
+      continue;
+    }
+    out << r.stages << "," << shortest(r.makespan) << "," << shortest(r.bubble_max) << ","
+        << shortest(r.bubble_fraction) << "," << shortest(r.utilization) << ","
+        << r.max_peak_activations << "," << r.param_copies << ",\n";
+  }
+}
+
+namespace {
+
+void print_cells(const std::vector<LessonCell>& cells, bool by_stages, std::ostream& out) {
+  out << pad(by_stages ? "P" : "M", 5) << "  schedule     lesson   simulated\n";
+  for (const LessonCell& c : cells) {
+    out << pad(std::to_string(by_stages ? c.stages : c.microbatches), 5) << "  " << c.schedule
+        << std::string(11 - c.schedule.size(), ' ') << pad(percent(c.lesson), 8) << "  ";
+    if (!c.simulated) {
+      out << "     n/a  (" << c.note << ")\n";
+      continue;
+    }
+    out << pad(percent(*c.simulated), 9) << (c.differs ? "  <- differs" : "") << "\n";
+  }
+}
+
+}  // namespace
+
+void print_lesson_text(const LessonReport& r, std::ostream& out) {
+  const Costs& c = r.costs;
+  out << "The lesson script's bubble fractions beside simulated ones (F=" << shortest(c.forward)
+      << " B=" << shortest(c.backward) << " W=" << shortest(c.weight)
+      << " F&B=" << shortest(c.overlapped) << "). P = pipeline stages; DualPipeV runs P stages on\n"
+      << "P/2 ranks. \"differs\" marks a gap above " << fixed(kLessonTolerance * 100, 1)
+      << " percentage points.\n\n";
+  out << "Step 1: P=8, M=16\n";
+  print_cells(r.step1, true, out);
+  out << "\nStep 2: P=8, M sweep\n";
+  print_cells(r.step2, false, out);
+  out << "\nStep 3: M=64, P sweep\n";
+  print_cells(r.step3, true, out);
+  out << "\nStep 4: GPU-hours recovered moving 1F1B -> DualPipe at P=16, M=128 over "
+      << shortest(r.total_gpu_hours) << " GPU-hours\n";
+  print_cells({r.step4_1f1b, r.step4_dualpipe}, true, out);
+  out << "  lesson:    " << fixed(r.step4_lesson_recovered, 0) << " GPU-hours\n";
+  out << "  simulated: " << fixed(r.step4_simulated_recovered, 0) << " GPU-hours\n";
+}
+
+}  // namespace pipesim::cli

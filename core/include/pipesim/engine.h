@@ -1,0 +1,67 @@
+// The engine executes per-rank op lists under a cost model and reports the timeline and metrics.
+// Each rank runs its list strictly in order; an op starts when its rank is free and its data
+// dependencies (plus p2p latency across ranks) have finished.
+#pragma once
+
+#include <vector>
+
+#include "pipesim/config.h"
+#include "pipesim/error.h"
+#include "pipesim/schedule.h"
+
+namespace pipesim {
+
+/// An op with the times the engine gave it.
+struct TimedOp {
+  Op op;
+  double start = 0.0;
+  double end = 0.0;
+};
+
+/// Per-rank figures. idle = makespan - busy.
+struct RankStats {
+  int rank = 0;
+  double busy = 0.0;
+  double idle = 0.0;
+  int peak_activations = 0;  ///< max stage-micro-batches whose F finished and whose B has not
+};
+
+/// Everything a simulation reports. Units are those of Costs.
+struct SimResult {
+  SimConfig config;
+  int stages = 0;
+  int stages_per_rank = 1;
+  int param_copies = 1;
+  double makespan = 0.0;
+  std::vector<RankStats> per_rank;
+  double bubble_max = 0.0;       ///< max per-rank idle: the quantity in DeepSeek's bubble table
+  double bubble_total = 0.0;     ///< sum of per-rank idle
+  double bubble_fraction = 0.0;  ///< bubble_total / (ranks * makespan)
+  double utilization = 0.0;      ///< 1 - bubble_fraction
+  int max_peak_activations = 0;  ///< max over ranks of peak_activations
+  std::vector<std::vector<TimedOp>> timeline;  ///< per rank, in execution order
+};
+
+/// Receives the trace of a finished simulation in time order (see replay). Default: ignore.
+class Observer {
+ public:
+  virtual ~Observer() = default;
+  virtual void on_op_start(int /*rank*/, const TimedOp& /*op*/) {}
+  virtual void on_op_finish(int /*rank*/, const TimedOp& /*op*/) {}
+  /// In-flight activations on `rank` changed by `delta` at `time`, now `in_flight`.
+  virtual void on_activations(int /*rank*/, double /*time*/, int /*delta*/, int /*in_flight*/) {}
+};
+
+/// Runs `schedule` under `costs`. Errors: invalid_schedule (check_schedule fails), deadlock (the
+/// message names the stuck head op of every blocked rank and what it waits for). Never hangs: it
+/// does O(ops) work.
+Result<SimResult> simulate_schedule(const Schedule& schedule, const Costs& costs);
+
+/// validate + generate_schedule + simulate_schedule. The usual entry point.
+Result<SimResult> simulate(const SimConfig& config);
+
+/// Feeds the trace of `result` to `observer` ordered by (time, priority, sequence): finishes
+/// before starts at equal times, then rank, then position in the rank's list.
+void replay(const SimResult& result, Observer& observer);
+
+}  // namespace pipesim

@@ -1,0 +1,78 @@
+// The op model: a schedule is, for every rank, the ordered list of ops that rank executes.
+// Generators build these lists (one file per schedule under src/schedules/); the engine runs any
+// list that passes check_schedule, so hand-written schedules work the same way as ours.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "pipesim/config.h"
+#include "pipesim/error.h"
+
+namespace pipesim {
+
+enum class OpKind : std::uint8_t {
+  Forward,     ///< F
+  Backward,    ///< B: full, or input-gradient only when zero_bubble is set
+  Weight,      ///< W: the deferred weight-gradient of an earlier zero-bubble B
+  ForwardBackward,  ///< FB: one forward and one full backward executed as an overlapped pair
+};
+
+/// "F", "B", "W" or "FB".
+const char* op_kind_name(OpKind kind);
+
+/// One chunk of work: a micro-batch of one direction passing through one stage.
+/// `mb` counts from 0 within its direction; stages count from 0 along the direction's data flow.
+struct Chunk {
+  int dir = 0;
+  int mb = 0;
+  int stage = 0;
+};
+
+/// One op of a rank's list. For F, B and W only `chunk` is used; for FB, `chunk` is the forward
+/// part and `backward_chunk` the backward part.
+struct Op {
+  OpKind kind = OpKind::Forward;
+  bool zero_bubble = false;  ///< B only: input-gradient only; its W must appear later on the rank
+  Chunk chunk;
+  Chunk backward_chunk;
+};
+
+/// A complete schedule: the shape it was built for and every rank's op list.
+struct Schedule {
+  std::string name;
+  int ranks = 0;
+  int stages = 0;                      ///< pipeline stages per direction
+  int directions = 1;                  ///< 2 for bidirectional schedules (DualPipe, Chimera)
+  int microbatches_per_direction = 0;
+  int stages_per_rank = 1;             ///< stages one rank holds (2 for DualPipe, DualPipeV, Chimera)
+  int param_copies = 1;                ///< copies of the full model's parameters across the pipeline
+  std::vector<std::vector<Op>> rank_ops;
+};
+
+/// What the catalogue says about a schedule; the page lists these.
+struct ScheduleInfo {
+  std::string name;         ///< id used in configs, e.g. "dualpipe"
+  std::string title;        ///< display name, e.g. "DualPipe"
+  std::string source;       ///< where its rules come from
+  std::string constraints;  ///< the shape rules validate() enforces, in words
+};
+
+/// Every built-in schedule, in a stable order.
+const std::vector<ScheduleInfo>& list_schedules();
+
+/// Builds the op lists for a validated config (callers run validate() first; generate checks
+/// again and returns the same errors if they did not).
+Result<Schedule> generate_schedule(const SimConfig& config);
+
+/// Checks that `schedule` is runnable in principle: every forward and backward of every chunk
+/// appears exactly once, a chunk's F, B and W share a rank, each zero-bubble B has exactly one
+/// later W and no other B does. Errors: invalid_schedule with path /rankOps/<rank>/<index>.
+Status check_schedule(const Schedule& schedule);
+
+/// Compact op label used by the CLI and error messages: "F0.3@2" (direction 0, micro-batch 3,
+/// stage 2), "Bz1.0@5" for a zero-bubble B, "FB(F0.4@1,B1.0@1)" for a pair.
+std::string op_label(const Op& op);
+
+}  // namespace pipesim

@@ -1,0 +1,37 @@
+// Dense numbering of chunks (direction, micro-batch, stage) so per-chunk state lives in flat
+// vectors instead of maps: the engine's hot loop touches only arrays.
+#pragma once
+
+#include <cstddef>
+
+#include "pipesim/schedule.h"
+
+namespace pipesim::detail {
+
+class ChunkIndex {
+ public:
+  explicit ChunkIndex(const Schedule& s)
+      : mbs_(s.microbatches_per_direction), stages_(s.stages), dirs_(s.directions) {}
+
+  std::size_t size() const {
+    return static_cast<std::size_t>(dirs_) * static_cast<std::size_t>(mbs_) *
+           static_cast<std::size_t>(stages_);
+  }
+  bool contains(const Chunk& c) const {
+    return c.dir >= 0 && c.dir < dirs_ && c.mb >= 0 && c.mb < mbs_ && c.stage >= 0 &&
+           c.stage < stages_;
+  }
+  std::size_t operator()(const Chunk& c) const {
+    return (static_cast<std::size_t>(c.dir) * static_cast<std::size_t>(mbs_) +
+            static_cast<std::size_t>(c.mb)) * static_cast<std::size_t>(stages_) +
+           static_cast<std::size_t>(c.stage);
+  }
+  int last_stage() const { return stages_ - 1; }
+
+ private:
+  int mbs_;
+  int stages_;
+  int dirs_;
+};
+
+}  // namespace pipesim::detail

@@ -1,0 +1,297 @@
+// The engine. Each rank executes its list in order, so an op's start time is a pure function of
+// its rank's previous op and its data dependencies: start = max(rank free, every dependency's end
+// + p2p latency if it ran elsewhere). We therefore resolve ops with a worklist of ranks instead
+// of a time-ordered event queue: a rank advances until its head op waits on an unfinished chunk,
+// parks on that chunk, and is woken when the chunk finishes. Every op is resolved once, so the
+// work is O(ops) and the result does not depend on the order ranks are visited. When the worklist
+// empties with ops left, no order of execution could finish them: that is a deadlock.
+// replay() later turns the result into a (time, priority, sequence)-ordered trace.
+#include "pipesim/engine.h"
+
+#include <algorithm>
+#include <deque>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "chunk_index.h"
+
+namespace pipesim {
+namespace {
+
+constexpr double kNotDone = -1.0;
+
+// A zero-bubble B computes only the input gradient; its W carries the rest of the full B.
+double op_cost(const Op& op, const Costs& c) {
+  switch (op.kind) {
+    case OpKind::Forward: return c.forward;
+    case OpKind::Backward: return op.zero_bubble ? c.backward - c.weight : c.backward;
+    case OpKind::Weight: return c.weight;
+    case OpKind::ForwardBackward: return c.overlapped;
+  }
+  return 0.0;
+}
+constexpr int kNobody = -1;
+
+enum class Need { Forward, Backward };
+
+// What a rank's head op is blocked on.
+struct Wait {
+  Need need;
+  Chunk chunk;
+};
+
+class Engine {
+ public:
+  Engine(const Schedule& s, const Costs& costs)
+      : s_(s), costs_(costs), index_(s), forward_end_(index_.size(), kNotDone),
+        backward_end_(index_.size(), kNotDone), chunk_rank_(index_.size(), kNobody),
+        forward_waiters_(index_.size(), kNobody), backward_waiters_(index_.size(), kNobody),
+        next_waiter_(static_cast<std::size_t>(s.ranks), kNobody),
+        waiting_on_(static_cast<std::size_t>(s.ranks), Wait{Need::Forward, {}}),
+        head_(static_cast<std::size_t>(s.ranks), 0), free_at_(static_cast<std::size_t>(s.ranks), 0.0),
+        timeline_(static_cast<std::size_t>(s.ranks)) {
+    for (int r = 0; r < s.ranks; ++r) {
+      for (const Op& op : s.rank_ops[static_cast<std::size_t>(r)]) {
+        chunk_rank_[index_(op.chunk)] = r;
+        if (op.kind == OpKind::ForwardBackward) chunk_rank_[index_(op.backward_chunk)] = r;
+      }
+      timeline_[static_cast<std::size_t>(r)].reserve(s.rank_ops[static_cast<std::size_t>(r)].size());
+    }
+  }
+
+  Result<std::vector<std::vector<TimedOp>>> run() {
+    std::deque<int> work;
+    for (int r = 0; r < s_.ranks; ++r) work.push_back(r);
+    while (!work.empty()) {
+      const int r = work.front();
+      work.pop_front();
+      advance(r, work);
+    }
+    for (int r = 0; r < s_.ranks; ++r)
+      if (head_[static_cast<std::size_t>(r)] < s_.rank_ops[static_cast<std::size_t>(r)].size())
+        return deadlock_error();
+    return std::move(timeline_);
+  }
+
+ private:
+  // Runs rank r's ops until one must wait; parks r on the chunk it waits for.
+  void advance(int r, std::deque<int>& work) {
+    const auto ru = static_cast<std::size_t>(r);
+    const auto& ops = s_.rank_ops[ru];
+    while (head_[ru] < ops.size()) {
+      const Op& op = ops[head_[ru]];
+      double ready = free_at_[ru];
+      Wait wait{Need::Forward, {}};
+      if (!dependencies_ready(r, op, ready, wait)) {
+        park(r, wait);
+        return;
+      }
+      const double end = ready + cost(op);
+      timeline_[ru].push_back(TimedOp{op, ready, end});
+      free_at_[ru] = end;
+      ++head_[ru];
+      finish(op, end, work);
+    }
+  }
+
+  double cost(const Op& op) const { return op_cost(op, costs_); }
+
+  // Raises `ready` to cover one dependency, or reports that it is unfinished.
+  bool need(int r, Need what, const Chunk& c, double& ready, Wait& wait) const {
+    const std::size_t k = index_(c);
+    const double end = what == Need::Forward ? forward_end_[k] : backward_end_[k];
+    if (end == kNotDone) {
+      wait = Wait{what, c};
+      return false;
+    }
+    const double arrival = chunk_rank_[k] == r ? end : end + costs_.p2p_latency;
+    ready = std::max(ready, arrival);
+    return true;
+  }
+
+  // The data-flow rules (issue #2): F(s) needs F(s-1); B(s) needs its own F and B(s+1); W needs B.
+  bool forward_ready(int r, const Chunk& c, double& ready, Wait& wait) const {
+    return c.stage == 0 || need(r, Need::Forward, Chunk{c.dir, c.mb, c.stage - 1}, ready, wait);
+  }
+  bool backward_ready(int r, const Chunk& c, double& ready, Wait& wait) const {
+    if (!need(r, Need::Forward, c, ready, wait)) return false;
+    return c.stage == index_.last_stage() ||
+           need(r, Need::Backward, Chunk{c.dir, c.mb, c.stage + 1}, ready, wait);
+  }
+  bool dependencies_ready(int r, const Op& op, double& ready, Wait& wait) const {
+    switch (op.kind) {
+      case OpKind::Forward: return forward_ready(r, op.chunk, ready, wait);
+      case OpKind::Backward: return backward_ready(r, op.chunk, ready, wait);
+      case OpKind::Weight: return need(r, Need::Backward, op.chunk, ready, wait);
+      case OpKind::ForwardBackward:
+        return forward_ready(r, op.chunk, ready, wait) &&
+               backward_ready(r, op.backward_chunk, ready, wait);
+    }
+    return false;
+  }
+
+  void park(int r, const Wait& wait) {
+    auto& heads = wait.need == Need::Forward ? forward_waiters_ : backward_waiters_;
+    const std::size_t k = index_(wait.chunk);
+    next_waiter_[static_cast<std::size_t>(r)] = heads[k];
+    heads[k] = r;
+    waiting_on_[static_cast<std::size_t>(r)] = wait;
+  }
+
+  void wake(std::vector<int>& heads, std::size_t k, std::deque<int>& work) {
+    for (int r = heads[k]; r != kNobody;) {
+      const int next = next_waiter_[static_cast<std::size_t>(r)];
+      work.push_back(r);
+      r = next;
+    }
+    heads[k] = kNobody;
+  }
+
+  void finish(const Op& op, double end, std::deque<int>& work) {
+    switch (op.kind) {
+      case OpKind::Forward: finish_chunk(Need::Forward, op.chunk, end, work); break;
+      case OpKind::Backward: finish_chunk(Need::Backward, op.chunk, end, work); break;
+      case OpKind::Weight: break;  // nothing waits on a W
+      case OpKind::ForwardBackward:
+        finish_chunk(Need::Forward, op.chunk, end, work);
+        finish_chunk(Need::Backward, op.backward_chunk, end, work);
+        break;
+    }
+  }
+
+  void finish_chunk(Need what, const Chunk& c, double end, std::deque<int>& work) {
+    const std::size_t k = index_(c);
+    if (what == Need::Forward) {
+      forward_end_[k] = end;
+      wake(forward_waiters_, k, work);
+    } else {
+      backward_end_[k] = end;
+      wake(backward_waiters_, k, work);
+    }
+  }
+
+  Error deadlock_error() const {
+    std::string msg = "schedule cannot make progress:";
+    int listed = 0, stuck = 0;
+    for (int r = 0; r < s_.ranks; ++r) {
+      const auto ru = static_cast<std::size_t>(r);
+      if (head_[ru] >= s_.rank_ops[ru].size()) continue;
+      ++stuck;
+      if (listed == 4) continue;
+      ++listed;
+      const Wait& w = waiting_on_[ru];
+      const Op awaited{w.need == Need::Forward ? OpKind::Forward : OpKind::Backward, false, w.chunk, {}};
+      const int holder = chunk_rank_[index_(w.chunk)];
+      msg += std::string(listed > 1 ? ";" : "") + " rank " + std::to_string(r) + " op " +
+             std::to_string(head_[ru]) + " " + op_label(s_.rank_ops[ru][head_[ru]]) +
+             " waits for " + op_label(awaited) + " on rank " + std::to_string(holder);
+    }
+    if (stuck > listed) msg += "; and " + std::to_string(stuck - listed) + " more stuck ranks";
+    return Error{ErrorCode::Deadlock, msg, ""};
+  }
+
+  const Schedule& s_;
+  const Costs& costs_;
+  detail::ChunkIndex index_;
+  std::vector<double> forward_end_, backward_end_;
+  std::vector<int> chunk_rank_;
+  std::vector<int> forward_waiters_, backward_waiters_;  // heads of intrusive lists of ranks
+  std::vector<int> next_waiter_;
+  std::vector<Wait> waiting_on_;
+  std::vector<std::size_t> head_;
+  std::vector<double> free_at_;
+  std::vector<std::vector<TimedOp>> timeline_;
+};
+
+// Activation accounting: a chunk is in flight from the end of its F to the end of its B. In an FB
+// pair the forward's activations appear as the backward's are released, so the pair is net zero.
+int activation_delta(const Op& op) {
+  switch (op.kind) {
+    case OpKind::Forward: return 1;
+    case OpKind::Backward: return -1;
+    case OpKind::Weight:
+    case OpKind::ForwardBackward: return 0;
+  }
+  return 0;
+}
+
+}  // namespace
+
+Result<SimResult> simulate_schedule(const Schedule& schedule, const Costs& costs) {
+  if (Status st = check_schedule(schedule); !st.ok()) return st.error();
+  if (Status st = validate_costs(costs); !st.ok()) return st.error();
+  auto run = Engine(schedule, costs).run();
+  if (!run.ok()) return run.error();
+
+  SimResult r;
+  r.config.schedule = schedule.name;
+  r.config.ranks = schedule.ranks;
+  r.config.microbatches = schedule.microbatches_per_direction * schedule.directions;
+  r.config.costs = costs;
+  r.stages = schedule.stages;
+  r.stages_per_rank = schedule.stages_per_rank;
+  r.param_copies = schedule.param_copies;
+  r.timeline = std::move(run).value();
+  for (const auto& ops : r.timeline)
+    if (!ops.empty()) r.makespan = std::max(r.makespan, ops.back().end);
+  for (int rank = 0; rank < schedule.ranks; ++rank) {
+    RankStats st;
+    st.rank = rank;
+    int in_flight = 0;
+    for (const TimedOp& t : r.timeline[static_cast<std::size_t>(rank)]) {
+      st.busy += op_cost(t.op, costs);
+      in_flight += activation_delta(t.op);
+      st.peak_activations = std::max(st.peak_activations, in_flight);
+    }
+    PIPESIM_CHECK(in_flight == 0, "activations must return to zero at the end of a step");
+    st.idle = r.makespan - st.busy;
+    r.bubble_max = std::max(r.bubble_max, st.idle);
+    r.bubble_total += st.idle;
+    r.max_peak_activations = std::max(r.max_peak_activations, st.peak_activations);
+    r.per_rank.push_back(st);
+  }
+  r.bubble_fraction = r.makespan > 0 ? r.bubble_total / (schedule.ranks * r.makespan) : 0.0;
+  r.utilization = 1.0 - r.bubble_fraction;
+  return r;
+}
+
+Result<SimResult> simulate(const SimConfig& config) {
+  if (Status st = validate(config); !st.ok()) return st.error();
+  auto schedule = generate_schedule(config);
+  if (!schedule.ok()) return schedule.error();
+  auto result = simulate_schedule(schedule.value(), config.costs);
+  if (!result.ok()) return result;
+  SimResult r = std::move(result).value();
+  r.config = config;  // keep the caller's microbatch count and costs verbatim
+  return r;
+}
+
+void replay(const SimResult& result, Observer& observer) {
+  // (time, priority, rank, index): finishes (0) before starts (1) at equal times.
+  using Event = std::tuple<double, int, int, std::size_t>;
+  std::vector<Event> events;
+  for (std::size_t rank = 0; rank < result.timeline.size(); ++rank)
+    for (std::size_t i = 0; i < result.timeline[rank].size(); ++i) {
+      const TimedOp& t = result.timeline[rank][i];
+      events.emplace_back(t.start, 1, static_cast<int>(rank), i);
+      events.emplace_back(t.end, 0, static_cast<int>(rank), i);
+    }
+  std::sort(events.begin(), events.end());
+  std::vector<int> in_flight(result.timeline.size(), 0);
+  for (const auto& [time, priority, rank, i] : events) {
+    const TimedOp& t = result.timeline[static_cast<std::size_t>(rank)][i];
+    if (priority == 1) {
+      observer.on_op_start(rank, t);
+      continue;
+    }
+    observer.on_op_finish(rank, t);
+    const int delta = activation_delta(t.op);
+    if (delta != 0) {
+      in_flight[static_cast<std::size_t>(rank)] += delta;
+      observer.on_activations(rank, time, delta, in_flight[static_cast<std::size_t>(rank)]);
+    }
+  }
+}
+
+}  // namespace pipesim

@@ -1,0 +1,134 @@
+// check_schedule: the structural rules any op list must meet before the engine runs it, and the
+// op labels used in messages. Timing problems (a B listed before its F) are the engine's to find:
+// they show up as a deadlock naming the stuck ops.
+#include <string>
+#include <vector>
+
+#include "chunk_index.h"
+#include "pipesim/schedule.h"
+
+namespace pipesim {
+namespace {
+
+std::string chunk_label(const Chunk& c) {
+  return std::to_string(c.dir) + "." + std::to_string(c.mb) + "@" + std::to_string(c.stage);
+}
+
+Error schedule_error(int rank, std::size_t index, const std::string& what) {
+  return Error{ErrorCode::InvalidSchedule,
+               "rank " + std::to_string(rank) + " op " + std::to_string(index) + ": " + what,
+               "/rankOps/" + std::to_string(rank) + "/" + std::to_string(index)};
+}
+
+// Per-chunk bookkeeping while walking the lists: who ran its F and B, and its W debt.
+struct ChunkSeen {
+  int forward_rank = -1;
+  int backward_rank = -1;
+  bool zero_bubble = false;
+  bool weight_done = false;
+};
+
+}  // namespace
+
+const char* op_kind_name(OpKind kind) {
+  switch (kind) {
+    case OpKind::Forward: return "F";
+    case OpKind::Backward: return "B";
+    case OpKind::Weight: return "W";
+    case OpKind::ForwardBackward: return "FB";
+  }
+  return "?";
+}
+
+std::string op_label(const Op& op) {
+  switch (op.kind) {
+    case OpKind::Forward: return "F" + chunk_label(op.chunk);
+    case OpKind::Backward: return (op.zero_bubble ? "Bz" : "B") + chunk_label(op.chunk);
+    case OpKind::Weight: return "W" + chunk_label(op.chunk);
+    case OpKind::ForwardBackward:
+      return "FB(F" + chunk_label(op.chunk) + ",B" + chunk_label(op.backward_chunk) + ")";
+  }
+  return "?";
+}
+
+Status check_schedule(const Schedule& s) {
+  if (s.ranks < 1 || static_cast<int>(s.rank_ops.size()) != s.ranks)
+    return Error{ErrorCode::InvalidSchedule,
+                 "rankOps must have one list per rank (" + std::to_string(s.ranks) + ", got " +
+                     std::to_string(s.rank_ops.size()) + ")",
+                 "/rankOps"};
+  if (s.stages < 1 || s.directions < 1 || s.directions > 2 || s.microbatches_per_direction < 1)
+    return Error{ErrorCode::InvalidSchedule,
+                 "a schedule needs stages >= 1, directions 1 or 2 and microbatches >= 1", ""};
+  const detail::ChunkIndex index(s);
+  std::vector<ChunkSeen> seen(index.size());
+
+  auto record_forward = [&](int rank, std::size_t i, const Chunk& c) -> Status {
+    if (!index.contains(c)) return schedule_error(rank, i, "F" + chunk_label(c) + " is out of range");
+    ChunkSeen& cs = seen[index(c)];
+    if (cs.forward_rank >= 0) return schedule_error(rank, i, "F" + chunk_label(c) + " appears twice");
+    cs.forward_rank = rank;
+    return Ok{};
+  };
+  auto record_backward = [&](int rank, std::size_t i, const Chunk& c, bool zb) -> Status {
+    if (!index.contains(c)) return schedule_error(rank, i, "B" + chunk_label(c) + " is out of range");
+    ChunkSeen& cs = seen[index(c)];
+    if (cs.backward_rank >= 0) return schedule_error(rank, i, "B" + chunk_label(c) + " appears twice");
+    if (cs.forward_rank >= 0 && cs.forward_rank != rank)
+      return schedule_error(rank, i, "B" + chunk_label(c) + " must run on rank " +
+                                         std::to_string(cs.forward_rank) + ", which ran its F");
+    cs.backward_rank = rank;
+    cs.zero_bubble = zb;
+    return Ok{};
+  };
+
+  for (int rank = 0; rank < s.ranks; ++rank) {
+    const auto& ops = s.rank_ops[static_cast<std::size_t>(rank)];
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+      const Op& op = ops[i];
+      Status st = Ok{};
+      switch (op.kind) {
+        case OpKind::Forward: st = record_forward(rank, i, op.chunk); break;
+        case OpKind::Backward: st = record_backward(rank, i, op.chunk, op.zero_bubble); break;
+        case OpKind::ForwardBackward:
+          st = record_forward(rank, i, op.chunk);
+          if (st.ok()) st = record_backward(rank, i, op.backward_chunk, false);
+          break;
+        case OpKind::Weight: {
+          if (!index.contains(op.chunk))
+            return schedule_error(rank, i, "W" + chunk_label(op.chunk) + " is out of range");
+          ChunkSeen& cs = seen[index(op.chunk)];
+          if (cs.backward_rank != rank || !cs.zero_bubble)
+            return schedule_error(rank, i, "W" + chunk_label(op.chunk) +
+                                               " must follow a zero-bubble B of the same chunk on this rank");
+          if (cs.weight_done)
+            return schedule_error(rank, i, "W" + chunk_label(op.chunk) + " appears twice");
+          cs.weight_done = true;
+          break;
+        }
+      }
+      if (!st.ok()) return st;
+    }
+  }
+  // A F listed on another rank after its B was checked above only in one order; check the rest.
+  for (int d = 0; d < s.directions; ++d)
+    for (int m = 0; m < s.microbatches_per_direction; ++m)
+      for (int st = 0; st < s.stages; ++st) {
+        const Chunk c{d, m, st};
+        const ChunkSeen& cs = seen[index(c)];
+        const std::string name = chunk_label(c);
+        if (cs.forward_rank < 0)
+          return Error{ErrorCode::InvalidSchedule, "F" + name + " is missing", "/rankOps"};
+        if (cs.backward_rank < 0)
+          return Error{ErrorCode::InvalidSchedule, "B" + name + " is missing", "/rankOps"};
+        if (cs.forward_rank != cs.backward_rank)
+          return Error{ErrorCode::InvalidSchedule,
+                       "F" + name + " and B" + name + " must run on the same rank", "/rankOps"};
+        if (cs.zero_bubble && !cs.weight_done)
+          return Error{ErrorCode::InvalidSchedule,
+                       "zero-bubble B" + name + " has no W", "/rankOps"};
+      }
+  return Ok{};
+}
+
+}  // namespace pipesim

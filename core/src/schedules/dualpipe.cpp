@@ -1,0 +1,42 @@
+// DualPipe (DeepSeek-V3 technical report, §3.2.1; reference: deepseek-ai/DualPipe). Two
+// directions of M/2 micro-batches each: direction 0 enters at rank 0 (rank r runs its stage r),
+// direction 1 enters at rank R-1 (rank r runs its stage R-1-r). Every rank therefore holds two
+// stages, and the pipeline holds two copies of the model's parameters.
+#include <algorithm>
+
+#include "dualpipe_steps.h"
+#include "generators.h"
+
+namespace pipesim::detail {
+
+Schedule generate_dualpipe(const SimConfig& config) {
+  const int ranks = config.ranks;
+  Schedule s;
+  s.name = "dualpipe";
+  s.ranks = ranks;
+  s.stages = ranks;
+  s.directions = 2;
+  s.microbatches_per_direction = config.microbatches / 2;
+  s.stages_per_rank = 2;
+  s.param_copies = 2;
+  s.rank_ops.resize(static_cast<std::size_t>(ranks));
+  for (int r = 0; r < ranks; ++r) {
+    DualPipeRankPlan plan;
+    plan.half_ranks = ranks / 2;
+    plan.half_rank = std::min(r, ranks - 1 - r);
+    plan.chunks_per_phase = config.microbatches / 2;
+    plan.middle = plan.half_rank == plan.half_ranks - 1;
+    // The reference's phase 0 is the direction that reaches this rank first: direction 0 on the
+    // first half of the ranks, direction 1 on the second half.
+    const int second_half = r >= ranks / 2 ? 1 : 0;
+    for (int phase = 0; phase < 2; ++phase) {
+      const int dir = phase ^ second_half;
+      plan.phase_dir[static_cast<std::size_t>(phase)] = dir;
+      plan.phase_stage[static_cast<std::size_t>(phase)] = dir == 0 ? r : ranks - 1 - r;
+    }
+    emit_dualpipe_steps(plan, s.rank_ops[static_cast<std::size_t>(r)]);
+  }
+  return s;
+}
+
+}  // namespace pipesim::detail

@@ -1,0 +1,102 @@
+// The eight steps of DeepSeek's DualPipe step() as op lists. Names follow the reference: phase 0
+// and phase 1 are the two model chunks a rank holds; "zb" marks a backward whose weight gradient
+// is deferred to a later W, which pops the oldest pending one (the reference's WeightGradStore is
+// a FIFO queue).
+#include "dualpipe_steps.h"
+
+#include <deque>
+
+#include "generators.h"
+
+namespace pipesim::detail {
+namespace {
+
+class RankProgram {
+ public:
+  RankProgram(const DualPipeRankPlan& plan, std::vector<Op>& ops) : plan_(plan), ops_(ops) {}
+
+  void f(int phase) { ops_.push_back(forward_op(dir(phase), next_f_[phase]++, stage(phase))); }
+  void b(int phase, bool zb = false) {
+    const Chunk c = take_backward(phase);
+    ops_.push_back(backward_op(c.dir, c.mb, c.stage, zb));
+    if (zb) pending_w_.push_back(c);
+  }
+  void w() {
+    ops_.push_back(weight_op(pending_w_.front()));
+    pending_w_.pop_front();
+  }
+  void fb(int f_phase, int b_phase) {
+    const Chunk fc{dir(f_phase), next_f_[f_phase]++, stage(f_phase)};
+    ops_.push_back(forward_backward_op(fc, take_backward(b_phase)));
+  }
+  bool weights_pending() const { return !pending_w_.empty(); }
+
+ private:
+  int dir(int phase) const { return plan_.phase_dir[static_cast<std::size_t>(phase)]; }
+  int stage(int phase) const { return plan_.phase_stage[static_cast<std::size_t>(phase)]; }
+  Chunk take_backward(int phase) { return Chunk{dir(phase), next_b_[phase]++, stage(phase)}; }
+
+  const DualPipeRankPlan& plan_;
+  std::vector<Op>& ops_;
+  int next_f_[2] = {0, 0};
+  int next_b_[2] = {0, 0};
+  std::deque<Chunk> pending_w_;
+};
+
+}  // namespace
+
+void emit_dualpipe_steps(const DualPipeRankPlan& plan, std::vector<Op>& ops) {
+  RankProgram p(plan, ops);
+  const int n = plan.half_ranks;
+  const int h = plan.half_rank;
+
+  // Step 1, nF0: fill this rank's share of phase-0 warm-up.
+  for (int i = 0; i < (n - h - 1) * 2; ++i) p.f(0);
+  // Step 2, nF0F1: alternate phase 0 and phase 1 forwards.
+  for (int i = 0; i < h + 1; ++i) {
+    p.f(0);
+    p.f(1);
+  }
+  // Step 3, nB1W1F1: zero-bubble backward, its weight gradient at once, then a forward.
+  for (int i = 0; i < n - h - 1; ++i) {
+    p.b(1, true);
+    p.w();
+    p.f(1);
+  }
+  // Step 4, nF0B1F1B0: the steady state of overlapped pairs. The middle ranks run their first F0
+  // and B1 separately: the reference notes this "further reduces bubble size".
+  for (int i = 0; i < plan.chunks_per_phase - 2 * n + h + 1; ++i) {
+    if (i == 0 && plan.middle) {
+      p.f(0);
+      p.b(1);
+    } else {
+      p.fb(0, 1);
+    }
+    p.fb(1, 0);
+  }
+  // Step 5, nB1F1B0.
+  for (int i = 0; i < n - h - 1; ++i) {
+    p.b(1);
+    p.fb(1, 0);
+  }
+  // Step 6, nB1B0: from the middle iteration on, backwards defer their weight gradients; on odd
+  // half-ranks the switch happens before that iteration's B1, on even ones after it.
+  const int step6 = h + 1;
+  bool zb = false;
+  for (int i = 0; i < step6; ++i) {
+    if (i == step6 / 2 && h % 2 == 1) zb = true;
+    p.b(1, zb);
+    if (i == step6 / 2 && h % 2 == 0) zb = true;
+    p.b(0, zb);
+  }
+  // Step 7, nWB0: a deferred W, then a zero-bubble B0.
+  for (int i = 0; i < n - h - 1; ++i) {
+    p.w();
+    p.b(0, true);
+  }
+  // Step 8, nW: drain the remaining weight gradients.
+  for (int i = 0; i < h + 1; ++i) p.w();
+  PIPESIM_CHECK(!p.weights_pending(), "DualPipe must leave no weight gradient behind");
+}
+
+}  // namespace pipesim::detail

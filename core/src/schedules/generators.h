@@ -1,0 +1,29 @@
+// Private: one generator per schedule (one file each) and the registry that validates shapes and
+// dispatches to them. Generators assume a validated config.
+#pragma once
+
+#include "pipesim/config.h"
+#include "pipesim/schedule.h"
+
+namespace pipesim::detail {
+
+Schedule generate_gpipe(const SimConfig& config);
+Schedule generate_1f1b(const SimConfig& config);
+Schedule generate_zb_h1(const SimConfig& config);
+Schedule generate_dualpipe(const SimConfig& config);
+Schedule generate_dualpipev(const SimConfig& config);
+Schedule generate_chimera(const SimConfig& config);
+
+/// A single-direction schedule shell with one stage per rank and empty op lists.
+Schedule one_stage_per_rank(const SimConfig& config, const char* name);
+
+inline Op forward_op(int dir, int mb, int stage) { return Op{OpKind::Forward, false, {dir, mb, stage}, {}}; }
+inline Op backward_op(int dir, int mb, int stage, bool zero_bubble = false) {
+  return Op{OpKind::Backward, zero_bubble, {dir, mb, stage}, {}};
+}
+inline Op weight_op(const Chunk& c) { return Op{OpKind::Weight, false, c, {}}; }
+inline Op forward_backward_op(const Chunk& f, const Chunk& b) {
+  return Op{OpKind::ForwardBackward, false, f, b};
+}
+
+}  // namespace pipesim::detail

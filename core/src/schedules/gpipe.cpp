@@ -1,0 +1,29 @@
+// GPipe (Huang et al., 2019): every micro-batch's forward, then every backward. Rank r holds
+// stage r. Peak activations grow with M; the bubble is (P-1)(F+B) per rank.
+#include "generators.h"
+
+namespace pipesim::detail {
+
+Schedule one_stage_per_rank(const SimConfig& config, const char* name) {
+  Schedule s;
+  s.name = name;
+  s.ranks = config.ranks;
+  s.stages = config.ranks;
+  s.directions = 1;
+  s.microbatches_per_direction = config.microbatches;
+  s.rank_ops.resize(static_cast<std::size_t>(config.ranks));
+  return s;
+}
+
+Schedule generate_gpipe(const SimConfig& config) {
+  Schedule s = one_stage_per_rank(config, "gpipe");
+  for (int r = 0; r < config.ranks; ++r) {
+    auto& ops = s.rank_ops[static_cast<std::size_t>(r)];
+    ops.reserve(2 * static_cast<std::size_t>(config.microbatches));
+    for (int m = 0; m < config.microbatches; ++m) ops.push_back(forward_op(0, m, r));
+    for (int m = 0; m < config.microbatches; ++m) ops.push_back(backward_op(0, m, r));
+  }
+  return s;
+}
+
+}  // namespace pipesim::detail

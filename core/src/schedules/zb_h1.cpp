@@ -1,0 +1,46 @@
+// ZB-H1 (Qi et al., "Zero Bubble Pipeline Parallelism", ICLR 2024, §3.1, Fig. 3): 1F1B with every
+// backward split into B (input gradient, on the critical path) and W (weight gradient, deferred).
+// Rank r keeps 1F1B's warm-up of P-1-r forwards, so its activation memory equals 1F1B's, and keeps
+// its W's r ops behind its B's. With p2p latency 0, W <= F and W <= B-W this reproduces the paper's
+// bubble of (P-1)(F+B-2W) per rank exactly (tests/core/table_test.cpp checks it on random costs).
+#include <algorithm>
+#include <deque>
+
+#include "generators.h"
+
+namespace pipesim::detail {
+
+Schedule generate_zb_h1(const SimConfig& config) {
+  Schedule s = one_stage_per_rank(config, "zb-h1");
+  const int p = config.ranks;
+  const int m_total = config.microbatches;
+  for (int r = 0; r < p; ++r) {
+    auto& ops = s.rank_ops[static_cast<std::size_t>(r)];
+    ops.reserve(3 * static_cast<std::size_t>(m_total));
+    const int warmup = std::min(p - 1 - r, m_total);
+    // Rank r runs B r steps ahead of its W: the deeper the rank, the longer 1F1B's drain keeps it
+    // waiting, and the more W's it can park there. Even counting the parked W's as live memory
+    // (the paper's accounting), rank r holds (P-1-r) + 1 + r = P micro-batches, like 1F1B.
+    const int defer = r;
+    std::deque<Chunk> pending;
+    int next_f = 0, next_b = 0;
+    auto backward = [&] {
+      ops.push_back(backward_op(0, next_b, r, true));
+      pending.push_back(Chunk{0, next_b++, r});
+      while (static_cast<int>(pending.size()) > defer) {
+        ops.push_back(weight_op(pending.front()));
+        pending.pop_front();
+      }
+    };
+    while (next_f < warmup) ops.push_back(forward_op(0, next_f++, r));
+    while (next_f < m_total) {
+      ops.push_back(forward_op(0, next_f++, r));
+      backward();
+    }
+    while (next_b < m_total) backward();
+    for (const Chunk& c : pending) ops.push_back(weight_op(c));
+  }
+  return s;
+}
+
+}  // namespace pipesim::detail
