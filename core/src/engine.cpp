@@ -9,7 +9,8 @@
 #include "pipesim/engine.h"
 
 #include <algorithm>
-#include <deque>
+#include <cmath>
+#include <cstdint>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -19,18 +20,37 @@
 namespace pipesim {
 namespace {
 
-constexpr double kNotDone = -1.0;
+// Time is counted in integer ticks (kTicksPerUnit per cost unit): sums are exact, so a bubble of
+// (8/2-1)(2.4+2-3) reads 4.2, not 4.199999999999989, and every platform gets the same bits.
+using Tick = std::int64_t;
+constexpr Tick kNotDone = -1;
+
+Tick to_ticks(double units) { return std::llround(units * kTicksPerUnit); }
+double to_units(Tick ticks) { return static_cast<double>(ticks) / kTicksPerUnit; }
+
+struct TickCosts {
+  explicit TickCosts(const Costs& c)
+      : forward(to_ticks(c.forward)), backward(to_ticks(c.backward)), weight(to_ticks(c.weight)),
+        overlapped(to_ticks(c.overlapped)), p2p_latency(to_ticks(c.p2p_latency)) {}
+  Tick forward, backward, weight, overlapped, p2p_latency;
+};
 
 // A zero-bubble B computes only the input gradient; its W carries the rest of the full B.
-double op_cost(const Op& op, const Costs& c) {
+Tick op_cost(const Op& op, const TickCosts& c) {
   switch (op.kind) {
     case OpKind::Forward: return c.forward;
     case OpKind::Backward: return op.zero_bubble ? c.backward - c.weight : c.backward;
     case OpKind::Weight: return c.weight;
     case OpKind::ForwardBackward: return c.overlapped;
   }
-  return 0.0;
+  return 0;
 }
+
+struct EngineRun {
+  std::vector<std::vector<TimedOp>> timeline;
+  std::vector<Tick> busy;
+  Tick makespan = 0;
+};
 constexpr int kNobody = -1;
 
 enum class Need { Forward, Backward };
@@ -49,8 +69,8 @@ class Engine {
         forward_waiters_(index_.size(), kNobody), backward_waiters_(index_.size(), kNobody),
         next_waiter_(static_cast<std::size_t>(s.ranks), kNobody),
         waiting_on_(static_cast<std::size_t>(s.ranks), Wait{Need::Forward, {}}),
-        head_(static_cast<std::size_t>(s.ranks), 0), free_at_(static_cast<std::size_t>(s.ranks), 0.0),
-        timeline_(static_cast<std::size_t>(s.ranks)) {
+        head_(static_cast<std::size_t>(s.ranks), 0), free_at_(static_cast<std::size_t>(s.ranks), 0),
+        busy_(static_cast<std::size_t>(s.ranks), 0), timeline_(static_cast<std::size_t>(s.ranks)) {
     for (int r = 0; r < s.ranks; ++r) {
       for (const Op& op : s.rank_ops[static_cast<std::size_t>(r)]) {
         chunk_rank_[index_(op.chunk)] = r;
@@ -60,66 +80,71 @@ class Engine {
     }
   }
 
-  Result<std::vector<std::vector<TimedOp>>> run() {
-    std::deque<int> work;
-    for (int r = 0; r < s_.ranks; ++r) work.push_back(r);
+  Result<EngineRun> run() {
+    // A stack, not a queue: the visiting order cannot change any time (see the file comment).
+    std::vector<int> work;
+    for (int r = s_.ranks - 1; r >= 0; --r) work.push_back(r);
     while (!work.empty()) {
-      const int r = work.front();
-      work.pop_front();
+      const int r = work.back();
+      work.pop_back();
       advance(r, work);
     }
     for (int r = 0; r < s_.ranks; ++r)
       if (head_[static_cast<std::size_t>(r)] < s_.rank_ops[static_cast<std::size_t>(r)].size())
         return deadlock_error();
-    return std::move(timeline_);
+    EngineRun out;
+    out.timeline = std::move(timeline_);
+    out.busy = std::move(busy_);
+    out.makespan = *std::max_element(free_at_.begin(), free_at_.end());
+    return out;
   }
 
  private:
   // Runs rank r's ops until one must wait; parks r on the chunk it waits for.
-  void advance(int r, std::deque<int>& work) {
+  void advance(int r, std::vector<int>& work) {
     const auto ru = static_cast<std::size_t>(r);
     const auto& ops = s_.rank_ops[ru];
     while (head_[ru] < ops.size()) {
       const Op& op = ops[head_[ru]];
-      double ready = free_at_[ru];
+      Tick ready = free_at_[ru];
       Wait wait{Need::Forward, {}};
       if (!dependencies_ready(r, op, ready, wait)) {
         park(r, wait);
         return;
       }
-      const double end = ready + cost(op);
-      timeline_[ru].push_back(TimedOp{op, ready, end});
+      const Tick cost = op_cost(op, costs_);
+      const Tick end = ready + cost;
+      timeline_[ru].push_back(TimedOp{op, to_units(ready), to_units(end)});
+      busy_[ru] += cost;
       free_at_[ru] = end;
       ++head_[ru];
       finish(op, end, work);
     }
   }
 
-  double cost(const Op& op) const { return op_cost(op, costs_); }
-
   // Raises `ready` to cover one dependency, or reports that it is unfinished.
-  bool need(int r, Need what, const Chunk& c, double& ready, Wait& wait) const {
+  bool need(int r, Need what, const Chunk& c, Tick& ready, Wait& wait) const {
     const std::size_t k = index_(c);
-    const double end = what == Need::Forward ? forward_end_[k] : backward_end_[k];
+    const Tick end = what == Need::Forward ? forward_end_[k] : backward_end_[k];
     if (end == kNotDone) {
       wait = Wait{what, c};
       return false;
     }
-    const double arrival = chunk_rank_[k] == r ? end : end + costs_.p2p_latency;
+    const Tick arrival = chunk_rank_[k] == r ? end : end + costs_.p2p_latency;
     ready = std::max(ready, arrival);
     return true;
   }
 
   // The data-flow rules (issue #2): F(s) needs F(s-1); B(s) needs its own F and B(s+1); W needs B.
-  bool forward_ready(int r, const Chunk& c, double& ready, Wait& wait) const {
+  bool forward_ready(int r, const Chunk& c, Tick& ready, Wait& wait) const {
     return c.stage == 0 || need(r, Need::Forward, Chunk{c.dir, c.mb, c.stage - 1}, ready, wait);
   }
-  bool backward_ready(int r, const Chunk& c, double& ready, Wait& wait) const {
+  bool backward_ready(int r, const Chunk& c, Tick& ready, Wait& wait) const {
     if (!need(r, Need::Forward, c, ready, wait)) return false;
     return c.stage == index_.last_stage() ||
            need(r, Need::Backward, Chunk{c.dir, c.mb, c.stage + 1}, ready, wait);
   }
-  bool dependencies_ready(int r, const Op& op, double& ready, Wait& wait) const {
+  bool dependencies_ready(int r, const Op& op, Tick& ready, Wait& wait) const {
     switch (op.kind) {
       case OpKind::Forward: return forward_ready(r, op.chunk, ready, wait);
       case OpKind::Backward: return backward_ready(r, op.chunk, ready, wait);
@@ -139,7 +164,7 @@ class Engine {
     waiting_on_[static_cast<std::size_t>(r)] = wait;
   }
 
-  void wake(std::vector<int>& heads, std::size_t k, std::deque<int>& work) {
+  void wake(std::vector<int>& heads, std::size_t k, std::vector<int>& work) {
     for (int r = heads[k]; r != kNobody;) {
       const int next = next_waiter_[static_cast<std::size_t>(r)];
       work.push_back(r);
@@ -148,7 +173,7 @@ class Engine {
     heads[k] = kNobody;
   }
 
-  void finish(const Op& op, double end, std::deque<int>& work) {
+  void finish(const Op& op, Tick end, std::vector<int>& work) {
     switch (op.kind) {
       case OpKind::Forward: finish_chunk(Need::Forward, op.chunk, end, work); break;
       case OpKind::Backward: finish_chunk(Need::Backward, op.chunk, end, work); break;
@@ -160,7 +185,7 @@ class Engine {
     }
   }
 
-  void finish_chunk(Need what, const Chunk& c, double end, std::deque<int>& work) {
+  void finish_chunk(Need what, const Chunk& c, Tick end, std::vector<int>& work) {
     const std::size_t k = index_(c);
     if (what == Need::Forward) {
       forward_end_[k] = end;
@@ -192,15 +217,16 @@ class Engine {
   }
 
   const Schedule& s_;
-  const Costs& costs_;
+  const TickCosts costs_;
   detail::ChunkIndex index_;
-  std::vector<double> forward_end_, backward_end_;
+  std::vector<Tick> forward_end_, backward_end_;
   std::vector<int> chunk_rank_;
   std::vector<int> forward_waiters_, backward_waiters_;  // heads of intrusive lists of ranks
   std::vector<int> next_waiter_;
   std::vector<Wait> waiting_on_;
   std::vector<std::size_t> head_;
-  std::vector<double> free_at_;
+  std::vector<Tick> free_at_;
+  std::vector<Tick> busy_;
   std::vector<std::vector<TimedOp>> timeline_;
 };
 
@@ -232,26 +258,34 @@ Result<SimResult> simulate_schedule(const Schedule& schedule, const Costs& costs
   r.stages = schedule.stages;
   r.stages_per_rank = schedule.stages_per_rank;
   r.param_copies = schedule.param_copies;
-  r.timeline = std::move(run).value();
-  for (const auto& ops : r.timeline)
-    if (!ops.empty()) r.makespan = std::max(r.makespan, ops.back().end);
+  EngineRun engine_run = std::move(run).value();
+  r.timeline = std::move(engine_run.timeline);
+  r.makespan = to_units(engine_run.makespan);
+  Tick total_idle = 0, max_idle = 0;
   for (int rank = 0; rank < schedule.ranks; ++rank) {
     RankStats st;
     st.rank = rank;
+    const Tick busy = engine_run.busy[static_cast<std::size_t>(rank)];
+    const Tick idle = engine_run.makespan - busy;
+    st.busy = to_units(busy);
+    st.idle = to_units(idle);
+    total_idle += idle;
+    max_idle = std::max(max_idle, idle);
     int in_flight = 0;
     for (const TimedOp& t : r.timeline[static_cast<std::size_t>(rank)]) {
-      st.busy += op_cost(t.op, costs);
       in_flight += activation_delta(t.op);
       st.peak_activations = std::max(st.peak_activations, in_flight);
     }
     PIPESIM_CHECK(in_flight == 0, "activations must return to zero at the end of a step");
-    st.idle = r.makespan - st.busy;
-    r.bubble_max = std::max(r.bubble_max, st.idle);
-    r.bubble_total += st.idle;
     r.max_peak_activations = std::max(r.max_peak_activations, st.peak_activations);
     r.per_rank.push_back(st);
   }
-  r.bubble_fraction = r.makespan > 0 ? r.bubble_total / (schedule.ranks * r.makespan) : 0.0;
+  r.bubble_max = to_units(max_idle);
+  r.bubble_total = to_units(total_idle);
+  r.bubble_fraction = engine_run.makespan > 0
+                          ? static_cast<double>(total_idle) /
+                                (static_cast<double>(schedule.ranks) * static_cast<double>(engine_run.makespan))
+                          : 0.0;
   r.utilization = 1.0 - r.bubble_fraction;
   return r;
 }

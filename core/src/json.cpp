@@ -43,8 +43,11 @@ Result<Json> parse_json(const std::string& text) {
   try {
     return Json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
-    return Error{ErrorCode::ParseError,
-                 "input is not valid JSON: parse error at byte " + std::to_string(e.byte), ""};
+    // nlohmann's message after its "[json.exception.parse_error.101] " tag says where and why.
+    std::string what = e.what();
+    const auto tag_end = what.find("] ");
+    if (tag_end != std::string::npos) what = what.substr(tag_end + 2);
+    return Error{ErrorCode::ParseError, "input is not valid JSON: " + what, ""};
   }
 }
 

@@ -63,51 +63,53 @@ Status check_schedule(const Schedule& s) {
   const detail::ChunkIndex index(s);
   std::vector<ChunkSeen> seen(index.size());
 
-  auto record_forward = [&](int rank, std::size_t i, const Chunk& c) -> Status {
-    if (!index.contains(c)) return schedule_error(rank, i, "F" + chunk_label(c) + " is out of range");
+  // The walk returns a problem description only on failure, so the common path builds no
+  // strings and no Status objects (this check runs before every simulation).
+  std::string problem;
+  auto record_forward = [&](int rank, const Chunk& c) {
+    if (!index.contains(c)) return problem = "F" + chunk_label(c) + " is out of range", false;
     ChunkSeen& cs = seen[index(c)];
-    if (cs.forward_rank >= 0) return schedule_error(rank, i, "F" + chunk_label(c) + " appears twice");
+    if (cs.forward_rank >= 0) return problem = "F" + chunk_label(c) + " appears twice", false;
     cs.forward_rank = rank;
-    return Ok{};
+    return true;
   };
-  auto record_backward = [&](int rank, std::size_t i, const Chunk& c, bool zb) -> Status {
-    if (!index.contains(c)) return schedule_error(rank, i, "B" + chunk_label(c) + " is out of range");
+  auto record_backward = [&](int rank, const Chunk& c, bool zb) {
+    if (!index.contains(c)) return problem = "B" + chunk_label(c) + " is out of range", false;
     ChunkSeen& cs = seen[index(c)];
-    if (cs.backward_rank >= 0) return schedule_error(rank, i, "B" + chunk_label(c) + " appears twice");
+    if (cs.backward_rank >= 0) return problem = "B" + chunk_label(c) + " appears twice", false;
     if (cs.forward_rank >= 0 && cs.forward_rank != rank)
-      return schedule_error(rank, i, "B" + chunk_label(c) + " must run on rank " +
-                                         std::to_string(cs.forward_rank) + ", which ran its F");
+      return problem = "B" + chunk_label(c) + " must run on rank " + std::to_string(cs.forward_rank) +
+                       ", which ran its F",
+             false;
     cs.backward_rank = rank;
     cs.zero_bubble = zb;
-    return Ok{};
+    return true;
+  };
+  auto record_weight = [&](int rank, const Chunk& c) {
+    if (!index.contains(c)) return problem = "W" + chunk_label(c) + " is out of range", false;
+    ChunkSeen& cs = seen[index(c)];
+    if (cs.backward_rank != rank || !cs.zero_bubble)
+      return problem = "W" + chunk_label(c) + " must follow a zero-bubble B of the same chunk on this rank",
+             false;
+    if (cs.weight_done) return problem = "W" + chunk_label(c) + " appears twice", false;
+    cs.weight_done = true;
+    return true;
   };
 
   for (int rank = 0; rank < s.ranks; ++rank) {
     const auto& ops = s.rank_ops[static_cast<std::size_t>(rank)];
     for (std::size_t i = 0; i < ops.size(); ++i) {
       const Op& op = ops[i];
-      Status st = Ok{};
+      bool ok = true;
       switch (op.kind) {
-        case OpKind::Forward: st = record_forward(rank, i, op.chunk); break;
-        case OpKind::Backward: st = record_backward(rank, i, op.chunk, op.zero_bubble); break;
+        case OpKind::Forward: ok = record_forward(rank, op.chunk); break;
+        case OpKind::Backward: ok = record_backward(rank, op.chunk, op.zero_bubble); break;
+        case OpKind::Weight: ok = record_weight(rank, op.chunk); break;
         case OpKind::ForwardBackward:
-          st = record_forward(rank, i, op.chunk);
-          if (st.ok()) st = record_backward(rank, i, op.backward_chunk, false);
+          ok = record_forward(rank, op.chunk) && record_backward(rank, op.backward_chunk, false);
           break;
-        case OpKind::Weight: {
-          if (!index.contains(op.chunk))
-            return schedule_error(rank, i, "W" + chunk_label(op.chunk) + " is out of range");
-          ChunkSeen& cs = seen[index(op.chunk)];
-          if (cs.backward_rank != rank || !cs.zero_bubble)
-            return schedule_error(rank, i, "W" + chunk_label(op.chunk) +
-                                               " must follow a zero-bubble B of the same chunk on this rank");
-          if (cs.weight_done)
-            return schedule_error(rank, i, "W" + chunk_label(op.chunk) + " appears twice");
-          cs.weight_done = true;
-          break;
-        }
       }
-      if (!st.ok()) return st;
+      if (!ok) return schedule_error(rank, i, problem);
     }
   }
   // A F listed on another rank after its B was checked above only in one order; check the rest.
@@ -116,6 +118,9 @@ Status check_schedule(const Schedule& s) {
       for (int st = 0; st < s.stages; ++st) {
         const Chunk c{d, m, st};
         const ChunkSeen& cs = seen[index(c)];
+        const bool complete = cs.forward_rank >= 0 && cs.backward_rank >= 0 &&
+                              cs.forward_rank == cs.backward_rank && (!cs.zero_bubble || cs.weight_done);
+        if (complete) continue;  // the common case: build no strings
         const std::string name = chunk_label(c);
         if (cs.forward_rank < 0)
           return Error{ErrorCode::InvalidSchedule, "F" + name + " is missing", "/rankOps"};

@@ -55,7 +55,8 @@ Status validate_sweep(const SweepRequest& req) {
         const std::int64_t mb = static_cast<std::int64_t>(m.value) * (m.per_rank ? r : 1);
         if (mb > kMaxMicrobatches) continue;  // reported per row
         SimConfig c{name, r, static_cast<int>(mb), req.costs};
-        ops += detail::find_schedule(name)->estimate_ops(c);
+        const std::int64_t cell_ops = detail::find_schedule(name)->estimate_ops(c);
+        if (cell_ops <= kMaxOps) ops += cell_ops;  // larger cells fail alone with too_large
       }
   if (ops > kMaxSweepOps)
     return Error{ErrorCode::TooLarge,

@@ -22,6 +22,8 @@ Status cost_error(const char* field, const std::string& rule, double v) {
 Status check_cost(const char* field, double v, bool may_be_zero) {
   const char* rule = may_be_zero ? "a finite number >= 0" : "a finite number > 0";
   if (!std::isfinite(v) || v < 0 || (!may_be_zero && v == 0)) return cost_error(field, rule, v);
+  if (!may_be_zero && v < 1 / kTicksPerUnit)
+    return cost_error(field, ">= " + format_number(1 / kTicksPerUnit) + ", the time resolution", v);
   if (v > kMaxCost) return cost_error(field, "<= " + format_number(kMaxCost), v);
   return Ok{};
 }

@@ -31,7 +31,11 @@ struct SimConfig {
 inline constexpr int kMaxRanks = 1024;
 inline constexpr int kMaxMicrobatches = 1 << 20;
 inline constexpr std::int64_t kMaxOps = 2'000'000;
-inline constexpr double kMaxCost = 1e9;
+inline constexpr double kMaxCost = 1e6;
+/// The engine counts time in integer ticks of 1e-6 units, so sums are exact and identical on every
+/// platform; costs are rounded to that resolution and a positive cost must be at least 1e-6.
+/// (kMaxOps x kMaxCost x kTicksPerUnit = 2e18 ticks stays below 2^63.)
+inline constexpr double kTicksPerUnit = 1e6;
 
 /// Checks every field of `config` against the general rules and the rules of its schedule.
 /// Errors: unknown_schedule (/schedule), invalid_config (the offending field), too_large ("").

@@ -1,0 +1,54 @@
+# DualPipe Lab. `make serve` and `make test` install what is missing, build and run.
+# Build trees: build/native (g++), build/wasm (Emscripten). See README.md for the code map.
+PORT ?= 8000
+JOBS ?= 2
+
+.PHONY: all native wasm site test test-native test-wasm test-js serve bench goldens deps clean
+
+all: native
+
+deps-native:
+	@scripts/install-deps.sh native
+
+deps:
+	@scripts/install-deps.sh all
+
+native: deps-native
+	cmake --preset native -DPIPESIM_WERROR=ON >/dev/null
+	cmake --build --preset native -j $(JOBS)
+
+wasm: deps
+	emcmake cmake --preset wasm >/dev/null
+	cmake --build --preset wasm -j $(JOBS)
+
+# The static site: the wasm module plus web/ plus rendered lessons, in build/wasm/site.
+site: wasm
+	node scripts/build-site.mjs
+
+test-native: native
+	ctest --preset native
+
+test-wasm: wasm
+	ctest --preset wasm
+
+test-js: site
+	node --test tests/wasm/ tests/lessons/ tests/browser/
+
+test: deps
+	$(MAKE) test-native
+	$(MAKE) test-wasm
+	$(MAKE) test-js
+
+serve: site
+	node scripts/serve.mjs --port $(PORT) --root build/wasm/site
+
+bench: native site
+	build/native/bench/pipesim_bench
+	node bench/wasm-bench.mjs
+
+# Deliberately rewrites tests/golden/*.json from cases.tsv; review the diff before committing.
+goldens: native
+	scripts/regenerate-goldens.sh
+
+clean:
+	rm -rf build

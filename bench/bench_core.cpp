@@ -1,0 +1,54 @@
+// Native benchmarks (issue #2): simulated ops per second for DualPipe at R=64 M=1024 and R=16
+// M=4096, and the wall time of a full sweep (5 schedules x even R 4..64 x M in {2R,4R,8R,16R}).
+// Each figure is the best of several repetitions, measured in one run; nothing asserts on time.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
+#include "pipesim/engine.h"
+#include "pipesim/sweep.h"
+
+using namespace pipesim;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+template <typename F>
+double best_seconds(int reps, F&& f) {
+  double best = 1e300;
+  for (int i = 0; i < reps; ++i) {
+    const auto t0 = Clock::now();
+    f();
+    best = std::min(best, std::chrono::duration<double>(Clock::now() - t0).count());
+  }
+  return best;
+}
+
+void bench_simulation(int ranks, int microbatches) {
+  const SimConfig config{"dualpipe", ranks, microbatches, Costs{}};
+  const Schedule schedule = generate_schedule(config).value();
+  std::size_t ops = 0;
+  for (const auto& list : schedule.rank_ops) ops += list.size();
+  const double engine = best_seconds(5, [&] { (void)simulate_schedule(schedule, config.costs); });
+  const double total = best_seconds(5, [&] { (void)simulate(config); });
+  std::printf("dualpipe R=%-3d M=%-5d %8zu ops  engine %7.2f Mops/s (%6.2f ms)  generate+engine %7.2f Mops/s\n",
+              ranks, microbatches, ops, ops / engine / 1e6, engine * 1e3, ops / total / 1e6);
+}
+
+}  // namespace
+
+int main() {
+  std::printf("native benchmarks (best of 5; goal >= 20 Mops/s)\n");
+  bench_simulation(64, 1024);
+  bench_simulation(16, 4096);
+  SweepRequest sweep;
+  for (const auto& info : list_schedules())
+    if (info.name != "chimera") sweep.schedules.push_back(info.name);
+  for (int r = 4; r <= 64; r += 2) sweep.ranks.push_back(r);
+  sweep.microbatches = {{2, true}, {4, true}, {8, true}, {16, true}};
+  std::size_t cells = 0;
+  const double seconds = best_seconds(3, [&] { cells = run_sweep(sweep).value().size(); });
+  std::printf("full sweep: %zu cells (%zu schedules x %zu ranks x 4 M) in %.1f ms\n", cells,
+              sweep.schedules.size(), sweep.ranks.size(), seconds * 1e3);
+  return 0;
+}

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs what `make` needs on a fresh Debian machine, and nothing when it is all there already.
+# Usage: install-deps.sh [native|wasm|browser|all]   (each level includes the ones before it)
+set -euo pipefail
+level=${1:-all}
+
+need=()
+want() { dpkg -s "$1" >/dev/null 2>&1 || need+=("$1"); }
+want cmake; want g++; want make; want nlohmann-json3-dev; want catch2
+command -v node >/dev/null 2>&1 || { want nodejs; want npm; }
+if [ "$level" != native ]; then want emscripten; want python3; fi
+if [ "$level" = browser ] || [ "$level" = all ]; then want chromium; fi
+
+if [ ${#need[@]} -gt 0 ]; then
+  echo "install-deps: installing ${need[*]}"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
+  $SUDO apt-get update -qq
+  # chromium without recommends: the browser tests need only the binary.
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+
+# npm packages (playwright-core, markdown-it, axe-core...) from the committed lockfile.
+if [ "$level" != native ] && [ -f package-lock.json ]; then
+  if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+    npm ci --no-audit --no-fund --loglevel=error
+  fi
+fi

@@ -1,0 +1,36 @@
+// Golden files: tests/golden/<case>.json holds {"config": ..., "result": ...}; the result must be
+// reproduced byte for byte. Regenerate only deliberately, with `make goldens`, and review the diff.
+#include <fstream>
+#include <sstream>
+
+#include <catch2/catch.hpp>
+
+#include "pipesim/json.h"
+
+using namespace pipesim;
+
+namespace {
+const char* const kCases[] = {"dualpipe-8x20", "dualpipe-8x20-fb2.4", "dualpipev-4x10", "1f1b-4x8",
+                              "zb-h1-4x8", "gpipe-4x4-latency"};
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+}  // namespace
+
+TEST_CASE("golden simulations reproduce byte for byte") {
+  for (const char* name : kCases) {
+    INFO(name);
+    const std::string text = read_file(std::string(PIPESIM_GOLDEN_DIR) + "/" + name + ".json");
+    REQUIRE_FALSE(text.empty());
+    const Json golden = Json::parse(text);
+    auto config = config_from_json(golden.at("config"));
+    REQUIRE(config.ok());
+    auto result = simulate(config.value());
+    REQUIRE(result.ok());
+    CHECK(result_to_json(result.value()).dump() == golden.at("result").dump());
+  }
+}

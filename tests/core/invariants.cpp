@@ -1,0 +1,141 @@
+// Independent re-derivation of every rule the engine must honour. It deliberately shares no code
+// with the engine beyond the public types, so a bug in one is not hidden by the other.
+#include "invariants.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <tuple>
+
+#include <catch2/catch.hpp>
+
+namespace pipesim::testing {
+namespace {
+
+using Key = std::tuple<int, int, int>;  // dir, mb, stage
+Key key(const Chunk& c) { return {c.dir, c.mb, c.stage}; }
+
+struct Done {
+  double end = -1;
+  int rank = -1;
+};
+
+// Costs are resolved to 1e-6 units (kTicksPerUnit), so a duration may differ from the raw cost by
+// half a tick; sums of exact ticks agree to double rounding.
+bool close(double a, double b) { return std::fabs(a - b) <= 0.5 / kTicksPerUnit + 1e-9 * std::max(1.0, std::fabs(a)); }
+
+}  // namespace
+
+std::string check_invariants(const Schedule& s, const SimResult& r) {
+  const Costs& c = r.config.costs;
+  if (r.timeline.size() != static_cast<std::size_t>(s.ranks)) return "timeline has the wrong rank count";
+  std::map<Key, Done> f_done, b_done, w_done;
+  std::map<Key, bool> zb;
+  for (int rank = 0; rank < s.ranks; ++rank) {
+    const auto& ops = r.timeline[static_cast<std::size_t>(rank)];
+    const auto& listed = s.rank_ops[static_cast<std::size_t>(rank)];
+    if (ops.size() != listed.size()) return "rank " + std::to_string(rank) + " ran a different number of ops";
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+      const TimedOp& t = ops[i];
+      if (op_label(t.op) != op_label(listed[i])) return "rank " + std::to_string(rank) + " ran ops out of order";
+      if (i > 0 && t.start < ops[i - 1].end - 1e-12) return "ops overlap on rank " + std::to_string(rank);
+      if (t.start < 0) return "an op starts before time 0";
+      double cost = 0;
+      switch (t.op.kind) {
+        case OpKind::Forward: cost = c.forward; break;
+        case OpKind::Backward: cost = t.op.zero_bubble ? c.backward - c.weight : c.backward; break;
+        case OpKind::Weight: cost = c.weight; break;
+        case OpKind::ForwardBackward: cost = c.overlapped; break;
+      }
+      if (!close(t.end - t.start, cost)) return "op " + op_label(t.op) + " has the wrong duration";
+      auto record = [&](std::map<Key, Done>& m, const Chunk& ch) -> bool {
+        if (m.count(key(ch))) return false;
+        m[key(ch)] = Done{t.end, rank};
+        return true;
+      };
+      bool fresh = true;
+      if (t.op.kind == OpKind::Forward) fresh = record(f_done, t.op.chunk);
+      if (t.op.kind == OpKind::Backward) {
+        fresh = record(b_done, t.op.chunk);
+        zb[key(t.op.chunk)] = t.op.zero_bubble;
+      }
+      if (t.op.kind == OpKind::Weight) fresh = record(w_done, t.op.chunk);
+      if (t.op.kind == OpKind::ForwardBackward)
+        fresh = record(f_done, t.op.chunk) && record(b_done, t.op.backward_chunk);
+      if (!fresh) return "op " + op_label(t.op) + " ran twice";
+    }
+  }
+  // Dependencies, checked after all ends are known.
+  auto after = [&](const std::map<Key, Done>& m, const Key& k, int rank, double start) {
+    const auto it = m.find(k);
+    if (it == m.end()) return false;
+    const double ready = it->second.end + (it->second.rank == rank ? 0 : c.p2p_latency);
+    return start >= ready - 1e-9;
+  };
+  const int last = s.stages - 1;
+  for (int rank = 0; rank < s.ranks; ++rank)
+    for (const TimedOp& t : r.timeline[static_cast<std::size_t>(rank)]) {
+      auto check_f = [&](const Chunk& ch) {
+        return ch.stage == 0 || after(f_done, {ch.dir, ch.mb, ch.stage - 1}, rank, t.start);
+      };
+      auto check_b = [&](const Chunk& ch) {
+        return after(f_done, key(ch), rank, t.start) &&
+               (ch.stage == last || after(b_done, {ch.dir, ch.mb, ch.stage + 1}, rank, t.start));
+      };
+      bool ok = true;
+      if (t.op.kind == OpKind::Forward) ok = check_f(t.op.chunk);
+      if (t.op.kind == OpKind::Backward) ok = check_b(t.op.chunk);
+      if (t.op.kind == OpKind::Weight) ok = after(b_done, key(t.op.chunk), rank, t.start) && zb[key(t.op.chunk)];
+      if (t.op.kind == OpKind::ForwardBackward) ok = check_f(t.op.chunk) && check_b(t.op.backward_chunk);
+      if (!ok) return "op " + op_label(t.op) + " on rank " + std::to_string(rank) + " starts before a dependency";
+    }
+  const std::size_t chunks = static_cast<std::size_t>(s.directions) * s.microbatches_per_direction * s.stages;
+  if (f_done.size() != chunks || b_done.size() != chunks) return "some chunk's F or B never ran";
+  for (const auto& [k, is_zb] : zb)
+    if (is_zb != (w_done.count(k) == 1)) return "a zero-bubble B without exactly one W";
+
+  // Metrics against their definitions; activations recounted from the trace in time order.
+  double makespan = 0;
+  for (const auto& ops : r.timeline)
+    for (const TimedOp& t : ops) makespan = std::max(makespan, t.end);
+  if (!close(makespan, r.makespan)) return "makespan is not the last op's end";
+  double total_idle = 0, max_idle = 0;
+  int max_peak = 0;
+  for (int rank = 0; rank < s.ranks; ++rank) {
+    double busy = 0;
+    int live = 0, peak = 0;
+    for (const TimedOp& t : r.timeline[static_cast<std::size_t>(rank)]) {
+      busy += t.end - t.start;
+      if (t.op.kind == OpKind::Forward) ++live;
+      if (t.op.kind == OpKind::Backward) --live;
+      if (live < 0) return "activations went negative on rank " + std::to_string(rank);
+      peak = std::max(peak, live);
+    }
+    if (live != 0) return "activations did not return to zero on rank " + std::to_string(rank);
+    const RankStats& st = r.per_rank[static_cast<std::size_t>(rank)];
+    if (!close(st.busy, busy) || !close(st.idle, makespan - busy)) return "busy/idle mismatch";
+    if (st.peak_activations != peak) return "peak activations mismatch on rank " + std::to_string(rank);
+    total_idle += makespan - busy;
+    max_idle = std::max(max_idle, makespan - busy);
+    max_peak = std::max(max_peak, peak);
+  }
+  if (!close(r.bubble_total, total_idle) || !close(r.bubble_max, max_idle)) return "bubble mismatch";
+  if (!close(r.bubble_fraction, total_idle / (s.ranks * makespan))) return "bubble fraction mismatch";
+  if (!close(r.utilization, 1 - r.bubble_fraction)) return "utilization mismatch";
+  if (r.max_peak_activations != max_peak) return "max peak activations mismatch";
+  return "";
+}
+
+SimResult simulate_checked(const SimConfig& config) {
+  auto schedule = generate_schedule(config);
+  REQUIRE(schedule.ok());
+  auto result = simulate_schedule(schedule.value(), config.costs);
+  INFO(config.schedule << " R=" << config.ranks << " M=" << config.microbatches);
+  REQUIRE(result.ok());
+  const std::string problem = check_invariants(schedule.value(), result.value());
+  INFO(problem);
+  REQUIRE(problem.empty());
+  return result.value();
+}
+
+}  // namespace pipesim::testing
