@@ -1,0 +1,99 @@
+// Lesson checks (STYLE.md §6): every `sim` config in the lessons validates, every number quoted as
+// {{id.field|as quoted}} equals what the simulator computes at the quoted precision, both
+// languages have the same sections and the same live configs, and the quizzes follow the course's
+// schema. The simulator here is the native CLI built by `make native`.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+
+const root = new URL('../../', import.meta.url);
+const cli = new URL('build/native/pipesim', root).pathname;
+const read = (path) => readFileSync(new URL(path, root), 'utf8');
+const LANGS = ['en', 'hi'];
+const SECTIONS = ['objectives', 'problem', 'concept', 'use-it', 'ship-it', 'exercises', 'key-terms', 'corrections'];
+
+function simBlocks(markdown) {
+  const blocks = new Map();
+  for (const m of markdown.matchAll(/^```sim ([\w-]+)\n([\s\S]*?)^```$/gm)) blocks.set(m[1], JSON.parse(m[2]));
+  return blocks;
+}
+
+function quotes(markdown) {
+  return [...markdown.matchAll(/\{\{([\w-]+)\.([\w.]+)\|([^}]+)\}\}/g)].map(([, id, field, quoted]) => ({ id, field, quoted }));
+}
+
+function simulate(config) {
+  return JSON.parse(execFileSync(cli, ['simulate', '--input', '-', '--format', 'json'], { input: JSON.stringify(config) }));
+}
+
+// Formats `value` the way `quoted` is written: same decimals, percent when it ends in %.
+function formatLike(value, quoted) {
+  const percent = quoted.endsWith('%');
+  const digits = quoted.replace('%', '').split('.')[1]?.length ?? 0;
+  return (percent ? value * 100 : value).toFixed(digits) + (percent ? '%' : '');
+}
+
+const field = (result, path) => path.split('.').reduce((obj, key) => obj?.[key], result);
+
+for (const lang of LANGS) {
+  const markdown = read(`lessons/dualpipe.${lang}.md`);
+
+  test(`${lang}: every sim config validates and every quoted number matches the simulator`, () => {
+    const blocks = simBlocks(markdown);
+    assert.ok(blocks.size >= 5, 'the lesson has live configs');
+    const results = new Map([...blocks].map(([id, config]) => [id, simulate(config)]));
+    const quoted = quotes(markdown);
+    assert.ok(quoted.length >= 5, 'the lesson quotes simulated numbers');
+    for (const q of quoted) {
+      assert.ok(results.has(q.id), `{{${q.id}.${q.field}}} names a sim block`);
+      const value = field(results.get(q.id), q.field);
+      assert.equal(typeof value, 'number', `${q.id}.${q.field} is a number in the result`);
+      assert.equal(formatLike(value, q.quoted), q.quoted, `${q.id}.${q.field}`);
+    }
+  });
+
+  test(`${lang}: has every section, in order`, () => {
+    const ids = [...markdown.matchAll(/^## .*<!-- ([\w-]+) -->$/gm)].map((m) => m[1]);
+    assert.deepEqual(ids, SECTIONS);
+  });
+
+  test(`${lang}: quiz follows the course schema (1 pre, 3 check, 2 post)`, () => {
+    const quiz = JSON.parse(read(lang === 'en' ? 'lessons/quiz.json' : `lessons/quiz.${lang}.json`));
+    assert.equal(typeof quiz.lesson, 'string');
+    assert.equal(typeof quiz.title, 'string');
+    const stages = quiz.questions.map((q) => q.stage);
+    assert.deepEqual(stages, ['pre', 'check', 'check', 'check', 'post', 'post']);
+    for (const q of quiz.questions) {
+      assert.equal(q.options.length, 4);
+      assert.ok(Number.isInteger(q.correct) && q.correct >= 0 && q.correct < 4);
+      assert.ok(q.question.length > 10 && q.explanation.length > 10);
+    }
+  });
+}
+
+test('both languages run the same live configs', () => {
+  const en = simBlocks(read('lessons/dualpipe.en.md'));
+  const hi = simBlocks(read('lessons/dualpipe.hi.md'));
+  assert.deepEqual([...hi.keys()], [...en.keys()]);
+  for (const [id, config] of en) assert.deepEqual(hi.get(id), config, id);
+});
+
+test('the Hindi quiz asks the same questions with the same answers', () => {
+  const en = JSON.parse(read('lessons/quiz.json'));
+  const hi = JSON.parse(read('lessons/quiz.hi.json'));
+  assert.equal(hi.lesson, en.lesson);
+  assert.deepEqual(hi.questions.map((q) => q.correct), en.questions.map((q) => q.correct));
+});
+
+test('every exercise definition has texts in both languages', () => {
+  const dir = new URL('lessons/exercises/', root);
+  const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
+  assert.equal(files.length, 5);
+  for (const file of files) {
+    const ex = JSON.parse(readFileSync(new URL(file, dir), 'utf8'));
+    assert.equal(`${ex.id}.json`, file);
+    for (const key of ['title', 'prompt']) for (const lang of LANGS) assert.ok(ex[key][lang]?.length > 3, `${file} ${key}.${lang}`);
+    assert.ok(Array.isArray(ex.answers) && ex.answers.length > 0, `${file} has answers`);
+  }
+});
