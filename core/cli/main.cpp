@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "args.h"
+#include "pipesim/custom_schedule.h"
 #include "pipesim/engine.h"
 #include "pipesim/json.h"
 #include "pipesim/lesson_report.h"
@@ -22,7 +23,9 @@ constexpr const char* kUsage = R"(usage: pipesim <command> [options]
 
 commands:
   simulate   --schedule NAME --ranks R --microbatches M [costs] [--format text|json]
-             --input FILE|-   read {schedule, ranks, microbatches, costs} as JSON instead
+             --input FILE|-   read {schedule, ranks, microbatches, costs} as JSON instead, or a
+                              hand-written schedule {"schedule":"custom","stages","directions",
+                              "microbatches","rankOps":[["F0.0@0","B0.0@0",...],...]}
   sweep      --schedules a,b|all --ranks 4:16:2 --microbatches 8,16,2R [costs] [--format text|csv|json]
   lesson     the lesson script's four tables, simulated, beside its closed forms [--format text|json]
   schedules  list the built-in schedules [--format text|json]
@@ -64,6 +67,13 @@ std::vector<std::string> with_costs(std::vector<std::string> flags) {
   return flags;
 }
 
+void print_result(const SimResult& result, const std::string& format) {
+  if (format == "json")
+    std::cout << result_to_json(result).dump() << "\n";
+  else
+    print_simulation_text(result, std::cout);
+}
+
 int cmd_simulate(const std::vector<std::string>& argv) {
   const Args args = unwrap(Args::parse(argv, with_costs({"schedule", "ranks", "microbatches", "format", "input"})));
   const std::string format = format_flag(args, {"text", "json"});
@@ -73,7 +83,9 @@ int cmd_simulate(const std::vector<std::string>& argv) {
                           "overlapped", "p2p-latency"})
       if (args.has(f))
         throw UsageError{Error{ErrorCode::InvalidConfig, std::string("--") + f + " cannot be combined with --input", ""}};
-    config = unwrap(config_from_json_text(read_input(args.get("input", "-"))));
+    const Json request = unwrap(parse_json(read_input(args.get("input", "-"))));
+    print_result(unwrap(simulate_request(request)), format);
+    return 0;
   } else {
     for (const char* f : {"schedule", "ranks", "microbatches"})
       if (!args.has(f)) throw UsageError{Error{ErrorCode::InvalidConfig, std::string("missing --") + f, ""}};
@@ -82,11 +94,7 @@ int cmd_simulate(const std::vector<std::string>& argv) {
     config.microbatches = unwrap(args.get_int("microbatches", "microbatches", 0));
     config.costs = unwrap(args.get_costs());
   }
-  const SimResult result = unwrap(simulate(config));
-  if (format == "json")
-    std::cout << result_to_json(result).dump() << "\n";
-  else
-    print_simulation_text(result, std::cout);
+  print_result(unwrap(simulate(config)), format);
   return 0;
 }
 

@@ -1,0 +1,177 @@
+// Parsing of hand-written schedules. The grammar of a label is the one op_label() prints, so the
+// two functions are inverses (tests/core/custom_schedule_test.cpp checks the round trip).
+#include "pipesim/custom_schedule.h"
+
+#include <cctype>
+#include <cstdint>
+
+namespace pipesim {
+namespace {
+
+Error label_error(const std::string& label, const std::string& path) {
+  return Error{ErrorCode::InvalidSchedule,
+               "op \"" + label + "\" is not of the form F0.3@2, B0.3@2, Bz0.3@2, W0.3@2 or FB(F0.4@1,B1.0@1)",
+               path};
+}
+
+// Reads "<dir>.<mb>@<stage>" at text[pos...]; advances pos.
+bool read_chunk(const std::string& text, std::size_t& pos, Chunk& out) {
+  auto read_int = [&](int& value) {
+    const std::size_t start = pos;
+    std::int64_t v = 0;
+    while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos])) && pos - start < 9)
+      v = v * 10 + (text[pos++] - '0');
+    value = static_cast<int>(v);
+    return pos > start && (pos >= text.size() || !std::isdigit(static_cast<unsigned char>(text[pos])));
+  };
+  auto expect = [&](char c) { return pos < text.size() && text[pos++] == c; };
+  return read_int(out.dir) && expect('.') && read_int(out.mb) && expect('@') && read_int(out.stage);
+}
+
+Result<Op> op_from_object(const Json& j, const std::string& path) {
+  if (!j.contains("op") || !j.at("op").is_string())
+    return Error{ErrorCode::InvalidSchedule, "op objects need an \"op\" field: F, B, W or FB", path + "/op"};
+  const std::string kind = j.at("op").get<std::string>();
+  auto chunk = [&](const char* d, const char* m, const char* s, Chunk& out) -> Status {
+    for (auto [key, target] : {std::pair<const char*, int*>{d, &out.dir}, {m, &out.mb}, {s, &out.stage}}) {
+      if (!j.contains(key))
+        return Error{ErrorCode::InvalidSchedule, std::string("missing field ") + key, path + "/" + key};
+      auto v = int_from_json(j.at(key), path + "/" + key, key);
+      if (!v.ok()) return v.error();
+      *target = v.value();
+    }
+    return Ok{};
+  };
+  Op op;
+  Status st = Ok{};
+  if (kind == "FB") {
+    op.kind = OpKind::ForwardBackward;
+    st = chunk("fdir", "fmb", "fstage", op.chunk);
+    if (st.ok()) st = chunk("bdir", "bmb", "bstage", op.backward_chunk);
+  } else if (kind == "F" || kind == "B" || kind == "W") {
+    op.kind = kind == "F" ? OpKind::Forward : kind == "B" ? OpKind::Backward : OpKind::Weight;
+    st = chunk("dir", "mb", "stage", op.chunk);
+    if (kind == "B" && j.contains("zb")) {
+      if (!j.at("zb").is_boolean())
+        return Error{ErrorCode::InvalidSchedule, "zb must be true or false", path + "/zb"};
+      op.zero_bubble = j.at("zb").get<bool>();
+    }
+  } else {
+    return Error{ErrorCode::InvalidSchedule, "op must be F, B, W or FB (got \"" + kind + "\")", path + "/op"};
+  }
+  if (!st.ok()) return st.error();
+  return op;
+}
+
+}  // namespace
+
+Result<Op> parse_op_label(const std::string& label, const std::string& path) {
+  Op op;
+  std::size_t pos = 0;
+  bool ok = false;
+  if (label.rfind("FB(F", 0) == 0) {
+    op.kind = OpKind::ForwardBackward;
+    pos = 4;
+    ok = read_chunk(label, pos, op.chunk) && label.compare(pos, 2, ",B") == 0 &&
+         (pos += 2, read_chunk(label, pos, op.backward_chunk)) && label.compare(pos, 1, ")") == 0 && ++pos;
+  } else if (!label.empty()) {
+    pos = 1;
+    switch (label[0]) {
+      case 'F': op.kind = OpKind::Forward; break;
+      case 'W': op.kind = OpKind::Weight; break;
+      case 'B':
+        op.kind = OpKind::Backward;
+        if (label.size() > 1 && label[1] == 'z') {
+          op.zero_bubble = true;
+          pos = 2;
+        }
+        break;
+      default: return label_error(label, path);
+    }
+    ok = read_chunk(label, pos, op.chunk);
+  }
+  if (!ok || pos != label.size()) return label_error(label, path);
+  return op;
+}
+
+Result<CustomRequest> custom_schedule_from_json(const Json& json) {
+  for (const auto& item : json.items())
+    if (item.key() != "schedule" && item.key() != "stages" && item.key() != "directions" &&
+        item.key() != "microbatches" && item.key() != "rankOps" && item.key() != "costs")
+      return Error{ErrorCode::InvalidConfig, "unknown field \"" + item.key() + "\"", "/" + item.key()};
+  for (const char* key : {"stages", "microbatches", "rankOps"})
+    if (!json.contains(key))
+      return Error{ErrorCode::InvalidConfig, std::string("missing field ") + key + " for a custom schedule",
+                   std::string("/") + key};
+  CustomRequest req;
+  Schedule& s = req.schedule;
+  s.name = "custom";
+  auto stages = int_from_json(json.at("stages"), "/stages", "stages");
+  if (!stages.ok()) return stages.error();
+  s.stages = stages.value();
+  s.directions = 1;
+  if (json.contains("directions")) {
+    auto dirs = int_from_json(json.at("directions"), "/directions", "directions");
+    if (!dirs.ok()) return dirs.error();
+    s.directions = dirs.value();
+  }
+  if (s.directions != 1 && s.directions != 2)
+    return Error{ErrorCode::InvalidConfig, "directions must be 1 or 2 (got " + std::to_string(s.directions) + ")", "/directions"};
+  auto mbs = int_from_json(json.at("microbatches"), "/microbatches", "microbatches");
+  if (!mbs.ok()) return mbs.error();
+  if (mbs.value() < s.directions || mbs.value() % s.directions != 0 || mbs.value() > kMaxMicrobatches)
+    return Error{ErrorCode::InvalidConfig,
+                 "microbatches must be a positive multiple of directions, at most " + std::to_string(kMaxMicrobatches) +
+                     " (got " + std::to_string(mbs.value()) + ")",
+                 "/microbatches"};
+  s.microbatches_per_direction = mbs.value() / s.directions;
+  if (s.stages < 1 || static_cast<std::int64_t>(s.stages) * mbs.value() > kMaxOps)
+    return Error{ErrorCode::TooLarge, "stages x microbatches must be between 1 and " + std::to_string(kMaxOps), "/stages"};
+  const Json& rank_ops = json.at("rankOps");
+  if (!rank_ops.is_array() || rank_ops.empty() || rank_ops.size() > static_cast<std::size_t>(kMaxRanks))
+    return Error{ErrorCode::InvalidConfig,
+                 "rankOps must be an array of 1 to " + std::to_string(kMaxRanks) + " op lists", "/rankOps"};
+  s.ranks = static_cast<int>(rank_ops.size());
+  s.stages_per_rank = (s.stages * s.directions + s.ranks - 1) / s.ranks;
+  s.param_copies = s.directions;
+  std::int64_t total = 0;
+  for (std::size_t r = 0; r < rank_ops.size(); ++r) {
+    const std::string rank_path = "/rankOps/" + std::to_string(r);
+    if (!rank_ops[r].is_array())
+      return Error{ErrorCode::InvalidConfig, "each rankOps entry must be an array of ops", rank_path};
+    total += static_cast<std::int64_t>(rank_ops[r].size());
+    if (total > kMaxOps)
+      return Error{ErrorCode::TooLarge, "a custom schedule may have at most " + std::to_string(kMaxOps) + " ops", "/rankOps"};
+    std::vector<Op> ops;
+    ops.reserve(rank_ops[r].size());
+    for (std::size_t i = 0; i < rank_ops[r].size(); ++i) {
+      const std::string path = rank_path + "/" + std::to_string(i);
+      const Json& item = rank_ops[r][i];
+      Result<Op> op = item.is_string() ? parse_op_label(item.get<std::string>(), path)
+                      : item.is_object() ? op_from_object(item, path)
+                                         : Result<Op>(Error{ErrorCode::InvalidSchedule, "an op must be a label string or an op object", path});
+      if (!op.ok()) return op.error();
+      ops.push_back(op.value());
+    }
+    s.rank_ops.push_back(std::move(ops));
+  }
+  if (json.contains("costs")) {
+    auto costs = costs_from_json(json.at("costs"), "/costs");
+    if (!costs.ok()) return costs.error();
+    req.costs = costs.value();
+  }
+  return req;
+}
+
+Result<SimResult> simulate_request(const Json& json) {
+  if (json.is_object() && json.contains("schedule") && json.at("schedule") == "custom") {
+    auto req = custom_schedule_from_json(json);
+    if (!req.ok()) return req.error();
+    return simulate_schedule(req.value().schedule, req.value().costs);
+  }
+  auto config = config_from_json(json);
+  if (!config.ok()) return config.error();
+  return simulate(config.value());
+}
+
+}  // namespace pipesim
