@@ -15,6 +15,7 @@
 #include "pipesim/lesson_report.h"
 #include "pipesim/sweep.h"
 #include "text_output.h"
+#include "trace_output.h"
 
 namespace pipesim::cli {
 namespace {
@@ -22,7 +23,8 @@ namespace {
 constexpr const char* kUsage = R"(usage: pipesim <command> [options]
 
 commands:
-  simulate   --schedule NAME --ranks R --microbatches M [costs] [--format text|json]
+  simulate   --schedule NAME --ranks R --microbatches M [costs] [--format text|json|chrome]
+             (chrome: a trace-event file for Perfetto or chrome://tracing)
              --input FILE|-   read {schedule, ranks, microbatches, costs} as JSON instead, or a
                               hand-written schedule {"schedule":"custom","stages","directions",
                               "microbatches","rankOps":[["F0.0@0","B0.0@0",...],...]}
@@ -70,13 +72,15 @@ std::vector<std::string> with_costs(std::vector<std::string> flags) {
 void print_result(const SimResult& result, const std::string& format) {
   if (format == "json")
     std::cout << result_to_json(result).dump() << "\n";
+  else if (format == "chrome")
+    print_chrome_trace(result, std::cout);
   else
     print_simulation_text(result, std::cout);
 }
 
 int cmd_simulate(const std::vector<std::string>& argv) {
   const Args args = unwrap(Args::parse(argv, with_costs({"schedule", "ranks", "microbatches", "format", "input"})));
-  const std::string format = format_flag(args, {"text", "json"});
+  const std::string format = format_flag(args, {"text", "json", "chrome"});
   SimConfig config;
   if (args.has("input")) {
     for (const char* f : {"schedule", "ranks", "microbatches", "forward", "backward", "weight",

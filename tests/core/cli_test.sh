@@ -34,6 +34,11 @@ from_stdin=$(echo '{"schedule":"dualpipe","ranks":8,"microbatches":20}' | "$cli"
   { echo "FAIL: --input - differs from flags"; failures=$((failures + 1)); }
 expect_ok "sweep csv" sweep --schedules all --ranks 4:8:2 --microbatches 2R,4R --format csv
 expect_ok "lesson" lesson
+# Chrome trace: exactly one complete ("X") event per op of the simulation.
+trace=$("$cli" simulate --schedule dualpipe --ranks 4 --microbatches 8 --format chrome)
+complete=$(printf '%s' "$trace" | grep -o '"ph":"X"' | wc -l)
+[ "$complete" -eq "$("$cli" simulate --schedule dualpipe --ranks 4 --microbatches 8 --format json | grep -o '"start"' | wc -l)" ] ||
+  { echo "FAIL: chrome trace has $complete op events"; failures=$((failures + 1)); }
 
 expect_error "unknown schedule" 'pipesim: unknown_schedule: schedule must be one of gpipe, 1f1b, zb-h1, dualpipe, dualpipev (got "pipedream")' \
   simulate --schedule pipedream --ranks 4 --microbatches 8
