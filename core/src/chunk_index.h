@@ -26,6 +26,12 @@ class ChunkIndex {
             static_cast<std::size_t>(c.mb)) * static_cast<std::size_t>(stages_) +
            static_cast<std::size_t>(c.stage);
   }
+  /// The inverse of operator().
+  Chunk chunk(std::size_t key) const {
+    const auto stages = static_cast<std::size_t>(stages_), mbs = static_cast<std::size_t>(mbs_);
+    return Chunk{static_cast<int>(key / stages / mbs), static_cast<int>(key / stages % mbs),
+                 static_cast<int>(key % stages)};
+  }
   int last_stage() const { return stages_ - 1; }
 
  private:

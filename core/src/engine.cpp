@@ -55,10 +55,10 @@ constexpr int kNobody = -1;
 
 enum class Need { Forward, Backward };
 
-// What a rank's head op is blocked on.
+// What a rank's head op is blocked on: a chunk's forward or backward, by dense chunk key.
 struct Wait {
-  Need need;
-  Chunk chunk;
+  Need need = Need::Forward;
+  std::size_t key = 0;
 };
 
 class Engine {
@@ -68,7 +68,7 @@ class Engine {
         backward_end_(index_.size(), kNotDone), chunk_rank_(index_.size(), kNobody),
         forward_waiters_(index_.size(), kNobody), backward_waiters_(index_.size(), kNobody),
         next_waiter_(static_cast<std::size_t>(s.ranks), kNobody),
-        waiting_on_(static_cast<std::size_t>(s.ranks), Wait{Need::Forward, {}}),
+        waiting_on_(static_cast<std::size_t>(s.ranks)),
         head_(static_cast<std::size_t>(s.ranks), 0), free_at_(static_cast<std::size_t>(s.ranks), 0),
         busy_(static_cast<std::size_t>(s.ranks), 0), timeline_(static_cast<std::size_t>(s.ranks)) {
     for (int r = 0; r < s.ranks; ++r) {
@@ -100,34 +100,42 @@ class Engine {
   }
 
  private:
-  // Runs rank r's ops until one must wait; parks r on the chunk it waits for.
+  // Runs rank r's ops until one must wait; parks r on the chunk it waits for. The rank's state
+  // lives in locals for the loop: the per-chunk tables are also int64 vectors, so the compiler
+  // could not keep vector elements in registers across their stores.
   void advance(int r, std::vector<int>& work) {
     const auto ru = static_cast<std::size_t>(r);
     const auto& ops = s_.rank_ops[ru];
-    while (head_[ru] < ops.size()) {
-      const Op& op = ops[head_[ru]];
-      Tick ready = free_at_[ru];
-      Wait wait{Need::Forward, {}};
+    auto& timeline = timeline_[ru];
+    std::size_t head = head_[ru];
+    Tick free_at = free_at_[ru];
+    Tick busy = busy_[ru];
+    while (head < ops.size()) {
+      const Op& op = ops[head];
+      Tick ready = free_at;
+      Wait wait;
       if (!dependencies_ready(r, op, ready, wait)) {
         park(r, wait);
-        return;
+        break;
       }
       const Tick cost = op_cost(op, costs_);
       const Tick end = ready + cost;
-      timeline_[ru].push_back(TimedOp{op, to_units(ready), to_units(end)});
-      busy_[ru] += cost;
-      free_at_[ru] = end;
-      ++head_[ru];
+      timeline.push_back(TimedOp{op, to_units(ready), to_units(end)});
+      busy += cost;
+      free_at = end;
+      ++head;
       finish(op, end, work);
     }
+    head_[ru] = head;
+    free_at_[ru] = free_at;
+    busy_[ru] = busy;
   }
 
   // Raises `ready` to cover one dependency, or reports that it is unfinished.
-  bool need(int r, Need what, const Chunk& c, Tick& ready, Wait& wait) const {
-    const std::size_t k = index_(c);
+  bool need(int r, Need what, std::size_t k, Tick& ready, Wait& wait) const {
     const Tick end = what == Need::Forward ? forward_end_[k] : backward_end_[k];
     if (end == kNotDone) {
-      wait = Wait{what, c};
+      wait = Wait{what, k};
       return false;
     }
     const Tick arrival = chunk_rank_[k] == r ? end : end + costs_.p2p_latency;
@@ -136,19 +144,20 @@ class Engine {
   }
 
   // The data-flow rules (issue #2): F(s) needs F(s-1); B(s) needs its own F and B(s+1); W needs B.
+  // Stage is the fastest-varying part of a chunk key, so neighbouring stages are key -+ 1.
   bool forward_ready(int r, const Chunk& c, Tick& ready, Wait& wait) const {
-    return c.stage == 0 || need(r, Need::Forward, Chunk{c.dir, c.mb, c.stage - 1}, ready, wait);
+    return c.stage == 0 || need(r, Need::Forward, index_(c) - 1, ready, wait);
   }
   bool backward_ready(int r, const Chunk& c, Tick& ready, Wait& wait) const {
-    if (!need(r, Need::Forward, c, ready, wait)) return false;
-    return c.stage == index_.last_stage() ||
-           need(r, Need::Backward, Chunk{c.dir, c.mb, c.stage + 1}, ready, wait);
+    const std::size_t k = index_(c);
+    if (!need(r, Need::Forward, k, ready, wait)) return false;
+    return c.stage == index_.last_stage() || need(r, Need::Backward, k + 1, ready, wait);
   }
   bool dependencies_ready(int r, const Op& op, Tick& ready, Wait& wait) const {
     switch (op.kind) {
       case OpKind::Forward: return forward_ready(r, op.chunk, ready, wait);
       case OpKind::Backward: return backward_ready(r, op.chunk, ready, wait);
-      case OpKind::Weight: return need(r, Need::Backward, op.chunk, ready, wait);
+      case OpKind::Weight: return need(r, Need::Backward, index_(op.chunk), ready, wait);
       case OpKind::ForwardBackward:
         return forward_ready(r, op.chunk, ready, wait) &&
                backward_ready(r, op.backward_chunk, ready, wait);
@@ -158,9 +167,8 @@ class Engine {
 
   void park(int r, const Wait& wait) {
     auto& heads = wait.need == Need::Forward ? forward_waiters_ : backward_waiters_;
-    const std::size_t k = index_(wait.chunk);
-    next_waiter_[static_cast<std::size_t>(r)] = heads[k];
-    heads[k] = r;
+    next_waiter_[static_cast<std::size_t>(r)] = heads[wait.key];
+    heads[wait.key] = r;
     waiting_on_[static_cast<std::size_t>(r)] = wait;
   }
 
@@ -175,25 +183,23 @@ class Engine {
 
   void finish(const Op& op, Tick end, std::vector<int>& work) {
     switch (op.kind) {
-      case OpKind::Forward: finish_chunk(Need::Forward, op.chunk, end, work); break;
-      case OpKind::Backward: finish_chunk(Need::Backward, op.chunk, end, work); break;
+      case OpKind::Forward: finish_forward(index_(op.chunk), end, work); break;
+      case OpKind::Backward: finish_backward(index_(op.chunk), end, work); break;
       case OpKind::Weight: break;  // nothing waits on a W
       case OpKind::ForwardBackward:
-        finish_chunk(Need::Forward, op.chunk, end, work);
-        finish_chunk(Need::Backward, op.backward_chunk, end, work);
+        finish_forward(index_(op.chunk), end, work);
+        finish_backward(index_(op.backward_chunk), end, work);
         break;
     }
   }
 
-  void finish_chunk(Need what, const Chunk& c, Tick end, std::vector<int>& work) {
-    const std::size_t k = index_(c);
-    if (what == Need::Forward) {
-      forward_end_[k] = end;
-      wake(forward_waiters_, k, work);
-    } else {
-      backward_end_[k] = end;
-      wake(backward_waiters_, k, work);
-    }
+  void finish_forward(std::size_t k, Tick end, std::vector<int>& work) {
+    forward_end_[k] = end;
+    if (forward_waiters_[k] != kNobody) wake(forward_waiters_, k, work);
+  }
+  void finish_backward(std::size_t k, Tick end, std::vector<int>& work) {
+    backward_end_[k] = end;
+    if (backward_waiters_[k] != kNobody) wake(backward_waiters_, k, work);
   }
 
   Error deadlock_error() const {
@@ -206,8 +212,9 @@ class Engine {
       if (listed == 4) continue;
       ++listed;
       const Wait& w = waiting_on_[ru];
-      const Op awaited{w.need == Need::Forward ? OpKind::Forward : OpKind::Backward, false, w.chunk, {}};
-      const int holder = chunk_rank_[index_(w.chunk)];
+      const Op awaited{w.need == Need::Forward ? OpKind::Forward : OpKind::Backward, false,
+                       index_.chunk(w.key), {}};
+      const int holder = chunk_rank_[w.key];
       msg += std::string(listed > 1 ? ";" : "") + " rank " + std::to_string(r) + " op " +
              std::to_string(head_[ru]) + " " + op_label(s_.rank_ops[ru][head_[ru]]) +
              " waits for " + op_label(awaited) + " on rank " + std::to_string(holder);

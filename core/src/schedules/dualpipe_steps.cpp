@@ -46,6 +46,7 @@ class RankProgram {
 }  // namespace
 
 void emit_dualpipe_steps(const DualPipeRankPlan& plan, std::vector<Op>& ops) {
+  ops.reserve(ops.size() + 3 * 2 * static_cast<std::size_t>(plan.chunks_per_phase));  // F, B, W per chunk
   RankProgram p(plan, ops);
   const int n = plan.half_ranks;
   const int h = plan.half_rank;
