@@ -1,0 +1,83 @@
+// axe-core finds no violations on the reader, the timeline explorer (chart and table), the
+// sweep and the iframe embed, in light and dark themes. The page's CSP forbids injected scripts,
+// so the test context bypasses CSP to add axe (the page itself is unchanged).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { startServer, launchBrowser, openPage, REPO } from './helpers.mjs';
+
+const AXE = path.join(REPO, 'node_modules/axe-core/axe.min.js');
+
+let server;
+let browser;
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** Runs axe on the page; returns violations as "rule: target" lines (empty when clean). */
+async function axe(page) {
+  await page.addScriptTag({ path: AXE });
+  const result = await page.evaluate(async () => window.axe.run(document, {
+    resultTypes: ['violations'],
+    runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
+  }));
+  return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')} (${n.failureSummary.split('\n')[1] || v.help})`));
+}
+
+const PAGES = [
+  ['reader', '', '.lesson .sim-widget .dpl-op'],
+  ['timeline', '#view=timeline&compare=1f1b', '.view-timeline .dpl-op'],
+  ['timeline table', '#view=timeline&ranks=4&microbatches=8&table=1', '.view-timeline .dpl-table'],
+  ['sweep', '#view=sweep', '.view-sweep .dpl-sweep-svg'],
+  ['sweep table', '#view=sweep&table=1', '.view-sweep .dpl-table'],
+  ['bad parameter', '#view=timeline&ranks=3', '.view-timeline .dpl-error'],
+  ['embed', 'embed.html?widget=timeline&ranks=4&microbatches=8', '.dpl-op'],
+];
+
+for (const theme of ['light', 'dark']) {
+  for (const [name, url, ready] of PAGES) {
+    test(`axe finds no violations: ${name}, ${theme} theme`, async () => {
+      const { context, page } = await openPage(browser, { colorScheme: theme, bypassCSP: true });
+      try {
+        await page.goto(`${server.url}${url}`);
+        await page.waitForSelector(ready, { timeout: 30000 });
+        if (name === 'reader') {
+          await page.waitForFunction(() => [...document.querySelectorAll('.sim-number')].every((n) => n.dataset.live));
+        }
+        assert.deepEqual(await axe(page), []);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+}
+
+test('every control is reachable by keyboard and shows a visible focus ring', async () => {
+  const { context, page } = await openPage(browser);
+  try {
+    await page.goto(`${server.url}#view=timeline&ranks=4&microbatches=8`);
+    await page.waitForSelector('.view-timeline .dpl-op');
+    const seen = new Set();
+    for (let i = 0; i < 60; i++) {
+      await page.keyboard.press('Tab');
+      const info = await page.evaluate(() => {
+        const el = document.activeElement;
+        const style = getComputedStyle(el);
+        const box = el.getBoundingClientRect();
+        return { key: el.dataset.action || el.name || el.className.baseVal || el.className || el.tagName, outline: style.outlineStyle, width: box.width, height: box.height };
+      });
+      if (info.key === 'BODY') break; // wrapped past the last control
+      seen.add(info.key);
+      assert.notEqual(info.outline, 'none', `${info.key} has no focus outline`);
+      assert.ok(info.width >= 24 && info.height >= 24 || info.key.includes('dpl-op') || info.key === 'A', `${info.key} is ${info.width}x${info.height}, under 24px`);
+    }
+    for (const key of ['schedule', 'ranks', 'forward', 'play', 'nextOp', 'table']) assert.ok(seen.has(key), `${key} not reached by Tab`);
+  } finally {
+    await context.close();
+  }
+});

@@ -1,0 +1,148 @@
+// Each embed mode renders in Chromium: embed.html in an iframe (reporting its height by
+// postMessage, and still working at a fixed height), the classic-script figure widget through a
+// course-style window.LF, and the <dualpipe-timeline> custom element. Host pages are served by
+// request interception on the same origin, under the same CSP as the site.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, openPage, waitForTimeline, pipesim, readDrawnOps, expectedOps, screenshot } from './helpers.mjs';
+
+let server;
+let browser;
+let api;
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  api = await pipesim();
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; worker-src 'self'";
+
+/** Serves `files` ({path: [type, body]}) under /__test__/ on the site's origin. */
+async function hostPages(page, files) {
+  await page.route(`${server.url}__test__/**`, (route) => {
+    const path = new URL(route.request().url()).pathname.replace('/__test__/', '');
+    const file = files[path];
+    if (!file) return route.fulfill({ status: 404, body: 'not found' });
+    return route.fulfill({ status: 200, contentType: file[0], headers: { 'Content-Security-Policy': CSP }, body: file[1] });
+  });
+}
+
+// Scripts that mount figures go at the end of <body>, as the course runs them after rendering.
+const html = (body, head = '', tail = '') => `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,">${head}</head><body>${body}${tail}</body></html>`;
+
+test('embed.html in an iframe renders the timeline and reports its height to the parent', async () => {
+  const { context, page, log } = await openPage(browser);
+  try {
+    await hostPages(page, {
+      'iframe.html': ['text/html', html('<iframe id="auto" title="DualPipe" src="/embed.html?widget=timeline&schedule=1f1b&ranks=4&microbatches=8&theme=dark" width="900" height="150"></iframe><iframe id="fixed" title="DualPipe fixed" src="/embed.html?widget=sweep&ranks=4" width="700" height="300"></iframe>', '<script src="listen.js"></script>')],
+      'listen.js': ['text/javascript', `window.heights = []; addEventListener('message', (e) => { if (e.data && e.data.type === 'dualpipe-lab:height') { window.heights.push(e.data.height); document.getElementById('auto').height = e.data.height; } });`],
+    });
+    await page.goto(`${server.url}__test__/iframe.html`);
+    const frame = page.frame({ url: /theme=dark/ });
+    await waitForTimeline(frame);
+    await page.waitForFunction(() => window.heights.some((h) => h > 300));
+    const lanes = await readDrawnOps(frame);
+    assert.deepEqual(lanes[0], expectedOps(api.simulate({ schedule: '1f1b', ranks: 4, microbatches: 8 })));
+    assert.equal(await frame.evaluate(() => document.documentElement.dataset.theme), 'dark');
+    // The iframe was resized to the reported height: the widget shows without inner scrolling.
+    const { height, inner } = await page.evaluate(() => ({ height: Number(document.getElementById('auto').height), inner: window.heights.at(-1) }));
+    assert.equal(height, inner);
+    // A fixed-height iframe still works: the sweep renders and its page scrolls.
+    const fixed = page.frame({ url: /widget=sweep/ });
+    await fixed.waitForSelector('.dpl-sweep-svg');
+    assert.equal(await fixed.$$eval('.dpl-sweep-figure', (f) => f.length), 2);
+    await screenshot(page, 'embed-iframe.png', { fullPage: true });
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('embed.html shows a bad parameter\'s message in place of the widget', async () => {
+  const { context, page, log } = await openPage(browser);
+  try {
+    await page.goto(`${server.url}embed.html?widget=timeline&schedule=dualpipe&ranks=8&microbatches=10`);
+    await page.waitForSelector('.dpl-error');
+    assert.equal(await page.$eval('.dpl-error-message', (p) => p.textContent), 'microbatches must be >= 2 * ranks = 16 for dualpipe (got 10)');
+    await page.goto(`${server.url}embed.html?widget=pie`);
+    await page.waitForSelector('.dpl-error');
+    assert.equal(await page.$eval('.dpl-error-message', (p) => p.textContent), 'widget must be timeline or sweep (got "pie")');
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('the classic-script figure widget registers with the course\'s LF and mounts, themed by its variables', async () => {
+  const { context, page, log } = await openPage(browser);
+  try {
+    // A stand-in for the course's lesson-figures.js: LF.register({name: fn}); fn(host, config).
+    await hostPages(page, {
+      'course.html': ['text/html', html('<div class="lesson-figure" id="fig" data-figure=\'dualpipe-schedule {"ranks":4,"microbatches":8}\'></div><div class="lesson-figure" id="sweep" data-figure=\'dualpipe-sweep {"ranks":4}\'></div>',
+        '<link rel="stylesheet" href="course.css"><script src="lesson-figures.js"></script><script src="/js/embed/figure-widget.js"></script>', '<script src="mount.js"></script>').replace('<html lang="en">', '<html lang="en" data-theme="dark">')],
+      'course.css': ['text/css', ':root{--bg:#fafaf5;--ink:#1a1a1a;--blueprint:#3553ff} [data-theme="dark"]{--bg:#0a0d1a;--ink:#e8e6dc;--blueprint:#6b8eff} body{background:var(--bg);color:var(--ink)}'],
+      'lesson-figures.js': ['text/javascript', `(function(){var FIGS={};window.LESSON_FIGURES=FIGS;window.LF={register:function(o){for(var k in o)FIGS[k]=o[k];}};
+        window.mountLessonFigures=function(){document.querySelectorAll('.lesson-figure[data-figure]').forEach(function(host){var spec=host.dataset.figure.trim();var name=spec.split(/\\s+/)[0];var cfg=JSON.parse(spec.slice(name.length).trim()||'{}');FIGS[name](host,cfg);});};})();`],
+      'mount.js': ['text/javascript', 'window.mountLessonFigures();'],
+    });
+    await page.goto(`${server.url}__test__/course.html`);
+    await waitForTimeline(page, '#fig');
+    const types = await page.evaluate(() => [typeof window.LESSON_FIGURES['dualpipe-schedule'], typeof window.LESSON_FIGURES['dualpipe-schedule'].mount, typeof window.LESSON_FIGURES['dualpipe-sweep']]);
+    assert.deepEqual(types, ['function', 'function', 'function']);
+    const [drawn] = await readDrawnOps(page, '#fig');
+    assert.deepEqual(drawn, expectedOps(api.simulate({ schedule: 'dualpipe', ranks: 4, microbatches: 8 })));
+    // Light DOM, and the course's dark --blueprint colours direction 0's full backward.
+    const fill = await page.$eval('#fig .dpl-cell.k-B.d-0', (r) => getComputedStyle(r).fill);
+    assert.equal(fill, 'rgb(107, 142, 255)');
+    await page.waitForSelector('#sweep .dpl-sweep-svg');
+    await screenshot(page, 'embed-figure-dark.png', { fullPage: true });
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('without a course LF, the figure widget creates a minimal one that can mount figures', async () => {
+  const { context, page, log } = await openPage(browser);
+  try {
+    await hostPages(page, {
+      'bare.html': ['text/html', html('<div class="lesson-figure" data-figure=\'dualpipe-schedule {"schedule":"zb-h1","ranks":4,"microbatches":6}\'></div>', '<script src="/js/embed/figure-widget.js"></script>', '<script src="go.js"></script>')],
+      'go.js': ['text/javascript', 'window.LF.mountAll();'],
+    });
+    await page.goto(`${server.url}__test__/bare.html`);
+    await waitForTimeline(page);
+    const [drawn] = await readDrawnOps(page);
+    assert.deepEqual(drawn, expectedOps(api.simulate({ schedule: 'zb-h1', ranks: 4, microbatches: 6 })));
+    assert.deepEqual(Object.keys(await page.evaluate(() => window.LF.figures)).sort(), ['dualpipe-schedule', 'dualpipe-sweep']);
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('the <dualpipe-timeline> custom element renders in light DOM and follows its attributes', async () => {
+  const { context, page, log } = await openPage(browser);
+  try {
+    await hostPages(page, {
+      'element.html': ['text/html', html('<dualpipe-timeline id="el" schedule="gpipe" ranks="4" microbatches="6" theme="light"></dualpipe-timeline><dualpipe-timeline id="bad" schedule="dualpipe" ranks="5"></dualpipe-timeline>',
+        '<script type="module" src="/js/embed/dualpipe-timeline-element.js"></script>')],
+    });
+    await page.goto(`${server.url}__test__/element.html`);
+    await waitForTimeline(page, '#el');
+    assert.equal(await page.$eval('#el', (el) => el.shadowRoot), null);
+    assert.equal(await page.$$eval('#el .dpl-rank-label', (l) => l.length), 4);
+    await page.$eval('#el', (el) => { el.setAttribute('ranks', '6'); el.setAttribute('schedule', '1f1b'); });
+    await page.waitForFunction(() => document.querySelectorAll('#el .dpl-rank-label').length === 6);
+    const [drawn] = await readDrawnOps(page, '#el');
+    assert.deepEqual(drawn, expectedOps(api.simulate({ schedule: '1f1b', ranks: 6, microbatches: 6 })));
+    await page.waitForSelector('#bad .dpl-error');
+    assert.equal(await page.$eval('#bad .dpl-error-message', (p) => p.textContent), 'ranks must be an even integer >= 2 for dualpipe (got 5)');
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await context.close();
+  }
+});

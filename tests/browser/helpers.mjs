@@ -1,0 +1,114 @@
+// Shared setup for the browser tests: starts scripts/serve.mjs on a free port, launches Debian's
+// Chromium through playwright-core (flags from TOOLCHAIN.md), and records every console message,
+// page error and request so tests can assert "no errors, nothing outside the origin".
+import { spawn } from 'node:child_process';
+import { mkdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+
+export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const ARTIFACTS = path.join(REPO, 'test-artifacts');
+
+/** Starts the static server on an OS-chosen port; resolves to {url, stop()}. */
+export async function startServer() {
+  const child = spawn(process.execPath, ['scripts/serve.mjs', '--port', '0', '--root', 'web'], {
+    cwd: REPO,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d) => { stderr += d; });
+  const url = await new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      const line = out.split('\n')[0];
+      if (out.includes('\n')) resolve(line.trim());
+    });
+    child.once('exit', (code) => reject(new Error(`serve.mjs exited with ${code}: ${stderr}`)));
+  });
+  return {
+    url,
+    stop: () => new Promise((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', resolve);
+      child.kill('SIGTERM');
+    }),
+  };
+}
+
+/** Launches headless Chromium with the flags that work in this container. */
+export function launchBrowser() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/**
+ * A fresh context and page that records what happens. `log.errors` collects console errors and
+ * uncaught exceptions; `log.requests` every URL requested (page, workers, iframes).
+ */
+export async function openPage(browser, options = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
+  const log = { errors: [], requests: [], messages: [] };
+  context.on('request', (request) => log.requests.push(request.url()));
+  const page = await context.newPage();
+  page.on('console', (message) => {
+    log.messages.push(`${message.type()}: ${message.text()}`);
+    if (message.type() === 'error') log.errors.push(message.text());
+  });
+  page.on('pageerror', (error) => log.errors.push(`pageerror: ${error.message}`));
+  page.on('requestfailed', (request) => log.errors.push(`request failed: ${request.url()}`));
+  return { context, page, log };
+}
+
+/** Waits until a timeline inside `scope` has drawn its ops (the simulator ran). */
+export async function waitForTimeline(page, scope = 'body') {
+  await page.waitForSelector(`${scope} .dpl-timeline .dpl-op`, { timeout: 20000 });
+}
+
+/** Screenshot into test-artifacts/ (git-ignored), for a human to look at. */
+export async function screenshot(page, name, options = {}) {
+  await mkdir(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: path.join(ARTIFACTS, name), ...options });
+}
+
+/** The pipesim JS API in Node, from the built site (make site), to compare the page against. */
+export async function pipesim() {
+  const { loadPipesim } = await import(path.join(REPO, 'web/generated/pipesim.js'));
+  return loadPipesim();
+}
+
+/** Reads the data-* attributes of every drawn op, per lane, in document order. */
+export function readDrawnOps(page, scope = 'body') {
+  return page.$$eval(`${scope} .dpl-timeline-svg`, (svgs) => svgs.map((svg) =>
+    [...svg.querySelectorAll('.dpl-op')].map((g) => ({ ...g.dataset }))));
+}
+
+/** The same attributes computed from a result's timeline (either shape), as strings. */
+export function expectedOps(result) {
+  const out = [];
+  const tl = result.timeline;
+  const kinds = ['F', 'B', 'W', 'FB'];
+  const count = Array.isArray(tl) ? 0 : tl.count;
+  const push = (o) => {
+    const d = { rank: o.rank, op: o.op, start: o.start, end: o.end };
+    if (o.op === 'FB') Object.assign(d, { fdir: o.fdir, fmb: o.fmb, fstage: o.fstage, bdir: o.bdir, bmb: o.bmb, bstage: o.bstage });
+    else Object.assign(d, { dir: o.dir, mb: o.mb, stage: o.stage }, o.op === 'B' ? { zb: o.zb ? 1 : 0 } : {});
+    out.push(Object.fromEntries(Object.entries(d).map(([k, v]) => [k, String(v)])));
+  };
+  if (Array.isArray(tl)) {
+    tl.forEach((ops, rank) => ops.forEach((o) => push({ ...o, rank })));
+  } else {
+    for (let i = 0; i < count; i++) {
+      const op = kinds[tl.op[i]];
+      push(op === 'FB'
+        ? { op, rank: tl.rank[i], fdir: tl.dir[i], fmb: tl.mb[i], fstage: tl.stage[i], bdir: tl.bdir[i], bmb: tl.bmb[i], bstage: tl.bstage[i], start: tl.start[i], end: tl.end[i] }
+        : { op, rank: tl.rank[i], dir: tl.dir[i], mb: tl.mb[i], stage: tl.stage[i], zb: tl.zb[i], start: tl.start[i], end: tl.end[i] });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,40 @@
+// web/js/lib/format.js under Node: numbers as the page shows them, and quoted lesson numbers
+// compared in the quote's own shape.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { formatNumber, formatPercent, formatLike, quotedShape, readPath } from '../../web/js/lib/format.js';
+
+test('formatNumber rounds float noise away and drops trailing zeros', () => {
+  assert.equal(formatNumber(4.200000000000001), '4.2');
+  assert.equal(formatNumber(7), '7');
+  assert.equal(formatNumber(2.5), '2.5');
+  assert.equal(formatNumber(1 / 3), '0.333');
+  assert.equal(formatNumber(-0.0001), '0');
+});
+
+test('formatPercent: DualPipe 8x20 bubble 48 / (8 x 66) = 9.1%', () => {
+  assert.equal(formatPercent(48 / 528), '9.1%');
+  assert.equal(formatPercent(0.5, 0), '50%');
+});
+
+test('formatLike writes the live value in the shape of the quote', () => {
+  // 1F1B P=8 M=16: (P-1)/(M+P-1) = 7/23 = 30.43...%
+  assert.equal(formatLike(7 / 23, '30.4%'), '30.4%');
+  assert.equal(formatLike(21, '21'), '21');
+  assert.equal(formatLike(0.039, '0.04'), '0.04');
+  assert.equal(formatLike(7 / 23, '', 'bubble.fraction'), '30.4%');
+  assert.equal(formatLike(6, ''), '6');
+});
+
+test('quotedShape recognises plain and percent quotes only', () => {
+  assert.deepEqual(quotedShape('11.1%'), { decimals: 1, percent: true });
+  assert.deepEqual(quotedShape('16'), { decimals: 0, percent: false });
+  assert.equal(quotedShape('about 6'), null);
+});
+
+test('readPath follows dotted paths and returns undefined past the end', () => {
+  const result = { bubble: { max: 6 }, stages: 8 };
+  assert.equal(readPath(result, 'bubble.max'), 6);
+  assert.equal(readPath(result, 'stages'), 8);
+  assert.equal(readPath(result, 'bubble.min.x'), undefined);
+});

@@ -1,0 +1,150 @@
+// The lesson reader in Chromium: it loads with no console error and no request outside its
+// origin, mounts a live timeline for every ```sim``` block, fills every quoted number from the
+// simulator, and follows the shared cost controls. Writes screenshots to test-artifacts/.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, openPage, pipesim, readDrawnOps, expectedOps, screenshot } from './helpers.mjs';
+
+let server;
+let browser;
+let api;
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  api = await pipesim();
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** Waits until every lesson widget has drawn and every number has its live value. */
+async function waitForLesson(page) {
+  await page.waitForFunction(() => {
+    const widgets = [...document.querySelectorAll('.lesson .sim-widget')];
+    const numbers = [...document.querySelectorAll('.lesson .sim-number')];
+    return widgets.length > 0 && widgets.every((w) => w.querySelector('.dpl-op'))
+      && numbers.every((n) => n.dataset.live || n.classList.contains('is-error'));
+  }, null, { timeout: 30000 });
+}
+
+test('the reader loads with no console errors and requests nothing outside its origin', async () => {
+  const { context, page, log } = await openPage(browser);
+  try {
+    await page.goto(server.url);
+    await waitForLesson(page);
+    const origin = new URL(server.url).origin;
+    const outside = log.requests.filter((url) => !url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('blob:'));
+    assert.deepEqual(outside, []);
+    assert.deepEqual(log.errors, []);
+    assert.ok(log.requests.some((url) => url.endsWith('/generated/lessons/dualpipe.en.html')));
+    assert.ok(log.requests.some((url) => url.endsWith('.wasm')));
+  } finally {
+    await context.close();
+  }
+});
+
+test('every sim block becomes a timeline of exactly its config, and every quoted number matches', async () => {
+  const { context, page } = await openPage(browser);
+  try {
+    await page.goto(server.url);
+    await waitForLesson(page);
+    const widgets = await page.$$eval('.lesson .sim-widget', (ws) => ws.map((w) => ({ id: w.dataset.simId, config: JSON.parse(w.dataset.config) })));
+    assert.ok(widgets.length >= 5, `only ${widgets.length} sim widgets`);
+    for (const { id, config } of widgets) {
+      const [drawn] = await readDrawnOps(page, `.sim-widget[data-sim-id="${id}"]`);
+      assert.deepEqual(drawn, expectedOps(api.simulate(config)), `widget ${id}`);
+    }
+    const numbers = await page.$$eval('.lesson .sim-number', (ns) => ns.map((n) => ({ ref: n.dataset.ref, quoted: n.dataset.quoted, live: n.dataset.live, cls: n.className })));
+    assert.ok(numbers.length > 0);
+    for (const n of numbers) {
+      assert.equal(n.live, n.quoted, `${n.ref}: the text says ${n.quoted}, the simulator ${n.live}`);
+      assert.doesNotMatch(n.cls, /is-(mismatch|error)/);
+    }
+  } finally {
+    await context.close();
+  }
+});
+
+test('changing a shared cost re-simulates the lesson widgets and marks the numbers that moved', async () => {
+  const { context, page, log } = await openPage(browser);
+  try {
+    await page.goto(server.url);
+    await waitForLesson(page);
+    await page.fill('input[name="backward"]', '3');
+    await page.press('input[name="backward"]', 'Enter');
+    await page.waitForFunction(() => location.hash.includes('backward=3'));
+    // 1F1B at P=8: the idle time per rank is (P - 1)(F + B) = 7 x 4 = 28 with B = 3.
+    await page.waitForFunction(() => document.querySelector('.sim-number[data-ref="p8.bubble.max"]').dataset.live === '28');
+    const span = await page.$eval('.sim-number[data-ref="p8.bubble.max"]', (s) => ({ cls: s.className, text: s.textContent }));
+    assert.match(span.cls, /is-changed/);
+    assert.equal(span.text, '28text: 21');
+    const ends = await page.$$eval('.sim-widget[data-sim-id="p8"] .dpl-op[data-op="B"]', (gs) => gs.map((g) => Number(g.dataset.end) - Number(g.dataset.start)));
+    assert.ok(ends.every((d) => d === 3));
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('screenshots of the reader in light and dark, wide and narrow', async () => {
+  for (const [theme, width] of [['light', 1280], ['dark', 1280], ['light', 390], ['dark', 390]]) {
+    const { context, page, log } = await openPage(browser, { viewport: { width, height: 900 }, colorScheme: theme });
+    try {
+      await page.goto(server.url);
+      await waitForLesson(page);
+      await screenshot(page, `reader-${theme}-${width}.png`);
+      // A view further down: the first DualPipe figure with its controls.
+      await page.$eval('.sim-widget[data-sim-id="fig5"]', (w) => w.scrollIntoView({ block: 'start' }));
+      await screenshot(page, `reader-${theme}-${width}-dualpipe.png`);
+      // Nothing may overflow the viewport sideways: wide timelines scroll inside their frame.
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      assert.equal(overflow, 0, `${theme} ${width}px: the page is ${overflow}px wider than the viewport`);
+      assert.deepEqual(log.errors, []);
+    } finally {
+      await context.close();
+    }
+  }
+});
+
+test('switching to Hindi loads the Hindi lesson and UI strings, and survives a reload', async () => {
+  const { context, page, log } = await openPage(browser);
+  try {
+    await page.goto(server.url);
+    await waitForLesson(page);
+    await page.selectOption('#pref-lang', 'hi');
+    await page.waitForFunction(() => location.hash.includes('lang=hi'));
+    await waitForLesson(page);
+    await page.waitForFunction(() => document.querySelector('.lesson h1') && /[\u0900-\u097F]/.test(document.querySelector('.lesson h1').textContent));
+    const ui = await page.evaluate(() => ({
+      lang: document.documentElement.lang,
+      nav: document.querySelector('.site-nav a[data-view="lesson"]').textContent,
+      play: document.querySelector('.lesson [data-action="play"]').getAttribute('aria-label'),
+    }));
+    assert.deepEqual(ui, { lang: 'hi', nav: 'पाठ', play: 'चलाएँ' });
+    assert.ok(log.requests.some((url) => url.endsWith('/generated/lessons/dualpipe.hi.html')));
+    await page.reload();
+    await waitForLesson(page);
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'hi');
+    await screenshot(page, 'reader-hi-1280.png');
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a cost the simulator rejects is named under its field and in place of each widget', async () => {
+  const { context, page, log } = await openPage(browser);
+  try {
+    await page.goto(`${server.url}#weight=3`);
+    const message = 'costs.weight must be <= costs.backward = 2 (got 3)';
+    await page.waitForFunction((m) => document.querySelector('.dpl-costs .dpl-field-msg[id$="-weight-msg"]')?.textContent === m, message);
+    assert.equal(await page.$eval('input[name="weight"]', (i) => i.getAttribute('aria-invalid')), 'true');
+    await page.waitForSelector('.lesson .sim-widget .dpl-error');
+    const shown = await page.$$eval('.lesson .sim-widget .dpl-error-message', (ps) => [...new Set(ps.map((p) => p.textContent))]);
+    assert.deepEqual(shown, [message]);
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await context.close();
+  }
+});

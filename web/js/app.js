@@ -1,0 +1,171 @@
+// Wires the page: state from the URL hash, the simulator client, and the views (lesson reader,
+// timeline explorer, sweep, schedule form, cost controls). Views never import each other; this
+// file hands each one what it needs and forwards their changes to the store.
+import { parseParams, createStore, bindHash, configOf, serializeState } from './state.js';
+import { translator } from './lib/i18n.js';
+import { withCache } from './lib/sim-cache.js';
+import { createSimClient } from './lib/sim-client.js';
+import { h } from './ui/dom.js';
+import * as timelineView from './views/timeline.js';
+import * as sweepView from './views/sweep-chart.js';
+import * as costView from './views/cost-controls.js';
+import * as formView from './views/config-form.js';
+import * as lessonView from './views/lesson-reader.js';
+
+const $ = (sel) => document.querySelector(sel);
+
+const initial = parseParams(location.hash);
+const store = createStore(initial.state);
+let fieldErrors = {};
+let t = translator(initial.state.lang);
+let sim = null;
+let schedules = [];
+let views = {}; // name -> view, mounted on first show
+let mountedLang = null;
+
+function showNotice(errors, heading) {
+  const notice = $('#page-notice');
+  if (!errors.length) {
+    notice.hidden = true;
+    return;
+  }
+  notice.replaceChildren(h('p', { text: heading }), h('ul', {}, errors.map((e) => h('li', { text: e.message }))));
+  notice.hidden = false;
+}
+
+function applyTheme(theme) {
+  if (theme === 'auto') delete document.documentElement.dataset.theme;
+  else document.documentElement.dataset.theme = theme;
+  $('#pref-theme').value = theme;
+}
+
+function applyLang(lang) {
+  document.documentElement.lang = lang;
+  $('#pref-lang').value = lang;
+  document.querySelectorAll('[data-i18n]').forEach((el) => { el.textContent = t(el.dataset.i18n); });
+  document.querySelectorAll('[data-i18n-label]').forEach((el) => el.setAttribute('aria-label', t(el.dataset.i18nLabel)));
+  document.title = t('app.title');
+}
+
+const scheduleTitle = (name) => (schedules.find((s) => s.name === name) || {}).title || name;
+const laneTitle = (c) => t('lane.title', { schedule: scheduleTitle(c.schedule), ranks: c.ranks, mb: c.microbatches });
+
+/** Records which field a SimError blames (its JSON pointer), for the form and cost controls. */
+function onSimError(error, index) {
+  const next = {};
+  if (error) next[index === 1 ? 'compare' : error.path || '/'] = error.message;
+  if (JSON.stringify(next) === JSON.stringify(fieldErrors)) return;
+  fieldErrors = next;
+  updatePanels(store.get());
+}
+
+// The lesson reader mounts a timeline into each ```sim``` placeholder through this mounter;
+// exercise widgets (issue 5) add their own { selector, mount } to the list.
+function lessonMounters() {
+  return [{
+    selector: '.sim-widget[data-config]',
+    mount(el, ctx) {
+      const config = JSON.parse(el.dataset.config);
+      const view = timelineView.mount(el, { sim, t });
+      const link = h('a', { class: 'sim-widget-open' }, [t('tl.open')]);
+      el.append(link);
+      const update = (c) => {
+        const effective = c.effective(config);
+        view.update({ configs: [effective], titles: [laneTitle(effective)], t: null });
+        link.href = `#${serializeState({ ...store.get(), view: 'timeline', compare: '', t: null, ...effective })}`;
+      };
+      update(ctx);
+      return { update, destroy: () => view.destroy() };
+    },
+  }];
+}
+
+function mountViews() {
+  for (const v of Object.values(views)) v.destroy();
+  const common = { sim, t };
+  const onChange = (patch) => store.set(patch);
+  views = {
+    form: formView.mount($('#form-root'), { ...common, schedules, onChange }),
+    costs: costView.mount($('#costs-root'), { ...common, onChange }),
+  };
+  mountedLang = store.get().lang;
+}
+
+function ensureView(name) {
+  if (views[name]) return views[name];
+  const onChange = (patch) => store.set(patch);
+  if (name === 'lesson') views.lesson = lessonView.mount($('#lesson-root'), { sim, t, mounters: lessonMounters() });
+  if (name === 'timeline') views.timeline = timelineView.mount($('#timeline-root'), { sim, t, onChange, onError: onSimError });
+  if (name === 'sweep') views.sweep = sweepView.mount($('#sweep-root'), { sim, t, onChange });
+  return views[name];
+}
+
+/** One line that says what is simulated, shown beside the settings heading (useful folded). */
+function settingsSummary(state) {
+  const c = state.costs;
+  const costs = `F=${c.forward} B=${c.backward} W=${c.weight} F&B=${c.overlapped}${c.p2pLatency ? ` p2p=${c.p2pLatency}` : ''}`;
+  if (state.view === 'lesson') return costs;
+  const names = [state.schedule, state.compare].filter(Boolean).map(scheduleTitle).join(' vs ');
+  const shape = state.view === 'sweep' ? `R=${state.ranks} M=${state.microbatches}` : `${state.ranks} × ${state.microbatches}`;
+  return state.view === 'sweep' ? `${shape} · ${costs}` : `${names} · ${shape} · ${costs}`;
+}
+
+function updatePanels(state) {
+  $('#side-summary').textContent = settingsSummary(state);
+  views.form.update({ ...state, fieldErrors });
+  views.costs.update({ costs: state.costs, config: configOf(state), fieldErrors });
+}
+
+function render(state) {
+  // A language change rebuilds every view: their strings are set when they mount.
+  if (state.lang !== mountedLang) {
+    t = translator(state.lang);
+    applyLang(state.lang);
+    mountViews();
+  }
+  applyTheme(state.theme);
+  document.querySelectorAll('.view').forEach((section) => { section.hidden = section.dataset.view !== state.view; });
+  $('#layout').dataset.view = state.view;
+  document.querySelectorAll('.site-nav a').forEach((a) => {
+    const target = { ...state, view: a.dataset.view, t: null };
+    a.href = `#${serializeState(target)}`;
+    if (a.dataset.view === state.view) a.setAttribute('aria-current', 'page');
+    else a.removeAttribute('aria-current');
+  });
+  updatePanels(state);
+  const view = ensureView(state.view);
+  if (state.view === 'lesson') view.update({ lang: state.lang, costs: state.costs });
+  if (state.view === 'timeline') {
+    const configs = [configOf(state)];
+    if (state.compare) configs.push(configOf(state, state.compare));
+    view.update({ configs, titles: configs.map(laneTitle), t: state.t, table: state.table, speed: state.speed });
+  }
+  if (state.view === 'sweep') view.update({ ranks: state.ranks, microbatches: state.microbatches, costs: state.costs, axis: state.axis, table: state.table });
+}
+
+async function start() {
+  applyLang(initial.state.lang);
+  applyTheme(initial.state.theme);
+  showNotice(initial.errors, t('page.paramError'));
+  // On a narrow screen the settings start folded so the lesson or the chart comes first.
+  const narrow = initial.state.view === 'lesson' ? '(max-width: 1099px)' : '(max-width: 899px)';
+  if (matchMedia(narrow).matches) $('#side-panel').open = false;
+  try {
+    sim = withCache(createSimClient());
+    schedules = await sim.schedules();
+  } catch (error) {
+    $('#main').prepend(h('div', { class: 'dpl-error', role: 'alert' }, [h('strong', { text: t('page.loadError') }), h('p', { text: String(error.message || error) })]));
+    return;
+  }
+  bindHash(store, window, {
+    isSettled: () => !document.querySelector('.dpl-timeline.is-playing'),
+    onErrors: (errors) => showNotice(errors, t('page.paramError')),
+  });
+  store.subscribe(render);
+  $('#pref-theme').addEventListener('change', (e) => store.set({ theme: e.target.value }));
+  $('#pref-lang').addEventListener('change', (e) => store.set({ lang: e.target.value }));
+  mountedLang = null;
+  render(store.get());
+}
+
+start();

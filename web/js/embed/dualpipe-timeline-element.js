@@ -1,0 +1,42 @@
+// <dualpipe-timeline schedule="dualpipe" ranks="8" microbatches="20"> for any page (light DOM,
+// so the host page's CSS variables theme it). Load with
+//   <script type="module" src="…/js/embed/dualpipe-timeline-element.js"></script>
+// Attributes: schedule compare ranks microbatches forward backward weight overlapped p2p (or
+// p2p-latency) t table speed theme (light|dark) lang (en|hi) widget (timeline|sweep) axis.
+import { mountWidget, ensureStylesheet } from './widget-kit.js';
+
+ensureStylesheet(import.meta.url);
+
+const ATTRIBUTES = ['widget', 'schedule', 'compare', 'ranks', 'microbatches', 'forward', 'backward', 'weight',
+  'overlapped', 'p2p', 'p2p-latency', 't', 'table', 'speed', 'axis', 'theme', 'lang'];
+
+export class DualpipeTimelineElement extends HTMLElement {
+  static get observedAttributes() { return ATTRIBUTES; }
+
+  params() {
+    const out = {};
+    for (const name of ATTRIBUTES) if (this.hasAttribute(name)) out[name] = this.getAttribute(name);
+    return out;
+  }
+
+  connectedCallback() {
+    if (!this.widget) this.widget = mountWidget(this, this.params());
+  }
+
+  attributeChangedCallback() {
+    // Attributes set together (el.setAttribute ×3) coalesce into one re-simulation.
+    if (!this.widget || this.pending) return;
+    this.pending = true;
+    queueMicrotask(() => {
+      this.pending = false;
+      this.widget?.update(this.params());
+    });
+  }
+
+  disconnectedCallback() {
+    this.widget?.destroy();
+    this.widget = null;
+  }
+}
+
+if (!customElements.get('dualpipe-timeline')) customElements.define('dualpipe-timeline', DualpipeTimelineElement);

@@ -1,0 +1,23 @@
+// embed.html?widget=timeline|sweep&schedule=…&ranks=…&theme=light|dark&lang=en|hi
+// Mounts one widget from the query string and tells the parent page its height with
+// postMessage({type: 'dualpipe-lab:height', height}) so the iframe can fit it; at a fixed iframe
+// height the page simply scrolls.
+import { mountWidget } from './widget-kit.js';
+
+const params = new URLSearchParams(location.search);
+const theme = params.get('theme');
+if (theme === 'light' || theme === 'dark') document.documentElement.dataset.theme = theme;
+if (params.get('lang') === 'hi') document.documentElement.lang = 'hi';
+
+mountWidget(document.getElementById('embed-root'), params);
+
+let lastHeight = 0;
+function postHeight() {
+  if (window.parent === window) return;
+  const height = Math.ceil(document.documentElement.getBoundingClientRect().height);
+  if (height === lastHeight) return;
+  lastHeight = height;
+  window.parent.postMessage({ type: 'dualpipe-lab:height', height }, '*');
+}
+new ResizeObserver(postHeight).observe(document.documentElement);
+window.addEventListener('load', postHeight);

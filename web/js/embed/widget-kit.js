@@ -1,0 +1,116 @@
+// One entry point for every embed (embed.html, the course's figure system, <dualpipe-timeline>):
+// turns loose parameters (URL query, element attributes, a figure's JSON config) into a widget
+// state and mounts the timeline or sweep view with a shared simulator client.
+import { createSimClient } from '../lib/sim-client.js';
+import { withCache } from '../lib/sim-cache.js';
+import { translator } from '../lib/i18n.js';
+import { parseParams, configOf } from '../state.js';
+import { h, errorBox } from '../ui/dom.js';
+import * as timelineView from '../views/timeline.js';
+import * as sweepView from '../views/sweep-chart.js';
+
+export const WIDGETS = ['timeline', 'sweep'];
+
+let sharedSim = null;
+/** One simulator (one worker) per page, however many widgets it embeds. */
+export function simulator() {
+  sharedSim ??= withCache(createSimClient());
+  return sharedSim;
+}
+
+// Aliases accepted from figure configs and attributes, mapped to the URL keys of state.js.
+const ALIASES = { p2pLatency: 'p2p', 'p2p-latency': 'p2p', latency: 'p2p', mb: 'microbatches', micro_batches: 'microbatches' };
+
+/**
+ * URL-style parameters from a query string, URLSearchParams, or a plain object such as a figure
+ * fence's {"ranks":8,"microbatches":20,"costs":{"forward":1}} (costs may be nested or flat).
+ */
+export function toParams(input) {
+  if (input instanceof URLSearchParams) return new URLSearchParams(input);
+  if (typeof input === 'string') return new URLSearchParams(input.replace(/^[?#]/, ''));
+  const params = new URLSearchParams();
+  const put = (key, value) => {
+    if (value === undefined || value === null) return;
+    params.set(ALIASES[key] || key, String(value));
+  };
+  for (const [key, value] of Object.entries(input || {})) {
+    if (key === 'costs' && value && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value)) put(k, v);
+    } else {
+      put(key, value);
+    }
+  }
+  return params;
+}
+
+/**
+ * Mounts a widget into `element`. `defaults.widget` picks the kind when the parameters do not.
+ * Returns {update(input), destroy()}. Bad parameters show their message in place of the widget.
+ */
+export function mountWidget(element, input, defaults = {}) {
+  const root = h('div', { class: 'dpl dpl-embed' });
+  element.append(root);
+  let view = null;
+  let kind = null;
+  let lang = null;
+
+  function render(raw) {
+    const params = toParams(raw);
+    const widget = params.get('widget') || defaults.widget || 'timeline';
+    const { state, errors } = parseParams(params);
+    const t = translator(state.lang);
+    // A pinned theme (theme=light|dark) wins over the host page's; "auto" follows the host.
+    root.classList.toggle('dpl-theme-light', state.theme === 'light');
+    root.classList.toggle('dpl-theme-dark', state.theme === 'dark');
+    root.lang = state.lang;
+    if (!WIDGETS.includes(widget)) {
+      view?.destroy();
+      view = null;
+      kind = null;
+      root.replaceChildren(errorBox({ code: 'invalid_config', message: t('embed.badWidget', { w: widget }), path: '/widget' }, t('error.heading')));
+      return;
+    }
+    if (widget !== kind || state.lang !== lang) {
+      view?.destroy();
+      root.replaceChildren();
+      const deps = { sim: simulator(), t };
+      view = widget === 'sweep' ? sweepView.mount(root, deps) : timelineView.mount(root, deps);
+      kind = widget;
+      lang = state.lang;
+    }
+    root.querySelector(':scope > .dpl-notice')?.remove();
+    if (errors.length) {
+      root.prepend(h('div', { class: 'dpl-notice', role: 'status' }, [
+        h('p', { text: t('page.paramError') }), ...errors.map((e) => h('p', { text: e.message })),
+      ]));
+    }
+    if (widget === 'sweep') {
+      view.update({ ranks: state.ranks, microbatches: state.microbatches, costs: state.costs, axis: state.axis, table: state.table });
+    } else {
+      const configs = [configOf(state)];
+      if (state.compare) configs.push(configOf(state, state.compare));
+      const titles = configs.map((c) => t('lane.title', { schedule: t(`sched.${c.schedule}`) === `sched.${c.schedule}` ? c.schedule : t(`sched.${c.schedule}`), ranks: c.ranks, mb: c.microbatches }));
+      view.update({ configs, titles, t: state.t, table: state.table, speed: state.speed });
+    }
+  }
+
+  render(input);
+  return {
+    update: render,
+    destroy() {
+      view?.destroy();
+      root.remove();
+    },
+  };
+}
+
+/** Adds widgets.css (resolved against `base`, a module or script URL) once per document. */
+export function ensureStylesheet(base, path = '../../css/widgets.css') {
+  const href = new URL(path, base).href;
+  if ([...document.querySelectorAll('link[rel="stylesheet"]')].some((l) => l.href === href)) return;
+  const link = document.createElement('link');
+  link.rel = 'stylesheet';
+  link.href = href;
+  link.dataset.dualpipeLab = '';
+  document.head.append(link);
+}

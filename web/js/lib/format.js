@@ -1,0 +1,45 @@
+// Number formatting shared by every view and by the lesson reader. DOM-free (tested under Node).
+// Simulated times are exact multiples of 1e-6, but the formulas in `reference` are computed in
+// floating point (4.200000000000001), so everything shown is rounded first.
+
+/** Rounds to at most `decimals` places and drops trailing zeros: 7 -> "7", 2.40 -> "2.4". */
+export function formatNumber(value, decimals = 3) {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return String(value);
+  const fixed = value.toFixed(decimals);
+  const trimmed = fixed.includes('.') ? fixed.replace(/\.?0+$/, '') : fixed;
+  return trimmed === '-0' ? '0' : trimmed;
+}
+
+/** A fraction as a percentage: 0.0909 -> "9.1%". */
+export function formatPercent(fraction, decimals = 1) {
+  return `${(fraction * 100).toFixed(decimals)}%`;
+}
+
+/** How a quoted number is written: percent or plain, and with how many decimals. */
+export function quotedShape(quoted) {
+  const text = String(quoted).trim();
+  const match = /^-?\d+(?:\.(\d+))?(%?)$/.exec(text);
+  if (!match) return null;
+  return { decimals: match[1] ? match[1].length : 0, percent: match[2] === '%' };
+}
+
+/**
+ * Formats `value` the way `quoted` is written, so "30.4%" and 0.30434 compare as equal strings.
+ * Without a usable quote, fractions (0..1 named *fraction or utilization) become percentages.
+ */
+export function formatLike(value, quoted, field = '') {
+  const shape = quoted ? quotedShape(quoted) : null;
+  if (shape) {
+    return shape.percent ? formatPercent(value, shape.decimals) : value.toFixed(shape.decimals);
+  }
+  if (/(fraction|utilization)$/i.test(field)) return formatPercent(value, 1);
+  return formatNumber(value);
+}
+
+/** Reads a dotted path ("bubble.max") from a result object; undefined when absent. */
+export function readPath(object, path) {
+  return String(path)
+    .split('.')
+    .filter(Boolean)
+    .reduce((node, key) => (node == null ? undefined : node[key]), object);
+}

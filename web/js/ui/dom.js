@@ -1,0 +1,56 @@
+// Tiny DOM builders shared by the views. Text always goes in through textContent / text nodes,
+// never innerHTML, so simulator output and URL values can never become markup.
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+function apply(node, attrs, children) {
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === 'text') node.textContent = String(value);
+    else if (key === 'dataset') Object.entries(value).forEach(([k, v]) => { node.dataset[k] = String(v); });
+    else if (key.startsWith('on') && typeof value === 'function') node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? '' : String(value));
+  }
+  for (const child of [].concat(children ?? [])) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(typeof child === 'string' || typeof child === 'number' ? document.createTextNode(String(child)) : child);
+  }
+  return node;
+}
+
+/** An HTML element: h('button', {class: 'x', onclick: fn}, ['Play']). */
+export function h(tag, attrs, children) {
+  return apply(document.createElement(tag), attrs, children);
+}
+
+/** An SVG element in the SVG namespace, same signature as h(). */
+export function s(tag, attrs, children) {
+  return apply(document.createElementNS(SVG_NS, tag), attrs, children);
+}
+
+/** Removes every child of a node. */
+export function clear(node) {
+  while (node.firstChild) node.removeChild(node.firstChild);
+  return node;
+}
+
+let idCounter = 0;
+/** A document-unique id prefix, so several widgets' SVG patterns and labels never collide. */
+export function uniqueId(prefix = 'dpl') {
+  idCounter += 1;
+  return `${prefix}-${idCounter}`;
+}
+
+/** True when the user asked for less motion; read live so a changed setting applies at once. */
+export function prefersReducedMotion() {
+  return typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+}
+
+/** A message box shown in place of a widget when its config is rejected. */
+export function errorBox(error, heading) {
+  const code = error && error.code ? error.code : 'error';
+  return h('div', { class: 'dpl-error', role: 'alert', dataset: { code, path: (error && error.path) || '' } }, [
+    h('strong', { text: heading }),
+    h('p', { class: 'dpl-error-message', text: error && error.message ? error.message : String(error) }),
+  ]);
+}

@@ -1,0 +1,97 @@
+// The explorer's schedule form: preset, schedule, optional second schedule to compare, ranks and
+// micro-batches. Shows the simulator's message under the field its error path points at.
+// mount(element, deps) -> { update(state), destroy() }
+//   deps.t   deps.onChange(patch)   deps.schedules: [{name, title, constraints}]
+// state: { schedule, compare, ranks, microbatches, costs, fieldErrors: {path: message} }
+import { h, uniqueId } from '../ui/dom.js';
+import { PRESETS, matchPreset } from '../lib/presets.js';
+
+const TYPING_DELAY_MS = 400;
+
+export function mount(element, deps) {
+  const t = deps.t;
+  const prefix = uniqueId('dpl-form');
+  const schedules = deps.schedules;
+  const field = (name, control, hint) => {
+    const id = `${prefix}-${name}`;
+    control.id = id;
+    control.name = name;
+    const msg = h('p', { class: 'dpl-field-msg', id: `${id}-msg`, 'aria-live': 'polite' });
+    // The hint sits under the whole grid (it is long), still tied to its control.
+    const hintEl = hint ? h('p', { class: 'dpl-field-hint', id: `${id}-hint` }) : null;
+    control.setAttribute('aria-describedby', [hintEl ? `${id}-hint` : '', `${id}-msg`].join(' ').trim());
+    return { wrap: h('div', { class: `dpl-field dpl-field-${name}` }, [h('label', { for: id, text: t(`form.${name}`) }), control, msg]), control, msg, hint: hintEl };
+  };
+  const scheduleOptions = (withNone) => [
+    ...(withNone ? [h('option', { value: '', text: t('form.none') })] : []),
+    ...schedules.map((s) => h('option', { value: s.name, text: s.title })),
+  ];
+  const preset = field('preset', h('select', {}, [
+    h('option', { value: '', text: t('form.custom') }),
+    ...PRESETS.map((p) => h('option', { value: p.id, text: t(`preset.${p.id}`) })),
+  ]));
+  const schedule = field('schedule', h('select', {}, scheduleOptions(false)), true);
+  const compare = field('compare', h('select', {}, scheduleOptions(true)));
+  const ranks = field('ranks', h('input', { type: 'number', min: 1, step: 1, inputmode: 'numeric' }));
+  const microbatches = field('microbatches', h('input', { type: 'number', min: 1, step: 1, inputmode: 'numeric' }));
+  const fields = { preset, schedule, compare, ranks, microbatches };
+  const root = h('fieldset', { class: 'dpl dpl-form' }, [
+    h('legend', { text: t('form.legend') }),
+    h('div', { class: 'dpl-form-grid' }, Object.values(fields).map((f) => f.wrap)),
+    schedule.hint,
+  ]);
+  element.append(root);
+
+  let timer = 0;
+  const num = (control) => {
+    const raw = control.value.trim();
+    return raw === '' || Number.isNaN(Number(raw)) ? raw : Number(raw);
+  };
+
+  preset.control.addEventListener('change', () => {
+    const p = PRESETS.find((x) => x.id === preset.control.value);
+    if (p) deps.onChange({ schedule: p.schedule, compare: p.compare, ranks: p.ranks, microbatches: p.microbatches, costs: { ...p.costs }, t: null });
+  });
+  schedule.control.addEventListener('change', () => deps.onChange({ schedule: schedule.control.value, t: null }));
+  compare.control.addEventListener('change', () => deps.onChange({ compare: compare.control.value, t: null }));
+  const commitShape = () => {
+    clearTimeout(timer);
+    deps.onChange({ ranks: num(ranks.control), microbatches: num(microbatches.control), t: null });
+  };
+  for (const f of [ranks, microbatches]) {
+    f.control.addEventListener('input', () => { clearTimeout(timer); timer = setTimeout(commitShape, TYPING_DELAY_MS); });
+    f.control.addEventListener('change', commitShape);
+  }
+
+  return {
+    update(state) {
+      const set = (f, value) => {
+        if (document.activeElement !== f.control && f.control.value !== String(value)) f.control.value = String(value);
+      };
+      // An unknown schedule from the URL has no option; the select then shows none selected and
+      // the simulator's message (below) says which names exist.
+      set(schedule, state.schedule);
+      set(compare, state.compare);
+      set(ranks, state.ranks);
+      set(microbatches, state.microbatches);
+      const match = matchPreset(state);
+      preset.control.value = match ? match.id : '';
+      const info = schedules.find((s) => s.name === state.schedule);
+      schedule.hint.textContent = info ? t('form.constraints', { c: info.constraints }) : '';
+      const errors = state.fieldErrors || {};
+      const show = (f, message) => {
+        f.msg.textContent = message || '';
+        if (message) f.control.setAttribute('aria-invalid', 'true');
+        else f.control.removeAttribute('aria-invalid');
+      };
+      show(schedule, errors['/schedule']);
+      show(compare, errors['compare']);
+      show(ranks, errors['/ranks']);
+      show(microbatches, errors['/microbatches']);
+    },
+    destroy() {
+      clearTimeout(timer);
+      root.remove();
+    },
+  };
+}

@@ -1,0 +1,156 @@
+// Lesson reader: loads the lesson rendered at build time (web/generated/lessons/<name>.<lang>.html),
+// mounts a live widget into every placeholder the build left in it, and fills every quoted number
+// with the value the simulator computes, flagging any that differ from the text.
+// mount(element, deps) -> { update(state), destroy() }
+//   deps.t   deps.sim.simulate   deps.lesson (name, default "dualpipe")   deps.fetchText?(url)
+//   deps.mounters: [{ selector, mount(el, ctx) -> {update(ctx), destroy()} }]. The app registers the
+//     timeline for `.sim-widget`; exercise widgets register their own selector the same way.
+// state: { lang, costs }
+import { h, clear } from '../ui/dom.js';
+import { formatLike, readPath } from '../lib/format.js';
+import { DEFAULT_COSTS } from '../state.js';
+
+const sameCosts = (a, b) => Object.keys(DEFAULT_COSTS).every((k) => a[k] === b[k]);
+
+export function mount(element, deps) {
+  const t = deps.t;
+  const lesson = deps.lesson || 'dualpipe';
+  const fetchText = deps.fetchText || (async (url) => {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
+    return response.text();
+  });
+  const root = h('article', { class: 'lesson', 'aria-busy': 'true' });
+  element.append(root);
+
+  let lang = null;
+  let costs = DEFAULT_COSTS;
+  let widgets = []; // { view, el, ctx(costs) }
+  let configs = new Map(); // sim id -> config written in the lesson
+  let token = 0;
+
+  /** The config a lesson widget runs: as written, unless the learner changed the shared costs. */
+  const effective = (config) => (sameCosts(costs, DEFAULT_COSTS) ? config : { ...config, costs: { ...costs } });
+
+  async function load(nextLang) {
+    const mine = ++token;
+    root.setAttribute('aria-busy', 'true');
+    destroyWidgets();
+    clear(root).append(h('p', { class: 'lesson-loading', text: t('lesson.loading') }));
+    const url = (l) => new URL(`generated/lessons/${lesson}.${l}.html`, document.baseURI).href;
+    let html;
+    let fellBack = false;
+    try {
+      html = await fetchText(url(nextLang));
+    } catch (error) {
+      if (nextLang !== 'en') {
+        try { html = await fetchText(url('en')); fellBack = true; } catch { /* reported below */ }
+      }
+      if (html === undefined) {
+        if (mine !== token) return;
+        clear(root).append(h('div', { class: 'dpl-error', role: 'alert' }, [
+          h('strong', { text: t('lesson.missing') }), h('p', { text: String(error.message || error) }),
+        ]));
+        root.setAttribute('aria-busy', 'false');
+        return;
+      }
+    }
+    if (mine !== token) return;
+    // The fragment is our own build output (markdown-it, raw HTML disabled); parse it without
+    // innerHTML and drop anything executable anyway.
+    const doc = new DOMParser().parseFromString(html, 'text/html');
+    doc.querySelectorAll('script, iframe, object, embed').forEach((n) => n.remove());
+    clear(root);
+    if (fellBack) root.append(h('p', { class: 'lesson-note', text: t('lesson.fallback') }));
+    root.append(...[...doc.body.childNodes].map((n) => document.importNode(n, true)));
+    root.setAttribute('aria-busy', 'false');
+    mountWidgets();
+    fillNumbers();
+  }
+
+  function mountWidgets() {
+    configs = new Map();
+    root.querySelectorAll('.sim-widget[data-sim-id]').forEach((el) => {
+      try { configs.set(el.dataset.simId, JSON.parse(el.dataset.config)); } catch { /* shown by the widget */ }
+    });
+    for (const mounter of deps.mounters || []) {
+      root.querySelectorAll(mounter.selector).forEach((el) => {
+        const ctx = { lang, costs, configs, effective, t };
+        try {
+          const view = mounter.mount(el, ctx);
+          widgets.push({ view, el });
+        } catch (error) {
+          el.replaceChildren(h('div', { class: 'dpl-error', role: 'alert' }, [h('p', { text: String(error.message || error) })]));
+        }
+      });
+    }
+  }
+
+  function destroyWidgets() {
+    for (const w of widgets) w.view.destroy();
+    widgets = [];
+  }
+
+  /** Every {{id.field|quoted}} placeholder gets the live value; a differing quote is flagged. */
+  async function fillNumbers() {
+    const mine = token;
+    const spans = [...root.querySelectorAll('.sim-number[data-ref]')];
+    const results = new Map();
+    await Promise.all([...new Set(spans.map((s) => s.dataset.ref.split('.')[0]))].map(async (id) => {
+      const config = configs.get(id);
+      if (!config) return;
+      try { results.set(id, await deps.sim.simulate(effective(config))); } catch (error) { results.set(id, error); }
+    }));
+    if (mine !== token) return;
+    for (const span of spans) {
+      const [id, ...path] = span.dataset.ref.split('.');
+      const quoted = span.dataset.quoted || '';
+      const result = results.get(id);
+      span.classList.remove('is-changed', 'is-mismatch', 'is-error');
+      span.querySelector('.sim-number-quoted')?.remove();
+      const value = result instanceof Error || !result ? undefined : readPath(result, path.join('.'));
+      if (typeof value !== 'number') {
+        // No live value (unknown id or field, or a config the simulator rejects): keep the quote, flagged.
+        span.classList.add('is-error');
+        span.title = t('lesson.numberMissing', { ref: span.dataset.ref });
+        span.replaceChildren(quoted || '?');
+        continue;
+      }
+      const live = formatLike(value, quoted, path[path.length - 1]);
+      const valueNode = span.querySelector('.sim-number-value') || h('span', { class: 'sim-number-value' });
+      valueNode.textContent = live;
+      if (!valueNode.isConnected) span.replaceChildren(valueNode);
+      span.dataset.live = live;
+      if (quoted && live !== quoted) {
+        // With the default costs a difference is a slip in the text; with the learner's costs it
+        // is the point of the exercise. Either way both numbers stay visible.
+        span.classList.add(sameCosts(costs, DEFAULT_COSTS) ? 'is-mismatch' : 'is-changed');
+        span.append(h('span', { class: 'sim-number-quoted', text: t('lesson.quoted', { q: quoted }) }));
+        span.title = t(sameCosts(costs, DEFAULT_COSTS) ? 'lesson.mismatch' : 'lesson.changed', { q: quoted, v: live });
+      } else {
+        span.removeAttribute('title');
+      }
+    }
+  }
+
+  return {
+    update(state) {
+      const costsChanged = !sameCosts(state.costs, costs);
+      costs = { ...state.costs };
+      if (state.lang !== lang) {
+        lang = state.lang;
+        load(lang);
+        return;
+      }
+      if (costsChanged) {
+        for (const w of widgets) w.view.update({ lang, costs, configs, effective, t });
+        fillNumbers();
+      }
+    },
+    destroy() {
+      token += 1;
+      destroyWidgets();
+      root.remove();
+    },
+  };
+}

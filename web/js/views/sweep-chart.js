@@ -1,0 +1,229 @@
+// Sweep widget: bubble fraction and peak activations of every schedule on shared axes, either
+// against micro-batches (ranks fixed) or against ranks (micro-batches fixed). Shapes a schedule
+// cannot run are gaps in its line and "n/a" in the table. Offers a table view and a CSV download.
+// mount(element, deps) -> { update(state), destroy() }
+//   deps.sim.sweep(request) -> Promise<{rows}>   deps.t   deps.onChange?(patch)
+// state: { ranks, microbatches, costs, axis, table }
+import { h, s, clear, uniqueId, errorBox } from '../ui/dom.js';
+import { icon } from '../ui/icons.js';
+import { linearScale, ticks } from '../lib/scale.js';
+import { formatNumber, formatPercent } from '../lib/format.js';
+import { sweepRequest, seriesFrom, segments, rowsToCsv, METRICS, SWEEP_SCHEDULES } from '../lib/sweep-data.js';
+
+// Marker shape and dash per schedule, so series differ by more than colour.
+const MARKERS = { gpipe: 'circle', '1f1b': 'square', 'zb-h1': 'triangle', dualpipe: 'diamond', dualpipev: 'cross' };
+const DASHES = { gpipe: '6 4', '1f1b': '', 'zb-h1': '2 3', dualpipe: '', dualpipev: '8 3 2 3' };
+const CHART = { height: 250, left: 52, right: 14, top: 14, bottom: 40 };
+
+function marker(kind, x, y, cls) {
+  const r = 4.5;
+  if (kind === 'square') return s('rect', { x: x - r, y: y - r, width: 2 * r, height: 2 * r, class: cls });
+  if (kind === 'triangle') return s('polygon', { points: `${x},${y - r - 1} ${x + r + 1},${y + r} ${x - r - 1},${y + r}`, class: cls });
+  if (kind === 'diamond') return s('polygon', { points: `${x},${y - r - 1} ${x + r + 1},${y} ${x},${y + r + 1} ${x - r - 1},${y}`, class: cls });
+  if (kind === 'cross') return s('path', { d: `M${x - r} ${y - r}L${x + r} ${y + r}M${x - r} ${y + r}L${x + r} ${y - r}`, class: `${cls} is-stroke` });
+  return s('circle', { cx: x, cy: y, r, class: cls });
+}
+
+export function mount(element, deps) {
+  const t = deps.t;
+  const prefix = uniqueId('dpl-sw');
+  const root = h('div', { class: 'dpl dpl-sweep' });
+  const axisGroup = h('div', { class: 'dpl-segmented', role: 'radiogroup', 'aria-label': t('sw.axis') });
+  const axisButtons = ['microbatches', 'ranks'].map((axis) =>
+    h('button', { type: 'button', class: 'dpl-btn dpl-seg', role: 'radio', 'aria-checked': 'false', dataset: { axis } }, [t(`sw.axis.${axis}`)]));
+  axisGroup.append(...axisButtons);
+  const tableButton = h('button', { type: 'button', class: 'dpl-btn dpl-toggle', 'aria-pressed': 'false' }, [icon('table'), h('span', { text: t('ctl.table') })]);
+  const csvLink = h('a', { class: 'dpl-btn dpl-link-btn', download: 'dualpipe-sweep.csv', href: '#' }, [icon('download'), h('span', { text: t('sw.csv') })]);
+  const caption = h('p', { class: 'dpl-sweep-caption' });
+  const charts = h('div', { class: 'dpl-sweep-charts' });
+  const tableWrap = h('div', { class: 'dpl-table-wrap', tabindex: 0, role: 'region', 'aria-label': t('sw.tableLabel'), hidden: true });
+  const legend = h('ul', { class: 'dpl-sweep-legend', 'aria-label': t('legend.title') });
+  root.append(h('div', { class: 'dpl-sweep-bar' }, [axisGroup, tableButton, csvLink]), caption, legend, charts, tableWrap);
+  element.append(root);
+
+  let current = null; // { request, rows, state }
+  let key = '';
+  let token = 0;
+  let csvUrl = '';
+  let tableMode = false;
+  let axis = 'microbatches';
+  let lastWidth = 0;
+
+  /** Draws one chart into `figure`, sized to the width the grid gave that figure. */
+  function chart(figure, metric, rows) {
+    const width = Math.max(260, Math.floor(figure.clientWidth || 600) - 18);
+    const series = seriesFrom(rows, axis, metric);
+    const xs = [...new Set(rows.map((r) => (axis === 'ranks' ? r.ranks : r.microbatches)))].sort((a, b) => a - b);
+    const ys = rows.filter((r) => r.ok).map((r) => r[metric]);
+    const yMax = Math.max(metric === 'bubbleFraction' ? 0.1 : 1, ...ys) * 1.05;
+    const x = linearScale([xs[0], xs[xs.length - 1]], [CHART.left, width - CHART.right]);
+    const y = linearScale([0, yMax], [CHART.height - CHART.bottom, CHART.top]);
+    const title = t(`sw.metric.${metric}`);
+    const svg = s('svg', { class: 'dpl-sweep-svg', width, height: CHART.height, viewBox: `0 0 ${width} ${CHART.height}`, role: 'img', 'aria-label': t('sw.chartLabel', { metric: title, axis: t(`sw.axisName.${axis}`) }) });
+    const grid = s('g', { class: 'dpl-axis' });
+    for (const v of ticks(0, yMax, 5, { integer: metric !== 'bubbleFraction' })) {
+      grid.append(s('line', { x1: CHART.left, x2: width - CHART.right, y1: y(v), y2: y(v), class: 'dpl-grid' }));
+      grid.append(s('text', { x: CHART.left - 6, y: y(v), class: 'dpl-tick', 'text-anchor': 'end', 'dominant-baseline': 'central' }, [metric === 'bubbleFraction' ? formatPercent(v, 0) : formatNumber(v)]));
+    }
+    for (const v of ticks(xs[0], xs[xs.length - 1], Math.max(3, Math.floor(width / 70)), { integer: true })) {
+      grid.append(s('line', { x1: x(v), x2: x(v), y1: CHART.height - CHART.bottom, y2: CHART.height - CHART.bottom + 4, class: 'dpl-axis-line' }));
+      grid.append(s('text', { x: x(v), y: CHART.height - CHART.bottom + 16, class: 'dpl-tick', 'text-anchor': 'middle' }, [formatNumber(v)]));
+    }
+    grid.append(s('line', { x1: CHART.left, x2: width - CHART.right, y1: y(0), y2: y(0), class: 'dpl-axis-line' }));
+    grid.append(s('text', { x: (CHART.left + width - CHART.right) / 2, y: CHART.height - 4, class: 'dpl-tick dpl-axis-name', 'text-anchor': 'middle' }, [t(`sw.axisName.${axis}`)]));
+    svg.append(grid);
+    // Drawn in reverse so GPipe's dashed line stays visible where it coincides with 1F1B's.
+    for (const { schedule, points } of [...series].reverse()) {
+      const g = s('g', { class: `dpl-series s-${schedule}` });
+      for (const run of segments(points)) {
+        g.append(s('polyline', { points: run.map((p) => `${x(p.x)},${y(p.y)}`).join(' '), class: 'dpl-series-line', 'stroke-dasharray': DASHES[schedule] || '' }));
+      }
+      for (const p of points) {
+        if (p.y === null) continue;
+        const m = marker(MARKERS[schedule], x(p.x), y(p.y), 'dpl-series-marker');
+        m.append(s('title', {}, [`${schedule}, ${t(`sw.axisName.${axis}`)} ${p.x}: ${metric === 'bubbleFraction' ? formatPercent(p.y) : formatNumber(p.y)}`]));
+        g.append(m);
+      }
+      svg.append(g);
+    }
+    figure.append(h('figcaption', { text: title }), svg);
+  }
+
+  function legendItems(rows) {
+    const names = SWEEP_SCHEDULES.filter((n) => rows.some((r) => r.schedule === n));
+    clear(legend).append(...names.map((name) => {
+      const valid = rows.filter((r) => r.schedule === name && r.ok).length;
+      const sw = s('svg', { class: 'dpl-swatch', width: 30, height: 14, viewBox: '0 0 30 14', 'aria-hidden': 'true', focusable: 'false' }, [
+        s('g', { class: `dpl-series s-${name}` }, [
+          s('line', { x1: 1, x2: 29, y1: 7, y2: 7, class: 'dpl-series-line', 'stroke-dasharray': DASHES[name] || '' }),
+          marker(MARKERS[name], 15, 7, 'dpl-series-marker'),
+        ]),
+      ]);
+      const note = valid < rows.filter((r) => r.schedule === name).length ? ` ${t('sw.gaps')}` : '';
+      return h('li', {}, [sw, h('span', { text: `${t(`sched.${name}`)}${note}` })]);
+    }));
+  }
+
+  function table(rows) {
+    const cols = ['schedule', 'ranks', 'microbatches', 'bubbleMax', 'bubbleFraction', 'maxPeakActivations', 'makespan'];
+    const fmt = (row, c) => {
+      if (c === 'schedule' || c === 'ranks' || c === 'microbatches') return String(row[c]);
+      if (!row.ok) return t('sw.na');
+      return c === 'bubbleFraction' ? formatPercent(row[c]) : formatNumber(row[c]);
+    };
+    return h('table', { class: 'dpl-table' }, [
+      h('caption', { text: caption.textContent }),
+      h('thead', {}, [h('tr', {}, cols.map((c) => h('th', { scope: 'col', text: t(`sw.col.${c}`) })))]),
+      h('tbody', {}, rows.map((row) => h('tr', { class: row.ok ? '' : 'is-na', title: row.ok ? null : row.error.message, dataset: { schedule: row.schedule, ok: row.ok ? 1 : 0 } },
+        cols.map((c, i) => h(i === 0 ? 'th' : 'td', { scope: i === 0 ? 'row' : null, text: fmt(row, c) }))))),
+    ]);
+  }
+
+  function render() {
+    if (!current) return;
+    const { rows, state } = current;
+    lastWidth = charts.clientWidth;
+    caption.textContent = axis === 'ranks'
+      ? t('sw.caption.ranks', { m: state.microbatches })
+      : t('sw.caption.microbatches', { r: state.ranks });
+    legendItems(rows);
+    // Lay the empty figures out first so each chart can be drawn at its real width.
+    const figures = METRICS.map(() => h('figure', { class: 'dpl-sweep-figure' }));
+    clear(charts).append(...figures);
+    figures.forEach((figure, i) => chart(figure, METRICS[i], rows));
+    clear(tableWrap).append(table(rows));
+    if (csvUrl) URL.revokeObjectURL(csvUrl);
+    csvUrl = URL.createObjectURL(new Blob([rowsToCsv(rows)], { type: 'text/csv' }));
+    csvLink.href = csvUrl;
+    applyMode();
+  }
+
+  function applyMode() {
+    charts.hidden = tableMode;
+    legend.hidden = tableMode;
+    tableWrap.hidden = !tableMode;
+    tableButton.setAttribute('aria-pressed', String(tableMode));
+    axisButtons.forEach((b) => {
+      const on = b.dataset.axis === axis;
+      b.setAttribute('aria-checked', String(on));
+      b.tabIndex = on ? 0 : -1;
+    });
+  }
+
+  const keyOf = (state) => JSON.stringify([state.ranks, state.microbatches, state.costs, axis]);
+
+  async function run(state) {
+    const mine = ++token;
+    root.classList.add('is-loading');
+    try {
+      const request = sweepRequest({ ...state, axis });
+      const { rows } = await deps.sim.sweep(request);
+      if (mine !== token) return;
+      current = { request, rows, state };
+      root.classList.remove('is-loading');
+      render();
+    } catch (error) {
+      if (mine !== token) return;
+      root.classList.remove('is-loading');
+      current = null;
+      clear(charts).append(errorBox(error, t('error.heading')));
+      charts.hidden = false;
+      clear(legend);
+      clear(tableWrap);
+      caption.textContent = '';
+    }
+  }
+
+  function setAxis(next) {
+    if (next === axis) return;
+    axis = next;
+    if (current) {
+      key = keyOf(current.state);
+      run(current.state);
+    }
+    if (deps.onChange) deps.onChange({ axis });
+  }
+
+  axisGroup.addEventListener('click', (e) => {
+    const b = e.target.closest('button[data-axis]');
+    if (b) setAxis(b.dataset.axis);
+  });
+  // Radio-group keyboard pattern: arrows move the choice.
+  axisGroup.addEventListener('keydown', (e) => {
+    if (!['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown'].includes(e.key)) return;
+    e.preventDefault();
+    const next = axis === 'ranks' ? 'microbatches' : 'ranks';
+    setAxis(next);
+    axisButtons.find((b) => b.dataset.axis === next).focus();
+  });
+  tableButton.addEventListener('click', () => {
+    tableMode = !tableMode;
+    applyMode();
+    if (deps.onChange) deps.onChange({ table: tableMode });
+  });
+
+  const resize = new ResizeObserver(() => {
+    if (current && !tableMode && Math.abs(charts.clientWidth - lastWidth) > 24) render();
+  });
+  resize.observe(element);
+
+  return {
+    update(state) {
+      if (state.axis && state.axis !== axis) axis = state.axis;
+      if (typeof state.table === 'boolean') tableMode = state.table;
+      const next = keyOf(state);
+      if (next !== key) {
+        key = next;
+        run(state);
+      } else {
+        applyMode();
+      }
+    },
+    destroy() {
+      token += 1;
+      resize.disconnect();
+      if (csvUrl) URL.revokeObjectURL(csvUrl);
+      root.remove();
+    },
+  };
+}
