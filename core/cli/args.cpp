@@ -41,7 +41,8 @@ std::vector<std::string> split(const std::string& text, char sep) {
 
 const std::vector<std::string>& cost_flags() {
   static const std::vector<std::string> kFlags = {"forward", "backward", "weight", "overlapped",
-                                                  "p2p-latency"};
+                                                  "p2p-latency", "comm-ratio", "attn-share",
+                                                  "comm-layers"};
   return kFlags;
 }
 
@@ -105,6 +106,24 @@ Result<Costs> Args::get_costs() const {
     auto v = get_number(flag, field, *target);
     if (!v.ok()) return v.error();
     *target = v.value();
+  }
+  // The communication model's ratio form (pipesim/comm.h); explicit components need --input.
+  if (has("comm-ratio")) {
+    CommCosts m;
+    for (auto [flag, field, target] :
+         {std::tuple<const char*, const char*, double*>{"comm-ratio", "costs.comm.ratio", &m.ratio},
+          {"attn-share", "costs.comm.attnShare", &m.attn_share}}) {
+      auto v = get_number(flag, field, *target);
+      if (!v.ok()) return v.error();
+      *target = v.value();
+    }
+    auto layers = get_int("comm-layers", "costs.comm.layers", m.layers);
+    if (!layers.ok()) return layers.error();
+    m.layers = layers.value();
+    c.comm = m;
+  } else {
+    for (const char* flag : {"attn-share", "comm-layers"})
+      if (has(flag)) return flag_error(std::string("--") + flag + " needs --comm-ratio");
   }
   if (Status st = validate_costs(c); !st.ok()) return st.error();
   return c;

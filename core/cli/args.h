@@ -24,7 +24,8 @@ class Args {
   Result<double> get_number(const std::string& name, const std::string& field, double fallback) const;
   /// "a,b,c" split on commas.
   std::vector<std::string> get_list(const std::string& name, const std::string& fallback) const;
-  /// Cost flags --forward --backward --weight --overlapped --p2p-latency over the defaults.
+  /// Cost flags --forward --backward --weight --overlapped --p2p-latency over the defaults, and
+  /// the communication model's ratio form: --comm-ratio [--attn-share] [--comm-layers].
   Result<Costs> get_costs() const;
 
  private:

@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "args.h"
+#include "exercise_commands.h"
+#include "plan_commands.h"
 #include "pipesim/custom_schedule.h"
 #include "pipesim/engine.h"
 #include "pipesim/json.h"
@@ -33,6 +35,7 @@ commands:
   schedules  list the built-in schedules [--format text|json]
 
 costs: --forward 1 --backward 2 --weight 1 --overlapped 3 --p2p-latency 0
+       communication model: --comm-ratio 1 [--attn-share 0.5] [--comm-layers 1]
 )";
 
 // Bad input: reported by main as one line, exit 1.
@@ -84,7 +87,7 @@ int cmd_simulate(const std::vector<std::string>& argv) {
   SimConfig config;
   if (args.has("input")) {
     for (const char* f : {"schedule", "ranks", "microbatches", "forward", "backward", "weight",
-                          "overlapped", "p2p-latency"})
+                          "overlapped", "p2p-latency", "comm-ratio", "attn-share", "comm-layers"})
       if (args.has(f))
         throw UsageError{Error{ErrorCode::InvalidConfig, std::string("--") + f + " cannot be combined with --input", ""}};
     const Json request = unwrap(parse_json(read_input(args.get("input", "-"))));
@@ -149,7 +152,8 @@ int cmd_schedules(const std::vector<std::string>& argv) {
 
 int run(const std::vector<std::string>& all) {
   if (all.empty() || all[0] == "help" || all[0] == "--help" || all[0] == "-h") {
-    std::cout << kUsage;
+    std::cout << kUsage << "\nexercise calculators:\n" << kExerciseUsage << "\nplanner and overlap:\n"
+              << kPlanUsage;
     return 0;
   }
   const std::string command = all[0];
@@ -158,6 +162,14 @@ int run(const std::vector<std::string>& all) {
   if (command == "sweep") return cmd_sweep(rest);
   if (command == "lesson") return cmd_lesson(rest);
   if (command == "schedules") return cmd_schedules(rest);
+  if (is_plan_command(command)) {
+    std::cout << unwrap(run_plan_command(command, rest));
+    return 0;
+  }
+  if (is_exercise_command(command)) {
+    std::cout << unwrap(run_exercise_command(command, rest));
+    return 0;
+  }
   throw UsageError{Error{ErrorCode::InvalidConfig, "unknown command \"" + command + "\" (try pipesim help)", ""}};
 }
 

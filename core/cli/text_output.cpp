@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <string>
 
+#include "pipesim/comm.h"
 #include "pipesim/formulas.h"
 
 namespace pipesim::cli {
@@ -36,12 +37,18 @@ void print_simulation_text(const SimResult& r, std::ostream& out) {
       << " F&B=" << shortest(c.overlapped) << " p2p=" << shortest(c.p2p_latency) << ")\n";
   out << "makespan     " << shortest(r.makespan) << "\n";
   out << "bubble max   " << shortest(r.bubble_max) << "  (max per-rank idle)\n";
-  const ReferenceBubble ref = reference_bubble(r.config.schedule, r.stages, c);
+  const ReferenceBubble ref = reference_bubble(r.config.schedule, r.stages, effective_costs(c));
   if (!ref.formula.empty())
     out << "  DeepSeek's " << ref.formula << " = " << shortest(ref.bubble_max)
         << (ref.applies ? "" : "  (not exact here: needs " + ref.condition + ")") << "\n";
   out << "bubble total " << shortest(r.bubble_total) << "\n";
   out << "bubble frac  " << percent(r.bubble_fraction) << "   utilization " << percent(r.utilization) << "\n";
+  if (r.comm)  // the communication model (pipesim/comm.h)
+    out << "all-to-all   " << shortest(r.comm->total) << " ("
+        << (c.comm->explicit_components ? std::string("explicit components") : "ratio " + shortest(c.comm->ratio)) << ", "
+        << c.comm->layers << " layers/chunk): exposed " << shortest(r.comm->exposed) << ", hidden "
+        << percent(r.comm->hidden_fraction) << "   compute utilization " << percent(r.comm->compute_utilization)
+        << "\n";
   out << "stages/rank  " << r.stages_per_rank << "   parameter copies " << r.param_copies
       << "   peak activations " << r.max_peak_activations << "\n\n";
   out << "rank      busy      idle  peak  ops\n";

@@ -11,11 +11,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
 
 #include "chunk_index.h"
+#include "overlap/comm_ticks.h"
 
 namespace pipesim {
 namespace {
@@ -31,12 +33,17 @@ double to_units(Tick ticks) { return static_cast<double>(ticks) / kTicksPerUnit;
 struct TickCosts {
   explicit TickCosts(const Costs& c)
       : forward(to_ticks(c.forward)), backward(to_ticks(c.backward)), weight(to_ticks(c.weight)),
-        overlapped(to_ticks(c.overlapped)), p2p_latency(to_ticks(c.p2p_latency)) {}
+        overlapped(to_ticks(c.overlapped)), p2p_latency(to_ticks(c.p2p_latency)) {
+    if (c.comm) comm = detail::comm_ticks(c);
+  }
   Tick forward, backward, weight, overlapped, p2p_latency;
+  std::optional<detail::CommTicks> comm;  // the communication model's op lengths (comm.h)
 };
 
-// A zero-bubble B computes only the input gradient; its W carries the rest of the full B.
+// A zero-bubble B computes only the input gradient; its W carries the rest of the full B. Under
+// the communication model an op lasts its compute plus whatever communication it cannot hide.
 Tick op_cost(const Op& op, const TickCosts& c) {
+  if (c.comm) return c.comm->of(op).duration;
   switch (op.kind) {
     case OpKind::Forward: return c.forward;
     case OpKind::Backward: return op.zero_bubble ? c.backward - c.weight : c.backward;
@@ -253,6 +260,39 @@ int activation_delta(const Op& op) {
 
 namespace {
 
+// Per-rank compute, communication and exposed time, summed from each op kind's layout in ticks.
+void add_comm_stats(SimResult& r, const detail::CommTicks& t, Tick makespan) {
+  Tick total_compute = 0, total_comm = 0, total_exposed = 0;
+  for (std::size_t rank = 0; rank < r.timeline.size(); ++rank) {
+    Tick compute = 0, comm = 0, busy = 0;
+    for (const TimedOp& op : r.timeline[rank]) {
+      const detail::KindTicks& k = t.of(op.op);
+      compute += k.compute;
+      comm += k.comm;
+      busy += k.duration;
+    }
+    RankStats& st = r.per_rank[rank];
+    st.compute = to_units(compute);
+    st.comm = to_units(comm);
+    st.exposed_comm = to_units(busy - compute);
+    total_compute += compute;
+    total_comm += comm;
+    total_exposed += busy - compute;
+  }
+  CommSummary s;
+  s.total = to_units(total_comm);
+  s.exposed = to_units(total_exposed);
+  s.hidden = to_units(total_comm - total_exposed);
+  s.hidden_fraction = total_comm > 0 ? static_cast<double>(total_comm - total_exposed) /
+                                           static_cast<double>(total_comm)
+                                     : 0.0;
+  s.compute_utilization =
+      makespan > 0 ? static_cast<double>(total_compute) /
+                         (static_cast<double>(r.timeline.size()) * static_cast<double>(makespan))
+                   : 0.0;
+  r.comm = s;
+}
+
 // Runs a schedule already known to pass check_schedule and validate_costs.
 Result<SimResult> run_checked_schedule(const Schedule& schedule, const Costs& costs) {
   auto run = Engine(schedule, costs).run();
@@ -295,6 +335,7 @@ Result<SimResult> run_checked_schedule(const Schedule& schedule, const Costs& co
                                 (static_cast<double>(schedule.ranks) * static_cast<double>(engine_run.makespan))
                           : 0.0;
   r.utilization = 1.0 - r.bubble_fraction;
+  if (costs.comm) add_comm_stats(r, detail::comm_ticks(costs), engine_run.makespan);
   return r;
 }
 

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "format.h"
+#include "overlap/comm_json.h"
 #include "pipesim/formulas.h"
 
 namespace pipesim {
@@ -68,8 +69,8 @@ Result<double> number_from_json(const Json& json, const std::string& path, const
 
 Result<Costs> costs_from_json(const Json& json, const std::string& path) {
   if (!json.is_object()) return type_error(path, "costs", "an object", json);
-  if (Status st = reject_unknown_fields(json, path,
-                                        {"forward", "backward", "weight", "overlapped", "p2pLatency"});
+  if (Status st = reject_unknown_fields(
+          json, path, {"forward", "backward", "weight", "overlapped", "p2pLatency", "comm"});
       !st.ok())
     return st.error();
   Costs c;
@@ -82,6 +83,11 @@ Result<Costs> costs_from_json(const Json& json, const std::string& path) {
     auto v = number_from_json(json.at(key), path + "/" + key, "costs." + std::string(key));
     if (!v.ok()) return v.error();
     *field = v.value();
+  }
+  if (json.contains("comm")) {  // the communication model (overlap/comm_json.cpp)
+    auto comm = detail::comm_from_json(json.at("comm"), path + "/comm");
+    if (!comm.ok()) return comm.error();
+    c.comm = comm.value();
   }
   return c;
 }
@@ -122,11 +128,13 @@ Result<SimConfig> config_from_json_text(const std::string& text) {
 }
 
 Json costs_to_json(const Costs& c) {
-  return Json{{"forward", c.forward},
-              {"backward", c.backward},
-              {"weight", c.weight},
-              {"overlapped", c.overlapped},
-              {"p2pLatency", c.p2p_latency}};
+  Json j{{"forward", c.forward},
+         {"backward", c.backward},
+         {"weight", c.weight},
+         {"overlapped", c.overlapped},
+         {"p2pLatency", c.p2p_latency}};
+  if (c.comm) j["comm"] = detail::comm_to_json(*c.comm);
+  return j;
 }
 
 namespace {
@@ -164,18 +172,27 @@ Json result_to_json(const SimResult& r, bool with_timeline) {
   j["costs"] = costs_to_json(r.config.costs);
   j["makespan"] = r.makespan;
   Json per_rank = Json::array();
-  for (const RankStats& s : r.per_rank)
+  for (const RankStats& s : r.per_rank) {
     per_rank.push_back(Json{{"rank", s.rank},
                             {"busy", s.busy},
                             {"idle", s.idle},
                             {"peakActivations", s.peak_activations}});
+    if (r.comm) {  // only with a communication model, so other results keep their bytes
+      per_rank.back()["compute"] = s.compute;
+      per_rank.back()["comm"] = s.comm;
+      per_rank.back()["exposedComm"] = s.exposed_comm;
+    }
+  }
   j["perRank"] = std::move(per_rank);
   j["bubble"] = Json{{"max", r.bubble_max}, {"total", r.bubble_total}, {"fraction", r.bubble_fraction}};
   j["utilization"] = r.utilization;
   j["stagesPerRank"] = r.stages_per_rank;
   j["paramCopies"] = r.param_copies;
   j["maxPeakActivations"] = r.max_peak_activations;
-  const ReferenceBubble ref = reference_bubble(r.config.schedule, r.stages, r.config.costs);
+  if (r.comm) j["comm"] = detail::comm_result_to_json(r);
+  // Under communication the table's F, B and F&B are the ops' real lengths (effective_costs).
+  const ReferenceBubble ref =
+      reference_bubble(r.config.schedule, r.stages, effective_costs(r.config.costs));
   j["reference"] = Json{{"formula", ref.formula},
                         {"bubbleMax", ref.bubble_max},
                         {"applies", ref.applies},

@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "format.h"
+#include "pipesim/comm.h"
 #include "pipesim/config.h"
 #include "schedules/registry.h"
 
@@ -50,7 +51,7 @@ Status validate_costs(const Costs& c) {
                  "costs.weight must be <= costs.backward = " + format_number(c.backward) +
                      " (got " + format_number(c.weight) + ")",
                  "/costs/weight"};
-  return Ok{};
+  return validate_comm(c);  // the communication model, when there is one (pipesim/comm.h)
 }
 
 Status validate(const SimConfig& config) {

@@ -40,7 +40,7 @@ complete=$(printf '%s' "$trace" | grep -o '"ph":"X"' | wc -l)
 [ "$complete" -eq "$("$cli" simulate --schedule dualpipe --ranks 4 --microbatches 8 --format json | grep -o '"start"' | wc -l)" ] ||
   { echo "FAIL: chrome trace has $complete op events"; failures=$((failures + 1)); }
 
-expect_error "unknown schedule" 'pipesim: unknown_schedule: schedule must be one of gpipe, 1f1b, zb-h1, dualpipe, dualpipev (got "pipedream")' \
+expect_error "unknown schedule" 'pipesim: unknown_schedule: schedule must be one of gpipe, 1f1b, zb-h1, dualpipe, dualpipev, chimera (got "pipedream")' \
   simulate --schedule pipedream --ranks 4 --microbatches 8
 expect_error "odd ranks" 'pipesim: invalid_config: ranks must be an even integer >= 2 for dualpipe (got 3)' \
   simulate --schedule dualpipe --ranks 3 --microbatches 8
@@ -63,6 +63,57 @@ expect_error "unknown option" 'pipesim: invalid_config: unknown option --rank' \
 expect_error "missing flag" 'pipesim: invalid_config: missing --microbatches' \
   simulate --schedule 1f1b --ranks 4
 expect_error "unknown command" 'pipesim: invalid_config: unknown command "simulat" (try pipesim help)' simulat
+
+# Exercise calculators (issue 5): same messages as their JSON requests.
+expect_ok "chimera" simulate --schedule chimera --ranks 4 --microbatches 8
+expect_error "chimera needs M divisible by ranks" 'pipesim: invalid_config: microbatches must be a multiple of ranks = 8 for chimera (got 20)' \
+  simulate --schedule chimera --ranks 8 --microbatches 20
+json=$("$cli" recover --ranks 8 --microbatches 16 --from 1f1b --to dualpipe --format json)
+case "$json" in *'"makespanFrom":69.0,"makespanTo":54.0,'*) ;; *) echo "FAIL: recover 8x16 makespans are not 69 and 54"; failures=$((failures + 1));; esac
+expect_ok "recover text" recover --ranks 8 --microbatches 16
+expect_error "recover unknown schedule" 'pipesim: unknown_schedule: to must be one of gpipe, 1f1b, zb-h1, dualpipe, dualpipev, chimera (got "dualpipes")' \
+  recover --ranks 8 --microbatches 16 --to dualpipes
+json=$("$cli" params --model llama3-70b --pp 8 --format json)
+case "$json" in *'"totalParams":70553706496,'*) ;; *) echo "FAIL: params llama3-70b total is not 70553706496"; failures=$((failures + 1));; esac
+expect_ok "params custom" params --model custom --layers 4 --hidden 64 --intermediate 256 --vocab 100 --heads 4 --pp 2
+expect_error "params ep" 'pipesim: invalid_config: ep must divide the routed experts = 256 (got 48)' \
+  params --model deepseek-v3 --pp 16 --ep 48
+expect_error "params optimizer" 'pipesim: invalid_config: optimizer must be adam|none (got sgd)' \
+  params --model llama3-70b --pp 8 --optimizer sgd
+json=$("$cli" trace --schedule dualpipe --ranks 4 --microbatches 8 --format json)
+case "$json" in *'"firstAllBusySlot":1,'*) ;; *) echo "FAIL: dualpipe 4x8 first all-busy slot is not 1"; failures=$((failures + 1));; esac
+expect_error "trace off-grid cost" 'pipesim: invalid_config: costs.overlapped must be a multiple of slotLength = 1 for a slot grid (got 2.5)' \
+  trace --schedule dualpipe --ranks 4 --microbatches 8 --overlapped 2.5
+
+# Communication model and planner (issue 4).
+presets=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../lessons/planner-presets" && pwd)
+json=$("$cli" simulate --schedule 1f1b --ranks 8 --microbatches 64 --comm-ratio 1 --format json)
+case "$json" in *'"makespan":426.0,'*'"computeUtilization":0.4507042253521127,'*) ;;
+  *) echo "FAIL: 1f1b 8x64 at 1:1 makespan is not 71 x 6 = 426 / compute utilization not 192/426"; failures=$((failures + 1));; esac
+json=$("$cli" simulate --schedule 1f1b --ranks 8 --microbatches 64 --format json)
+case "$json" in *'"comm"'*) echo "FAIL: comm fields without a comm model"; failures=$((failures + 1));; esac
+json=$("$cli" overlap --comm-ratio 1 --format json)
+case "$json" in *'"duration":3.5,"compute":3.0,"comm":3.0,"exposed":0.5,"hidden":2.5,'*) ;;
+  *) echo "FAIL: one pair at 1:1 does not last 3.5 with 0.5 exposed"; failures=$((failures + 1));; esac
+expect_ok "overlap text" overlap --comm-ratio 1 --comm-layers 4
+expect_error "attn share without ratio" 'pipesim: invalid_config: --attn-share needs --comm-ratio' \
+  simulate --schedule 1f1b --ranks 4 --microbatches 8 --attn-share 0.3
+expect_error "negative ratio" 'pipesim: invalid_config: costs.comm.ratio must be a finite number in [0, 500000] (got -1)' \
+  simulate --schedule 1f1b --ranks 4 --microbatches 8 --comm-ratio -1
+expect_error "overlap needs a comm model" 'pipesim: invalid_config: missing --comm-ratio (or --input with a comm model)' overlap
+json=$("$cli" plan --input "$presets/deepseek-v3-2048-h800.json" --format json)
+case "$json" in *'"schedule":"dualpipe","scheduleTitle":"DualPipe","ranks":16,'*) ;;
+  *) echo "FAIL: the DeepSeek-V3 preset does not plan DualPipe at P = 16"; failures=$((failures + 1));; esac
+expect_ok "plan markdown" plan --input "$presets/dense-70b-1024.json"
+json=$("$cli" plan --input "$presets/dense-7b-8gpu.json" --format json)
+case "$json" in *'"reject":{"rule":"fits-one-gpu",'*) ;; *) echo "FAIL: 7B on 8 GPUs is not rejected"; failures=$((failures + 1));; esac
+expect_error "plan missing field" 'pipesim: invalid_config: missing field cluster.gpus' \
+  plan --input <(printf '{"cluster":{}}')
+expect_error "plan wrong type" 'pipesim: invalid_config: model.layers must be an integer (got "61")' \
+  plan --input <(sed 's/"layers": 61/"layers": "61"/' "$presets/deepseek-v3-2048-h800.json")
+expect_error "plan needs input" 'pipesim: invalid_config: missing --input (a spec file, or - for stdin)' plan
+expect_error "plan format" 'pipesim: invalid_config: format must be md|json (got html)' \
+  plan --input "$presets/dense-70b-1024.json" --format html
 
 rm -f /tmp/pipesim-cli-err.$$
 if [ "$failures" -ne 0 ]; then echo "$failures CLI check(s) failed"; exit 1; fi

@@ -24,6 +24,72 @@ struct Done {
 // half a tick; sums of exact ticks agree to double rounding.
 bool close(double a, double b) { return std::fabs(a - b) <= 0.5 / kTicksPerUnit + 1e-9 * std::max(1.0, std::fabs(a)); }
 
+// The communication model (pipesim/comm.h), re-derived from the config alone: a lone op lasts
+// its compute plus all of its all-to-alls; a pair lasts at least as long as each of its streams
+// (F&B of compute, both chunks' all-to-alls) and at most their sum. Ratio-form volumes are
+// rounded to ticks separately, hence the wider tolerance.
+double op_compute(const Op& op, const Costs& c) {
+  switch (op.kind) {
+    case OpKind::Forward: return c.forward;
+    case OpKind::Backward: return op.zero_bubble ? c.backward - c.weight : c.backward;
+    case OpKind::Weight: return c.weight;
+    case OpKind::ForwardBackward: return c.overlapped;
+  }
+  return 0;
+}
+double op_comm(const Op& op, const Costs& c) {
+  const CommCosts& m = *c.comm;
+  const ChunkComponents& x = m.components;
+  const double f = m.explicit_components ? x.forward_dispatch + x.forward_combine : m.ratio * c.forward;
+  const double b = m.explicit_components ? x.backward_dispatch + x.backward_combine : m.ratio * c.backward;
+  switch (op.kind) {
+    case OpKind::Forward: return f;
+    case OpKind::Backward: return b;
+    case OpKind::Weight: return 0;
+    case OpKind::ForwardBackward: return f + b;
+  }
+  return 0;
+}
+bool comm_close(double a, double b, const Costs& c) {
+  const double ratio = c.comm->explicit_components ? 0 : c.comm->ratio;
+  return std::fabs(a - b) <= (2 + ratio) / kTicksPerUnit + 1e-9 * std::max(1.0, std::fabs(a));
+}
+bool comm_duration_ok(const Op& op, double duration, const Costs& c) {
+  const double compute = op_compute(op, c), comm = op_comm(op, c);
+  if (op.kind != OpKind::ForwardBackward) return comm_close(duration, compute + comm, c);
+  return (duration >= std::max(compute, comm) || comm_close(duration, std::max(compute, comm), c)) &&
+         (duration <= compute + comm || comm_close(duration, compute + comm, c));
+}
+std::string check_comm_metrics(const SimResult& r) {
+  const Costs& c = r.config.costs;
+  if (!c.comm) return r.comm ? "comm metrics without a communication model" : "";
+  if (!r.comm) return "no comm metrics under a communication model";
+  double compute_total = 0, comm_total = 0, exposed_total = 0;
+  for (std::size_t rank = 0; rank < r.timeline.size(); ++rank) {
+    double compute = 0, comm = 0;
+    for (const TimedOp& t : r.timeline[rank]) {
+      compute += op_compute(t.op, c);
+      comm += op_comm(t.op, c);
+    }
+    const RankStats& st = r.per_rank[rank];
+    if (!comm_close(st.compute, compute, c) || !comm_close(st.comm, comm, c))
+      return "compute/comm mismatch on rank " + std::to_string(rank);
+    if (!close(st.busy, st.compute + st.exposed_comm)) return "busy != compute + exposed on rank " + std::to_string(rank);
+    if (st.exposed_comm < -1e-9 || st.exposed_comm > st.comm + 1e-9) return "exposed comm outside [0, comm]";
+    compute_total += st.compute;
+    comm_total += st.comm;
+    exposed_total += st.exposed_comm;
+  }
+  const CommSummary& s = *r.comm;
+  if (!close(s.total, comm_total) || !close(s.exposed, exposed_total) || !close(s.hidden, comm_total - exposed_total))
+    return "comm totals mismatch";
+  if (!close(s.hidden_fraction, comm_total > 0 ? (comm_total - exposed_total) / comm_total : 0))
+    return "hidden fraction mismatch";
+  if (!close(s.compute_utilization, compute_total / (static_cast<double>(r.timeline.size()) * r.makespan)))
+    return "compute utilization mismatch";
+  return "";
+}
+
 }  // namespace
 
 std::string check_invariants(const Schedule& s, const SimResult& r) {
@@ -47,7 +113,8 @@ std::string check_invariants(const Schedule& s, const SimResult& r) {
         case OpKind::Weight: cost = c.weight; break;
         case OpKind::ForwardBackward: cost = c.overlapped; break;
       }
-      if (!close(t.end - t.start, cost)) return "op " + op_label(t.op) + " has the wrong duration";
+      if (c.comm ? !comm_duration_ok(t.op, t.end - t.start, c) : !close(t.end - t.start, cost))
+        return "op " + op_label(t.op) + " has the wrong duration";
       auto record = [&](std::map<Key, Done>& m, const Chunk& ch) -> bool {
         if (m.count(key(ch))) return false;
         m[key(ch)] = Done{t.end, rank};
@@ -123,7 +190,7 @@ std::string check_invariants(const Schedule& s, const SimResult& r) {
   if (!close(r.bubble_fraction, total_idle / (s.ranks * makespan))) return "bubble fraction mismatch";
   if (!close(r.utilization, 1 - r.bubble_fraction)) return "utilization mismatch";
   if (r.max_peak_activations != max_peak) return "max peak activations mismatch";
-  return "";
+  return check_comm_metrics(r);
 }
 
 SimResult simulate_checked(const SimConfig& config) {

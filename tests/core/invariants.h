@@ -2,7 +2,8 @@
 // never overlap and run in list order; every op starts after its dependencies finish (plus p2p
 // latency across ranks); every F and B appears exactly once and every zero-bubble B has its W;
 // activations never go negative, return to zero, and the reported peaks match a recount; the
-// metrics agree with their definitions.
+// metrics agree with their definitions; under a communication model, op lengths and the
+// compute/comm/exposed metrics agree with the model's bounds.
 #pragma once
 
 #include <string>

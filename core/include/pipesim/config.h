@@ -3,11 +3,38 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "pipesim/error.h"
 
 namespace pipesim {
+
+/// Component times of one chunk (one micro-batch through one stage, all its layers), in cost
+/// units, after DeepSeek-V3 report §3.2.1: attention, all-to-all dispatch, MLP (experts),
+/// all-to-all combine; the backward splits attention and MLP into input- and weight-gradient
+/// parts. Compute parts must add up to the op costs: forward_attn + forward_mlp = F,
+/// backward_attn + backward_attn_weight + backward_mlp + backward_mlp_weight = B and
+/// backward_attn_weight + backward_mlp_weight = W. All >= 0.
+struct ChunkComponents {
+  double forward_attn = 0, forward_dispatch = 0, forward_mlp = 0, forward_combine = 0;
+  double backward_attn = 0;         ///< attention backward for input (ATTN(B) in Fig. 4)
+  double backward_attn_weight = 0;  ///< attention backward for weights (ATTN(W))
+  double backward_dispatch = 0;     ///< the all-to-all that undoes dispatch (DISPATCH(B))
+  double backward_mlp = 0;          ///< MLP backward for input (MLP(B))
+  double backward_mlp_weight = 0;   ///< MLP backward for weights (MLP(W))
+  double backward_combine = 0;      ///< the all-to-all that undoes combine (COMBINE(B))
+};
+
+/// The compute-communication model (docs/schema.md "Communication model"). Either a ratio that
+/// derives the components from F, B and W, or explicit components.
+struct CommCosts {
+  bool explicit_components = false;  ///< true: use `components`; false: derive them from `ratio`
+  double ratio = 1.0;       ///< ratio form: all-to-all time of a chunk per unit of its compute (>= 0)
+  double attn_share = 0.5;  ///< ratio form: attention's share of each compute part, in [0, 1]
+  ChunkComponents components;  ///< explicit form
+  int layers = 1;  ///< layers per chunk, in [1, kMaxCommLayers]: each component splits evenly
+};
 
 /// Execution time of each kind of op, in arbitrary time units (DeepSeek's table uses F, B, W, F&B).
 struct Costs {
@@ -16,6 +43,16 @@ struct Costs {
   double weight = 1.0;      ///< W: weight-gradient part of B (0 <= W <= B); a zero-bubble B costs B - W
   double overlapped = 3.0;  ///< F&B: one forward and one full backward run as an overlapped pair (> 0)
   double p2p_latency = 0.0; ///< added to every dependency that crosses ranks (>= 0)
+  /// Communication model; absent means no communication: every op costs exactly F, B, B-W, W or
+  /// F&B, as before the model existed. See pipesim/comm.h.
+  std::optional<CommCosts> comm;
+
+  Costs() = default;
+  /// Positional form Costs{F, B, W, F&B, p2p}, kept working now that `comm` exists.
+  Costs(double forward_cost, double backward_cost, double weight_cost, double overlapped_cost,
+        double p2p_latency_cost = 0.0)
+      : forward(forward_cost), backward(backward_cost), weight(weight_cost),
+        overlapped(overlapped_cost), p2p_latency(p2p_latency_cost) {}
 };
 
 /// One simulation request. Field names match the JSON schema (docs/schema.md).
@@ -36,6 +73,10 @@ inline constexpr double kMaxCost = 1e6;
 /// platform; costs are rounded to that resolution and a positive cost must be at least 1e-6.
 /// (kMaxOps x kMaxCost x kTicksPerUnit = 2e18 ticks stays below 2^63.)
 inline constexpr double kTicksPerUnit = 1e6;
+/// Most layers per chunk the communication model splits a chunk into (pipesim/comm.h). The
+/// communication of one chunk (dispatch + combine) is at most kMaxCost, so an op lasts at most
+/// 3 x kMaxCost and kMaxOps such ops plus p2p latency stay below 2^63 ticks.
+inline constexpr int kMaxCommLayers = 64;
 
 /// Checks every field of `config` against the general rules and the rules of its schedule.
 /// Errors: unknown_schedule (/schedule), invalid_config (the offending field), too_large ("").

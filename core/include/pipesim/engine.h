@@ -3,6 +3,7 @@
 // dependencies (plus p2p latency across ranks) have finished.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "pipesim/config.h"
@@ -24,6 +25,20 @@ struct RankStats {
   double busy = 0.0;
   double idle = 0.0;
   int peak_activations = 0;  ///< max stage-micro-batches whose F finished and whose B has not
+  // With a communication model (Costs::comm) only; busy = compute + exposed_comm.
+  double compute = 0.0;       ///< time the compute stream ran
+  double comm = 0.0;          ///< time the communication stream ran
+  double exposed_comm = 0.0;  ///< time inside ops that the compute stream waited for communication
+};
+
+/// Communication totals over all ranks (pipesim/comm.h). hidden = total - exposed.
+struct CommSummary {
+  double total = 0.0;
+  double exposed = 0.0;
+  double hidden = 0.0;
+  double hidden_fraction = 0.0;      ///< hidden / total, 0 when there is no communication
+  double compute_utilization = 0.0;  ///< sum of compute / (ranks * makespan): utilisation with
+                                     ///< exposed communication counted as lost time
 };
 
 /// Everything a simulation reports. Units are those of Costs.
@@ -39,6 +54,7 @@ struct SimResult {
   double bubble_fraction = 0.0;  ///< bubble_total / (ranks * makespan)
   double utilization = 0.0;      ///< 1 - bubble_fraction
   int max_peak_activations = 0;  ///< max over ranks of peak_activations
+  std::optional<CommSummary> comm;  ///< set exactly when config.costs.comm is
   std::vector<std::vector<TimedOp>> timeline;  ///< per rank, in execution order
 };
 

@@ -40,6 +40,16 @@ Status dualpipev_shape(const SimConfig& c) {
   return Ok{};
 }
 
+// Chimera (Li & Hoefler, SC'21, §3.1): D even, so the two directions never collide; M a multiple
+// of D, since the basic unit holds D micro-batches and longer runs concatenate whole units (§3.4).
+Status chimera_shape(const SimConfig& c) {
+  if (c.ranks < 2 || c.ranks % 2 != 0) return ranks_error("an even integer >= 2 for chimera", c.ranks);
+  if (c.microbatches % c.ranks != 0)
+    return microbatches_error("a multiple of ranks = " + std::to_string(c.ranks) + " for chimera",
+                              c.microbatches);
+  return Ok{};
+}
+
 std::int64_t ops_per_chunk_pass(const SimConfig& c, int per_microbatch) {
   return static_cast<std::int64_t>(c.ranks) * c.microbatches * per_microbatch;
 }
@@ -62,6 +72,11 @@ const std::vector<ScheduleEntry>& entries() {
         "ranks >= 1 (2 * ranks stages), microbatches >= 2 * ranks"},
        dualpipev_shape, [](const SimConfig& c) { return ops_per_chunk_pass(c, 6); },
        generate_dualpipev},
+      {{"chimera", "Chimera",
+        "Li & Hoefler, Chimera (SC'21) §3.1 Fig. 3, direct concatenation §3.4",
+        "even ranks >= 2, microbatches a multiple of ranks"},
+       chimera_shape, [](const SimConfig& c) { return ops_per_chunk_pass(c, 2); },
+       generate_chimera},
   };
   return kEntries;
 }

@@ -1,0 +1,274 @@
+// pipesim recover | params | trace: flags -> JSON request -> calculator -> text or JSON.
+#include "exercise_commands.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+
+#include "args.h"
+#include "pipesim/exercises.h"
+#include "pipesim/json.h"
+
+namespace pipesim::cli {
+
+const char* const kExerciseUsage =
+    R"(  recover    --ranks R --microbatches M --from 1f1b --to dualpipe [--gpu-hours-per-million 0.18]
+             [costs] [--format text|json]   GPU-hours per million tokens the 'to' schedule saves
+  params     --model llama3-70b|deepseek-v3|custom --pp N [--ep N] [--dp N --optimizer adam|none]
+             [--bytes-per-param 2] [--gpu-memory-gb 80] [--format text|json]
+             custom: --layers --hidden --intermediate --vocab --heads [--kv-heads --head-dim
+             --tied-embeddings true|false --dense-layers --routed-experts --shared-experts
+             --expert-intermediate]
+  trace      --schedule NAME --ranks R --microbatches M [--slot-length 1] [costs] [--format text|json]
+             the rank x time-slot grid of a hand trace and the first slot with no idle rank
+)";
+
+namespace {
+
+Error usage_error(const std::string& message) {
+  return Error{ErrorCode::InvalidConfig, message, ""};
+}
+
+// A flag's text as the JSON value a page would send: a number, true/false, or a string.
+Json flag_json(const std::string& text) {
+  if (text == "true") return true;
+  if (text == "false") return false;
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size()) return text;
+  if (std::isfinite(v) && std::floor(v) == v && std::fabs(v) < 9e15)
+    return static_cast<std::int64_t>(v);
+  return v;
+}
+
+// Copies present flags into `json` under their JSON names.
+void copy_flags(const Args& args, Json& json,
+                const std::vector<std::pair<const char*, const char*>>& names) {
+  for (const auto& [flag, key] : names)
+    if (args.has(flag)) json[key] = flag_json(args.get(flag, ""));
+}
+
+Result<std::string> format_of(const Args& args) {
+  const std::string f = args.get("format", "text");
+  if (f == "text" || f == "json") return f;
+  return usage_error("format must be text|json (got " + f + ")");
+}
+
+std::string fixed(double v, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+std::string shortest(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.10g", v);
+  return buf;
+}
+std::string pad(const std::string& s, std::size_t width) {
+  return s.size() >= width ? s : std::string(width - s.size(), ' ') + s;
+}
+std::string grouped(double v) {  // 70553706496 -> 70,553,706,496
+  std::string digits = fixed(v, 0), out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0 && digits[i - 1] != '-') out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+std::string costs_text(const Costs& c) {
+  return "F=" + shortest(c.forward) + " B=" + shortest(c.backward) + " W=" + shortest(c.weight) +
+         " F&B=" + shortest(c.overlapped) + " p2p=" + shortest(c.p2p_latency);
+}
+
+Result<std::string> cmd_recover(const std::vector<std::string>& argv) {
+  std::vector<std::string> allowed = {"ranks", "microbatches",          "from",
+                                      "to",    "gpu-hours-per-million", "format"};
+  allowed.insert(allowed.end(), cost_flags().begin(), cost_flags().end());
+  auto args = Args::parse(argv, allowed);
+  if (!args.ok()) return args.error();
+  auto format = format_of(args.value());
+  if (!format.ok()) return format.error();
+  auto costs = args.value().get_costs();
+  if (!costs.ok()) return costs.error();
+  Json request{{"from", "1f1b"}, {"to", "dualpipe"}};
+  copy_flags(args.value(), request,
+             {{"ranks", "ranks"},
+              {"microbatches", "microbatches"},
+              {"from", "from"},
+              {"to", "to"},
+              {"gpu-hours-per-million", "gpuHoursPerMillionTokens"}});
+  request["costs"] = costs_to_json(costs.value());
+  auto parsed = recover_request_from_json(request);
+  if (!parsed.ok()) return parsed.error();
+  auto result = recover(parsed.value());
+  if (!result.ok()) return result.error();
+  if (format.value() == "json") return recover_result_to_json(result.value()).dump() + "\n";
+  const RecoverResult& r = result.value();
+  const RecoverRequest& q = r.request;
+  std::ostringstream out;
+  out << q.from << " -> " << q.to << ": " << q.ranks << " ranks, " << q.microbatches
+      << " micro-batches (" << costs_text(q.costs) << ")\n";
+  out << "utilization  " << q.from << " " << fixed(r.utilization_from, 6) << " (makespan "
+      << shortest(r.makespan_from) << ")   " << q.to << " " << fixed(r.utilization_to, 6)
+      << " (makespan " << shortest(r.makespan_to) << ")\n";
+  out << "gain         " << fixed(r.utilization_gain, 6) << " ("
+      << fixed(r.utilization_gain * 100, 2) << " percentage points)\n";
+  out << "baseline     " << shortest(q.gpu_hours_per_million_tokens)
+      << " GPU-hours per million tokens (the " << q.to << " run)\n";
+  out << "under " << q.from << "   " << shortest(r.gpu_hours_per_million_tokens_from)
+      << " GPU-hours per million tokens = baseline x u_to / u_from\n";
+  out << "recovered    " << shortest(r.recovered_gpu_hours_per_million_tokens)
+      << " GPU-hours per million tokens = baseline x (u_to / u_from - 1)\n";
+  return out.str();
+}
+
+Result<std::string> cmd_params(const std::vector<std::string>& argv) {
+  const std::vector<std::pair<const char*, const char*>> top = {
+      {"pp", "pp"},
+      {"ep", "ep"},
+      {"dp", "dp"},
+      {"bytes-per-param", "bytesPerParam"},
+      {"gpu-memory-gb", "gpuMemoryGb"}};
+  const std::vector<std::pair<const char*, const char*>> custom = {
+      {"layers", "layers"},
+      {"hidden", "hidden"},
+      {"intermediate", "intermediate"},
+      {"vocab", "vocab"},
+      {"heads", "heads"},
+      {"kv-heads", "kvHeads"},
+      {"head-dim", "headDim"},
+      {"tied-embeddings", "tiedEmbeddings"},
+      {"dense-layers", "denseLayers"},
+      {"routed-experts", "routedExperts"},
+      {"shared-experts", "sharedExperts"},
+      {"expert-intermediate", "expertIntermediate"}};
+  std::vector<std::string> allowed = {"model", "optimizer", "format"};
+  for (const auto& names : {top, custom})
+    for (const auto& [flag, key] : names) allowed.push_back(flag);
+  auto args = Args::parse(argv, allowed);
+  if (!args.ok()) return args.error();
+  const Args& a = args.value();
+  auto format = format_of(a);
+  if (!format.ok()) return format.error();
+  if (!a.has("model")) return usage_error("missing --model");
+  Json request;
+  request["model"] = a.get("model", "");
+  copy_flags(a, request, top);
+  if (a.has("optimizer")) {
+    const std::string o = a.get("optimizer", "");
+    if (o != "adam" && o != "none")
+      return usage_error("optimizer must be adam|none (got " + o + ")");
+    request["optimizer"] = o == "adam";
+  }
+  Json custom_json = Json::object();
+  copy_flags(a, custom_json, custom);
+  if (!custom_json.empty() || request["model"] == "custom") request["custom"] = custom_json;
+  auto parsed = params_request_from_json(request);
+  if (!parsed.ok()) return parsed.error();
+  auto result = params(parsed.value());
+  if (!result.ok()) return result.error();
+  if (format.value() == "json") return params_result_to_json(result.value()).dump() + "\n";
+  const ParamsResult& r = result.value();
+  const ParamsRequest& q = r.request;
+  std::ostringstream out;
+  out << q.model.label << ": " << grouped(static_cast<double>(r.count.total)) << " parameters ("
+      << q.model.source << ")\n";
+  for (const ParamPart& p : r.count.breakdown)
+    out << "  " << p.part << std::string(16 - std::min<std::size_t>(p.part.size(), 15), ' ')
+        << pad(grouped(static_cast<double>(p.params)), 17) << "  " << p.formula << "\n";
+  for (const ParamPart& p : r.count.excluded)
+    out << "  excluded: " << p.part << " " << grouped(static_cast<double>(p.params)) << "  "
+        << p.formula << "\n";
+  out << "\nP=" << q.pp << " EP=" << q.ep << ", " << shortest(q.bytes_per_param)
+      << " bytes per parameter"
+      << (q.optimizer ? ", + 12 bytes of fp32 master and Adam states / DP=" + std::to_string(q.dp)
+                      : "")
+      << ", " << shortest(q.gpu_memory_gb) << " GB GPUs\n";
+  out << "schedule    stages  stages/rank  copies        params/GPU    GB/GPU  of GPU\n";
+  for (const ScheduleFootprint& f : r.schedules)
+    out << f.schedule << std::string(10 - std::min<std::size_t>(f.schedule.size(), 9), ' ')
+        << pad(std::to_string(f.stages), 8) << pad(std::to_string(f.stages_per_rank), 13)
+        << pad(std::to_string(f.param_copies), 8) << pad(grouped(f.params_per_gpu), 18)
+        << pad(fixed(f.bytes_per_gpu / 1e9, 2), 10)
+        << pad(fixed(f.share_of_gpu_memory * 100, 1) + "%", 8) << "\n";
+  out << "DualPipe over 1F1B: +" << grouped(r.overhead_params_per_gpu) << " parameters (+"
+      << fixed(r.overhead_bytes_per_gpu / 1e9, 2)
+      << " GB) per GPU = " << fixed(r.overhead_share_of_model * 100, 2) << "% of the model, "
+      << fixed(r.overhead_share_of_gpu_memory * 100, 1) << "% of " << shortest(q.gpu_memory_gb)
+      << " GB of GPU memory\n";
+  return out.str();
+}
+
+std::string cell_text(const TimedOp& t) {
+  auto chunk = [](const Chunk& c) { return std::to_string(c.mb) + (c.dir == 0 ? ">" : "<"); };
+  switch (t.op.kind) {
+    case OpKind::Forward:
+      return "F" + chunk(t.op.chunk);
+    case OpKind::Backward:
+      return (t.op.zero_bubble ? "b" : "B") + chunk(t.op.chunk);
+    case OpKind::Weight:
+      return "W" + chunk(t.op.chunk);
+    case OpKind::ForwardBackward:
+      return chunk(t.op.chunk) + chunk(t.op.backward_chunk);
+  }
+  return "?";
+}
+
+Result<std::string> cmd_trace(const std::vector<std::string>& argv) {
+  std::vector<std::string> allowed = {"schedule", "ranks", "microbatches", "slot-length", "format"};
+  allowed.insert(allowed.end(), cost_flags().begin(), cost_flags().end());
+  auto args = Args::parse(argv, allowed);
+  if (!args.ok()) return args.error();
+  auto format = format_of(args.value());
+  if (!format.ok()) return format.error();
+  auto costs = args.value().get_costs();
+  if (!costs.ok()) return costs.error();
+  for (const char* f : {"schedule", "ranks", "microbatches"})
+    if (!args.value().has(f)) return usage_error(std::string("missing --") + f);
+  Json config;
+  copy_flags(args.value(), config,
+             {{"schedule", "schedule"}, {"ranks", "ranks"}, {"microbatches", "microbatches"}});
+  config["costs"] = costs_to_json(costs.value());
+  Json request{{"config", config}};
+  copy_flags(args.value(), request, {{"slot-length", "slotLength"}});
+  auto parsed = trace_request_from_json(request);
+  if (!parsed.ok()) return parsed.error();
+  auto grid = trace_grid(parsed.value());
+  if (!grid.ok()) return grid.error();
+  if (format.value() == "json") return trace_grid_to_json(grid.value()).dump() + "\n";
+  const TraceGrid& g = grid.value();
+  std::ostringstream out;
+  out << g.result.config.schedule << ": " << g.result.config.ranks << " ranks, "
+      << g.result.config.microbatches << " micro-batches (" << costs_text(g.result.config.costs)
+      << "), slots of " << shortest(g.slot_length)
+      << "; > direction 0, < direction 1, b = input-gradient-only B, FB pairs as F-chunk B-chunk\n";
+  out << "first slot with no idle rank: "
+      << (g.first_all_busy_slot ? std::to_string(*g.first_all_busy_slot) : std::string("none"))
+      << "\n";
+  out << "slot";
+  for (int t = 0; t < g.slots; ++t) out << pad(std::to_string(t), 7);
+  out << "\n";
+  for (std::size_t rank = 0; rank < g.cells.size(); ++rank) {
+    out << pad(std::to_string(rank), 4);
+    for (const int i : g.cells[rank])
+      out << pad(i < 0 ? "." : cell_text(g.result.timeline[rank][static_cast<std::size_t>(i)]), 7);
+    out << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace
+
+bool is_exercise_command(const std::string& command) {
+  return command == "recover" || command == "params" || command == "trace";
+}
+
+Result<std::string> run_exercise_command(const std::string& command,
+                                         const std::vector<std::string>& argv) {
+  if (command == "recover") return cmd_recover(argv);
+  if (command == "params") return cmd_params(argv);
+  return cmd_trace(argv);
+}
+
+}  // namespace pipesim::cli

@@ -1,0 +1,183 @@
+// Calculators behind the lesson's exercises (issue 5): recovered GPU-hours between two schedules,
+// parameter counts and per-GPU weight memory under 1F1B, DualPipe, DualPipeV and Chimera, and the
+// rank x time-slot grid of a hand trace. Each has a request struct validated with exact messages
+// and JSON-pointer paths, a pure calculation, and camelCase JSON in and out, so the CLI
+// (pipesim recover | params | trace) and the WASM module return the same answers.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pipesim/config.h"
+#include "pipesim/engine.h"
+#include "pipesim/error.h"
+#include "pipesim/json.h"
+
+namespace pipesim {
+
+// ---------------------------------------------------------------------------------------------
+// recover: GPU-hours recovered by moving from one schedule to another.
+//
+// Definition: a run whose useful work takes H GPU-hours at utilisation u occupies H/u GPU-hours.
+// The baseline C is the cost of the `to` run per million tokens (DeepSeek-V3's 180K H800
+// GPU-hours per trillion tokens, report §1, = 0.18 per million, already includes DualPipe), so the
+// same tokens cost H = C * u_to of useful work, and the `from` run would cost C * u_to / u_from.
+// Recovered = C * (u_to / u_from - 1). Both runs use the same ranks, micro-batches and costs, so
+// they do the same useful work; only their idle fractions differ. Only pipeline bubbles count.
+
+/// Default baseline: DeepSeek-V3 report §1, 180K H800 GPU-hours per trillion tokens.
+inline constexpr double kDeepSeekV3GpuHoursPerMillionTokens = 0.18;
+
+struct RecoverRequest {
+  int ranks = 8;
+  int microbatches = 16;
+  std::string from = "1f1b";    ///< the schedule we move away from
+  std::string to = "dualpipe";  ///< the schedule whose cost the baseline measures
+  Costs costs;
+  double gpu_hours_per_million_tokens = kDeepSeekV3GpuHoursPerMillionTokens;  ///< C, > 0
+};
+
+struct RecoverResult {
+  RecoverRequest request;
+  double makespan_from = 0, makespan_to = 0;          ///< cost units
+  double utilization_from = 0, utilization_to = 0;    ///< 1 - bubble.fraction of each run
+  double utilization_gain = 0;                        ///< utilization_to - utilization_from
+  double gpu_hours_per_million_tokens_from = 0;       ///< C * u_to / u_from
+  double recovered_gpu_hours_per_million_tokens = 0;  ///< C * (u_to / u_from - 1)
+};
+
+/// Errors: unknown_schedule (/from, /to), invalid_config (/ranks, /microbatches, /costs/...,
+/// /gpuHoursPerMillionTokens; a shape one schedule cannot run names that schedule), too_large.
+Status validate_recover(const RecoverRequest& request);
+Result<RecoverResult> recover(const RecoverRequest& request);
+/// {"ranks","microbatches","from","to","costs"?,"gpuHoursPerMillionTokens"?}; runs validate.
+Result<RecoverRequest> recover_request_from_json(const Json& json);
+Json recover_result_to_json(const RecoverResult& result);
+
+// ---------------------------------------------------------------------------------------------
+// params: parameter counts from a published configuration, and weight memory per GPU.
+
+enum class AttentionKind { GroupedQuery, MultiHeadLatent };
+
+/// A decoder-only transformer as its configuration file describes it. Dense models have
+/// routed_experts = 0 and dense_layers = layers; MoE models use dense FFNs in the first
+/// dense_layers layers and shared + routed experts after them.
+struct ModelConfig {
+  std::string name = "custom";  ///< "llama3-70b", "deepseek-v3" or "custom"
+  std::string label;            ///< display name
+  std::string source;           ///< where the figures come from
+  int layers = 0, hidden = 0, vocab = 0;
+  int intermediate = 0;          ///< dense FFN width (SwiGLU: three hidden x intermediate matrices)
+  bool tied_embeddings = false;  ///< output head shares the embedding matrix
+  AttentionKind attention = AttentionKind::GroupedQuery;
+  int heads = 0, kv_heads = 0,
+      head_dim = 0;                       ///< grouped-query attention (head_dim 0: hidden/heads)
+  int q_lora_rank = 0, kv_lora_rank = 0;  ///< multi-head latent attention (DeepSeek-V2/V3)
+  int qk_nope_head_dim = 0, qk_rope_head_dim = 0, v_head_dim = 0;
+  int dense_layers = 0;  ///< leading layers with a dense FFN
+  int routed_experts = 0, shared_experts = 0, expert_intermediate = 0;
+  bool router_bias =
+      false;            ///< a per-expert bias in the gate (DeepSeek-V3's aux-loss-free balancing)
+  int mtp_modules = 0;  ///< multi-token-prediction modules: counted separately, excluded
+};
+
+/// The presets: "llama3-70b" and "deepseek-v3". Errors: invalid_config (/model) naming the choices.
+Result<ModelConfig> model_preset(const std::string& name);
+/// Checks a custom model's fields; paths are /custom/<camelCase field>.
+Status validate_model(const ModelConfig& model);
+
+struct ParamPart {
+  std::string part;  ///< e.g. "embedding", "attention", "routedExperts"
+  std::int64_t params = 0;
+  std::string formula;  ///< how it was counted, in the configuration's terms
+};
+
+struct ParamCount {
+  std::int64_t total = 0;   ///< sum of breakdown
+  std::int64_t routed = 0;  ///< routed-expert weights (sharded by expert parallelism)
+  std::vector<ParamPart> breakdown;
+  std::vector<ParamPart> excluded;  ///< counted for reference only (the MTP module)
+};
+
+/// Counts every weight matrix, bias and norm vector of a validated model.
+ParamCount count_params(const ModelConfig& model);
+
+struct ParamsRequest {
+  ModelConfig model;
+  int pp = 8;                    ///< pipeline-parallel ranks P
+  int ep = 1;                    ///< expert-parallel degree: routed experts sharded over EP GPUs
+  double bytes_per_param = 2.0;  ///< weights in bf16 by default
+  bool optimizer = false;        ///< add fp32 master weights + Adam m and v (12 bytes/param)
+  int dp = 1;                    ///< ZeRO-1: optimizer states sharded over DP ranks
+  double gpu_memory_gb = 80.0;   ///< GPU memory, 1 GB = 1e9 bytes
+};
+
+/// What one GPU holds under a schedule. The model (embeddings and head included) is spread
+/// evenly over `stages` stages; a GPU holds `stages_per_rank` of them, routed experts / EP.
+struct ScheduleFootprint {
+  std::string schedule;
+  int stages = 0;
+  int stages_per_rank = 1;
+  int param_copies = 1;
+  double params_per_gpu = 0;
+  double weight_bytes_per_gpu = 0;     ///< params_per_gpu * bytes_per_param
+  double optimizer_bytes_per_gpu = 0;  ///< 12 * params_per_gpu / dp when optimizer is set
+  double bytes_per_gpu = 0;            ///< weights + optimizer states
+  double share_of_gpu_memory = 0;      ///< bytes_per_gpu / (gpu_memory_gb * 1e9)
+};
+
+struct ParamsResult {
+  ParamsRequest request;
+  ParamCount count;
+  std::vector<ScheduleFootprint> schedules;  ///< 1f1b, dualpipe, dualpipev, chimera
+  /// DualPipe minus 1F1B per GPU: the second copy's slice.
+  double overhead_params_per_gpu = 0, overhead_bytes_per_gpu = 0;
+  double overhead_share_of_model = 0;       ///< overhead_params_per_gpu / total params
+  double overhead_share_of_gpu_memory = 0;  ///< overhead_bytes_per_gpu / GPU memory
+};
+
+/// Errors: invalid_config with paths /pp, /ep, /dp, /bytesPerParam, /gpuMemoryGb, /custom/...
+Status validate_params(const ParamsRequest& request);
+Result<ParamsResult> params(const ParamsRequest& request);
+/// {"model": "llama3-70b"|"deepseek-v3"|"custom", "custom"?: {layers, hidden, intermediate,
+///  vocab, heads, kvHeads, headDim?, tiedEmbeddings?, denseLayers?, routedExperts?,
+///  sharedExperts?, expertIntermediate?}, "pp", "ep"?, "bytesPerParam"?, "optimizer"?, "dp"?,
+///  "gpuMemoryGb"?}; runs validate_params.
+Result<ParamsRequest> params_request_from_json(const Json& json);
+Json params_result_to_json(const ParamsResult& result);
+
+// ---------------------------------------------------------------------------------------------
+// trace: the rank x time-slot grid of a simulation whose op times fall on a slot grid.
+
+/// Cap on ranks x slots, so a grid stays a small JSON document (too_large above it).
+inline constexpr std::int64_t kMaxTraceCells = 200'000;
+
+struct TraceRequest {
+  SimConfig config;
+  double slot_length = 1.0;  ///< every op cost and p2pLatency must be a multiple of it
+};
+
+struct TraceGrid {
+  SimResult result;
+  double slot_length = 1.0;
+  int slots = 0;  ///< makespan / slot_length
+  /// cells[rank][slot]: index into result.timeline[rank] of the op covering that slot, or -1 when
+  /// the rank is idle. An op of length k slots covers k consecutive cells (an FB pair spans 3 at
+  /// F&B = 3).
+  std::vector<std::vector<int>> cells;
+  std::optional<int> first_all_busy_slot;  ///< smallest slot in which no rank is idle
+};
+
+/// Errors: those of validate(config) under /config, invalid_config (/slotLength, or the first
+/// cost that is not a multiple of slotLength), too_large (more than kMaxTraceCells cells).
+Result<TraceGrid> trace_grid(const TraceRequest& request);
+/// {"config": {schedule, ranks, microbatches, costs?}, "slotLength"?}
+Result<TraceRequest> trace_request_from_json(const Json& json);
+/// {"schedule","ranks","microbatches","slotLength","slots","firstAllBusySlot" (null if never),
+///  "bubbleMax","grid":[[cell|null, ...] per rank]} where a cell is the op's timeline JSON
+///  fields plus "index" (position in the rank's timeline) and "offset" (slot within the op).
+Json trace_grid_to_json(const TraceGrid& grid);
+
+}  // namespace pipesim

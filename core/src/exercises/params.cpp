@@ -1,0 +1,222 @@
+// params: weight memory per GPU under each schedule's stage layout, and DualPipe's second copy.
+// A stage holds 1/stages of the model; expert parallelism further divides the routed experts by
+// EP; a rank holds stages_per_rank stages. 1F1B: P stages, one per rank. DualPipe and Chimera: P
+// stages per direction, two per rank (two copies). DualPipeV: 2P stages of one copy, two per rank.
+#include <string>
+
+#include "fields.h"
+#include "pipesim/exercises.h"
+
+namespace pipesim {
+namespace {
+
+struct Layout {
+  const char* schedule;
+  int stages_per_pp;  ///< stages = stages_per_pp x P
+  int stages_per_rank;
+  int param_copies;
+};
+// Matches what the generators report (tests/core/params_test.cpp checks it against simulate).
+constexpr Layout kLayouts[] = {
+    {"1f1b", 1, 1, 1}, {"dualpipe", 1, 2, 2}, {"dualpipev", 2, 2, 1}, {"chimera", 1, 2, 2}};
+
+// fp32 master weights + fp32 Adam first and second moments: 4 + 4 + 4 bytes per parameter.
+constexpr double kOptimizerBytesPerParam = 12.0;
+constexpr double kBytesPerGb = 1e9;
+
+}  // namespace
+
+Status validate_params(const ParamsRequest& r) {
+  if (r.model.name == "custom")
+    if (Status st = validate_model(r.model); !st.ok()) return st;
+  if (Status st = detail::int_in_range(r.pp, 1, kMaxRanks, "pp", "/pp"); !st.ok()) return st;
+  if (Status st = detail::int_in_range(r.ep, 1, 4096, "ep", "/ep"); !st.ok()) return st;
+  if (r.model.routed_experts == 0 && r.ep != 1)
+    return Error{
+        ErrorCode::InvalidConfig,
+        "ep must be 1 for a model without routed experts (got " + std::to_string(r.ep) + ")",
+        "/ep"};
+  if (r.model.routed_experts > 0 && r.model.routed_experts % r.ep != 0)
+    return Error{ErrorCode::InvalidConfig,
+                 "ep must divide the routed experts = " + std::to_string(r.model.routed_experts) +
+                     " (got " + std::to_string(r.ep) + ")",
+                 "/ep"};
+  if (Status st = detail::int_in_range(r.dp, 1, 1 << 20, "dp", "/dp"); !st.ok()) return st;
+  if (Status st = detail::positive_number(r.bytes_per_param, 16, "bytesPerParam", "/bytesPerParam");
+      !st.ok())
+    return st;
+  return detail::positive_number(r.gpu_memory_gb, 1e6, "gpuMemoryGb", "/gpuMemoryGb");
+}
+
+Result<ParamsResult> params(const ParamsRequest& r) {
+  if (Status st = validate_params(r); !st.ok()) return st.error();
+  ParamsResult out;
+  out.request = r;
+  out.count = count_params(r.model);
+  const double routed = static_cast<double>(out.count.routed);
+  const double rest = static_cast<double>(out.count.total - out.count.routed);
+  const double gpu_bytes = r.gpu_memory_gb * kBytesPerGb;
+  for (const Layout& l : kLayouts) {
+    ScheduleFootprint f;
+    f.schedule = l.schedule;
+    f.stages = l.stages_per_pp * r.pp;
+    f.stages_per_rank = l.stages_per_rank;
+    f.param_copies = l.param_copies;
+    f.params_per_gpu =
+        l.stages_per_rank * (rest / f.stages + routed / (static_cast<double>(f.stages) * r.ep));
+    f.weight_bytes_per_gpu = f.params_per_gpu * r.bytes_per_param;
+    f.optimizer_bytes_per_gpu =
+        r.optimizer ? kOptimizerBytesPerParam * f.params_per_gpu / r.dp : 0.0;
+    f.bytes_per_gpu = f.weight_bytes_per_gpu + f.optimizer_bytes_per_gpu;
+    f.share_of_gpu_memory = f.bytes_per_gpu / gpu_bytes;
+    out.schedules.push_back(f);
+  }
+  const ScheduleFootprint& one_f_one_b = out.schedules[0];
+  const ScheduleFootprint& dualpipe = out.schedules[1];
+  out.overhead_params_per_gpu = dualpipe.params_per_gpu - one_f_one_b.params_per_gpu;
+  out.overhead_bytes_per_gpu = dualpipe.bytes_per_gpu - one_f_one_b.bytes_per_gpu;
+  out.overhead_share_of_model = out.overhead_params_per_gpu / static_cast<double>(out.count.total);
+  out.overhead_share_of_gpu_memory = out.overhead_bytes_per_gpu / gpu_bytes;
+  return out;
+}
+
+Result<ParamsRequest> params_request_from_json(const Json& json) {
+  using namespace detail;
+  if (Status st = check_object(
+          json, "", "params request",
+          {"model", "custom", "pp", "ep", "dp", "bytesPerParam", "optimizer", "gpuMemoryGb"});
+      !st.ok())
+    return st.error();
+  for (const char* required : {"model", "pp"})
+    if (!json.contains(required))
+      return Error{ErrorCode::InvalidConfig, std::string("missing field ") + required,
+                   std::string("/") + required};
+  ParamsRequest r;
+  std::string model = "custom";
+  if (Status st = read_string(json, "model", "", "", model); !st.ok()) return st.error();
+  if (model == "custom") {
+    if (!json.contains("custom"))
+      return Error{ErrorCode::InvalidConfig, "missing field custom (the model's configuration)",
+                   "/custom"};
+    const Json& c = json.at("custom");
+    if (Status st = check_object(c, "/custom", "custom",
+                                 {"layers", "hidden", "intermediate", "vocab", "heads", "kvHeads",
+                                  "headDim", "tiedEmbeddings", "denseLayers", "routedExperts",
+                                  "sharedExperts", "expertIntermediate"});
+        !st.ok())
+      return st.error();
+    for (const char* required : {"layers", "hidden", "vocab", "heads"})
+      if (!c.contains(required))
+        return Error{ErrorCode::InvalidConfig, std::string("missing field custom.") + required,
+                     std::string("/custom/") + required};
+    ModelConfig& m = r.model;
+    m.label = "custom";
+    m.source = "user input";
+    const std::string p = "/custom", n = "custom.";
+    for (Status st :
+         {read_int(c, "layers", p, n, m.layers), read_int(c, "hidden", p, n, m.hidden),
+          read_int(c, "intermediate", p, n, m.intermediate), read_int(c, "vocab", p, n, m.vocab),
+          read_int(c, "heads", p, n, m.heads), read_int(c, "headDim", p, n, m.head_dim),
+          read_bool(c, "tiedEmbeddings", p, n, m.tied_embeddings),
+          read_int(c, "routedExperts", p, n, m.routed_experts),
+          read_int(c, "sharedExperts", p, n, m.shared_experts),
+          read_int(c, "expertIntermediate", p, n, m.expert_intermediate)})
+      if (!st.ok()) return st.error();
+    m.kv_heads = m.heads;
+    m.dense_layers = m.routed_experts > 0 ? 0 : m.layers;
+    for (Status st : {read_int(c, "kvHeads", p, n, m.kv_heads),
+                      read_int(c, "denseLayers", p, n, m.dense_layers)})
+      if (!st.ok()) return st.error();
+  } else {
+    if (json.contains("custom"))
+      return Error{ErrorCode::InvalidConfig,
+                   "custom is only allowed with model \"custom\" (got model \"" + model + "\")",
+                   "/custom"};
+    auto preset = model_preset(model);
+    if (!preset.ok()) return preset.error();
+    r.model = preset.value();
+  }
+  for (Status st : {read_int(json, "pp", "", "", r.pp), read_int(json, "ep", "", "", r.ep),
+                    read_int(json, "dp", "", "", r.dp),
+                    read_number(json, "bytesPerParam", "", "", r.bytes_per_param),
+                    read_bool(json, "optimizer", "", "", r.optimizer),
+                    read_number(json, "gpuMemoryGb", "", "", r.gpu_memory_gb)})
+    if (!st.ok()) return st.error();
+  if (Status st = validate_params(r); !st.ok()) return st.error();
+  return r;
+}
+
+namespace {
+
+Json parts_to_json(const std::vector<ParamPart>& parts) {
+  Json list = Json::array();
+  for (const ParamPart& p : parts)
+    list.push_back(Json{{"part", p.part}, {"params", p.params}, {"formula", p.formula}});
+  return list;
+}
+
+Json model_to_json(const ModelConfig& m) {
+  Json j{{"name", m.name},
+         {"label", m.label},
+         {"source", m.source},
+         {"layers", m.layers},
+         {"hidden", m.hidden},
+         {"vocab", m.vocab},
+         {"tiedEmbeddings", m.tied_embeddings}};
+  if (m.dense_layers > 0) j["intermediate"] = m.intermediate;
+  if (m.attention == AttentionKind::GroupedQuery) {
+    j["attention"] = "gqa";
+    j["heads"] = m.heads;
+    j["kvHeads"] = m.kv_heads;
+    j["headDim"] = m.head_dim > 0 ? m.head_dim : m.hidden / m.heads;
+  } else {
+    j["attention"] = "mla";
+    j["heads"] = m.heads;
+    j["qLoraRank"] = m.q_lora_rank;
+    j["kvLoraRank"] = m.kv_lora_rank;
+    j["qkNopeHeadDim"] = m.qk_nope_head_dim;
+    j["qkRopeHeadDim"] = m.qk_rope_head_dim;
+    j["vHeadDim"] = m.v_head_dim;
+  }
+  j["denseLayers"] = m.dense_layers;
+  j["routedExperts"] = m.routed_experts;
+  j["sharedExperts"] = m.shared_experts;
+  j["expertIntermediate"] = m.expert_intermediate;
+  return j;
+}
+
+}  // namespace
+
+Json params_result_to_json(const ParamsResult& r) {
+  Json j;
+  j["model"] = model_to_json(r.request.model);
+  j["totalParams"] = r.count.total;
+  j["routedParams"] = r.count.routed;
+  j["nonRoutedParams"] = r.count.total - r.count.routed;
+  j["breakdown"] = parts_to_json(r.count.breakdown);
+  j["excluded"] = parts_to_json(r.count.excluded);
+  j["pp"] = r.request.pp;
+  j["ep"] = r.request.ep;
+  j["dp"] = r.request.dp;
+  j["bytesPerParam"] = r.request.bytes_per_param;
+  j["optimizer"] = r.request.optimizer;
+  j["gpuMemoryGb"] = r.request.gpu_memory_gb;
+  Json schedules = Json::object();
+  for (const ScheduleFootprint& f : r.schedules)
+    schedules[f.schedule] = Json{{"stages", f.stages},
+                                 {"stagesPerRank", f.stages_per_rank},
+                                 {"paramCopies", f.param_copies},
+                                 {"paramsPerGpu", f.params_per_gpu},
+                                 {"weightBytesPerGpu", f.weight_bytes_per_gpu},
+                                 {"optimizerBytesPerGpu", f.optimizer_bytes_per_gpu},
+                                 {"bytesPerGpu", f.bytes_per_gpu},
+                                 {"shareOfGpuMemory", f.share_of_gpu_memory}};
+  j["schedules"] = std::move(schedules);
+  j["dualpipeOverhead"] = Json{{"paramsPerGpu", r.overhead_params_per_gpu},
+                               {"bytesPerGpu", r.overhead_bytes_per_gpu},
+                               {"shareOfModel", r.overhead_share_of_model},
+                               {"shareOfGpuMemory", r.overhead_share_of_gpu_memory}};
+  return j;
+}
+
+}  // namespace pipesim

@@ -1,0 +1,117 @@
+// recover: utilisation of two schedules on the same shape and the GPU-hours per million tokens the
+// better one saves, given the cost of the better run (definition in pipesim/exercises.h).
+#include <string>
+
+#include "fields.h"
+#include "pipesim/exercises.h"
+#include "pipesim/schedule.h"
+
+namespace pipesim {
+namespace {
+
+SimConfig run_config(const RecoverRequest& r, const std::string& schedule) {
+  return SimConfig{schedule, r.ranks, r.microbatches, r.costs};
+}
+
+Status check_schedule_name(const std::string& name, const std::string& field) {
+  std::string names;
+  for (const auto& info : list_schedules()) {
+    if (info.name == name) return Ok{};
+    names += (names.empty() ? "" : ", ") + info.name;
+  }
+  return Error{ErrorCode::UnknownSchedule,
+               field + " must be one of " + names + " (got \"" + name + "\")", "/" + field};
+}
+
+// The shape rules are the schedules' own (validate); the schedule field is ours, /from or /to.
+Status check_run(const RecoverRequest& r, const std::string& field) {
+  const std::string& name = field == "from" ? r.from : r.to;
+  if (Status st = check_schedule_name(name, field); !st.ok()) return st;
+  Status st = validate(run_config(r, name));
+  if (!st.ok() && st.error().path == "/schedule") {
+    Error e = st.error();
+    e.path = "/" + field;
+    return e;
+  }
+  return st;
+}
+
+}  // namespace
+
+Status validate_recover(const RecoverRequest& r) {
+  if (Status st = check_run(r, "from"); !st.ok()) return st;
+  if (Status st = check_run(r, "to"); !st.ok()) return st;
+  return detail::positive_number(r.gpu_hours_per_million_tokens, 1e9, "gpuHoursPerMillionTokens",
+                                 "/gpuHoursPerMillionTokens");
+}
+
+Result<RecoverResult> recover(const RecoverRequest& r) {
+  if (Status st = validate_recover(r); !st.ok()) return st.error();
+  auto from = simulate(run_config(r, r.from));
+  if (!from.ok()) return from.error();
+  auto to = simulate(run_config(r, r.to));
+  if (!to.ok()) return to.error();
+  RecoverResult out;
+  out.request = r;
+  out.makespan_from = from.value().makespan;
+  out.makespan_to = to.value().makespan;
+  out.utilization_from = from.value().utilization;
+  out.utilization_to = to.value().utilization;
+  out.utilization_gain = out.utilization_to - out.utilization_from;
+  // Same useful work H in both runs: H = C * u_to, so the `from` run costs H / u_from.
+  const double ratio = out.utilization_to / out.utilization_from;
+  out.gpu_hours_per_million_tokens_from = r.gpu_hours_per_million_tokens * ratio;
+  out.recovered_gpu_hours_per_million_tokens = r.gpu_hours_per_million_tokens * (ratio - 1);
+  return out;
+}
+
+Result<RecoverRequest> recover_request_from_json(const Json& json) {
+  using namespace detail;
+  if (Status st = check_object(
+          json, "", "recover request",
+          {"ranks", "microbatches", "from", "to", "costs", "gpuHoursPerMillionTokens"});
+      !st.ok())
+    return st.error();
+  for (const char* required : {"ranks", "microbatches", "from", "to"})
+    if (!json.contains(required))
+      return Error{ErrorCode::InvalidConfig, std::string("missing field ") + required,
+                   std::string("/") + required};
+  RecoverRequest r;
+  for (Status st :
+       {read_int(json, "ranks", "", "", r.ranks),
+        read_int(json, "microbatches", "", "", r.microbatches),
+        read_string(json, "from", "", "", r.from), read_string(json, "to", "", "", r.to),
+        read_number(json, "gpuHoursPerMillionTokens", "", "", r.gpu_hours_per_million_tokens)})
+    if (!st.ok()) return st.error();
+  if (json.contains("costs")) {
+    auto costs = costs_from_json(json.at("costs"), "/costs");
+    if (!costs.ok()) return costs.error();
+    r.costs = costs.value();
+  }
+  if (Status st = validate_recover(r); !st.ok()) return st.error();
+  return r;
+}
+
+Json recover_result_to_json(const RecoverResult& r) {
+  Json j;
+  j["ranks"] = r.request.ranks;
+  j["microbatches"] = r.request.microbatches;
+  j["from"] = r.request.from;
+  j["to"] = r.request.to;
+  j["costs"] = costs_to_json(r.request.costs);
+  j["gpuHoursPerMillionTokens"] = r.request.gpu_hours_per_million_tokens;
+  j["makespanFrom"] = r.makespan_from;
+  j["makespanTo"] = r.makespan_to;
+  j["utilizationFrom"] = r.utilization_from;
+  j["utilizationTo"] = r.utilization_to;
+  j["utilizationGain"] = r.utilization_gain;
+  j["gpuHoursPerMillionTokensFrom"] = r.gpu_hours_per_million_tokens_from;
+  j["recoveredGpuHoursPerMillionTokens"] = r.recovered_gpu_hours_per_million_tokens;
+  j["definition"] =
+      "recovered = gpuHoursPerMillionTokens x (utilizationTo / utilizationFrom - 1): the baseline "
+      "is the cost of the 'to' run; the same useful work at utilizationFrom costs baseline x "
+      "utilizationTo / utilizationFrom";
+  return j;
+}
+
+}  // namespace pipesim

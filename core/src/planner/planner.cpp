@@ -1,0 +1,419 @@
+// The planner's rules, in the order they are checked (each test in tests/core/planner_test.cpp
+// fires one rule and just misses it):
+//   1. refusal: under 1B training tokens -> no pipeline plan (data + tensor parallelism)
+//   2. reject: the model's training state fits one GPU -> data parallelism only
+//   3. reject: a requested P above 64
+//   4. schedule: requested, or the decision table (MoE with expert parallelism -> DualPipe;
+//      otherwise under 100 GPUs -> 1F1B, under 500 -> ZB-H1, else DualPipeV)
+//   5. reject: DualPipe without expert parallelism
+//   6. refusals of DualPipe: no custom all-to-all kernel -> ZB-H1; interconnect at or below
+//      200 Gbps per GPU -> DualPipeV. The kernel comes first (our choice: without one, the
+//      overlap DualPipeV also relies on cannot be built either).
+//   7. depth P: the lesson's guide (4 small, 16 frontier MoE, else 8), raised until the training
+//      state fits; reject when no P <= 64 fits
+//   8. M = 8P unless requested; reject an odd M for DualPipe/DualPipeV
+//   9. simulate the schedule and 1F1B at (P, M); GPU-hours saved = bubble difference x budget
+// Spec source: outputs/skill-dualpipe-planner.md (phase 10 lesson 19). Thresholds: planner.h.
+#include "pipesim/planner.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "pipesim/comm.h"
+#include "pipesim/engine.h"
+#include "pipesim/schedule.h"
+#include "plan_advice.h"
+#include "plan_memory.h"
+#include "plan_text.h"
+
+namespace pipesim {
+namespace {
+
+using detail::expert_parallel;
+using detail::fixed;
+using detail::memory_at;
+using detail::percent;
+using detail::scaled;
+
+// What a schedule needs per rank: parameter copies and stages per direction per rank, read from
+// the generator itself so new schedules need no entry here.
+struct ScheduleShape {
+  int copies = 1;
+  int stages_per_rank = 1;
+};
+ScheduleShape shape_of(const std::string& schedule) {
+  auto probe = generate_schedule(SimConfig{schedule, 2, 4, Costs{}});
+  PIPESIM_CHECK(probe.ok(), "every schedule runs at 2 ranks and 4 micro-batches");
+  return ScheduleShape{probe.value().param_copies, probe.value().stages / 2};
+}
+
+std::string fallback_of(const std::string& schedule) {
+  if (schedule == "dualpipe" || schedule == "dualpipev") return "zb-h1";
+  if (schedule == "zb-h1" || schedule == "chimera") return "1f1b";
+  return "";
+}
+
+std::string title_of(const std::string& schedule) {
+  for (const auto& info : list_schedules())
+    if (info.name == schedule) return info.title;
+  return schedule;
+}
+
+Result<SimResult> simulate_at(const std::string& schedule, int ranks, int microbatches,
+                              const Costs& costs = Costs{}) {
+  auto r = simulate(SimConfig{schedule, ranks, microbatches, costs});
+  if (r.ok()) return r;
+  Error e = r.error();  // point at the requested field the simulator objected to
+  if (e.path == "/ranks" || e.path == "/microbatches") e.path = "/requested" + e.path;
+  return e;
+}
+
+class Planner {
+ public:
+  explicit Planner(const PlanSpec& spec) : s_(spec), m_(spec.model), c_(spec.cluster) {
+    p_.spec = spec;
+  }
+
+  Result<Plan> run() {
+    if (s_.training_tokens < kPlanMinTokens) return refuse_tokens();
+    note("tokens", scaled(s_.training_tokens) +
+                       " training tokens: at least the 1B below which the spec "
+                       "refuses to plan pipeline parallelism.");
+    const PlanMemory whole = memory_at(s_, 1, 1, false);
+    if (whole.fits)
+      return reject("fits-one-gpu",
+                    "The model's training state (" + fixed(whole.total_gb, 1) +
+                        " GB per GPU under data "
+                        "parallelism with ZeRO-1) fits in the usable " +
+                        fixed(whole.usable_gb, 1) +
+                        " GB of one GPU, so pipeline parallelism would only add bubbles.",
+                    "data parallelism only");
+    note("memory", "Under plain data parallelism each GPU would hold " + fixed(whole.total_gb, 1) +
+                       " GB of weights, gradients and optimizer shard, more than the usable " +
+                       fixed(whole.usable_gb, 1) + " GB (" +
+                       fixed(100 * kPlanUsableMemoryFraction, 0) + "% of " +
+                       fixed(c_.memory_per_gpu_gb, 0) + " GB): the model must be split.");
+    if (s_.requested.ranks > kPlanMaxDepth)
+      return reject("depth-over-64",
+                    "Requested P = " + std::to_string(s_.requested.ranks) +
+                        " is above 64; the bubble "
+                        "grows with P whatever the schedule.",
+                    "P <= 64, with more data parallelism");
+    choose_schedule();
+    if (schedule_ == "dualpipe" && !expert_parallel(m_))
+      return reject(
+          "dualpipe-without-ep",
+          "DualPipe keeps two copies of the parameters; without expert parallelism there is "
+          "no all-to-all to hide that would justify them.",
+          "DualPipeV (one copy) or Zero Bubble");
+    if (schedule_ == "dualpipe") refuse_dualpipe_if_needed();
+    if (auto st = choose_depth(); !st.ok()) return st.error();
+    if (p_.reject) return p_;
+    const int m = s_.requested.microbatches > 0 ? s_.requested.microbatches
+                                                : kPlanMicrobatchesPerRank * ranks_;
+    if ((schedule_ == "dualpipe" || schedule_ == "dualpipev") && m % 2 != 0)
+      return reject(
+          "odd-microbatches",
+          "M = " + std::to_string(m) + " is odd; " + title_of(schedule_) +
+              " splits the "
+              "micro-batches over two directions (or two chunks), so the schedule will not close.",
+          "an even M");
+    if (auto st = simulate_plan(m); !st.ok()) return st.error();
+    advise();
+    return p_;
+  }
+
+ private:
+  void note(const std::string& topic, const std::string& text) {
+    p_.reasoning.push_back({topic, text});
+  }
+
+  Plan reject(const std::string& rule, const std::string& message, const std::string& recommend) {
+    p_.rule = rule;
+    p_.reject = PlanReject{rule, message, recommend};
+    p_.schedule.reset();  // no pipeline plan: nothing of one is reported
+    p_.ranks = p_.stages = p_.microbatches = 0;
+    p_.memory.reset();
+    note("reject", message + " Recommendation: " + recommend + ".");
+    p_.all_to_all = "Not applicable: no pipeline plan.";
+    p_.rollback = "Not applicable: no pipeline plan.";
+    return p_;
+  }
+
+  Plan refuse_tokens() {
+    p_.rule = "under-1b-tokens";
+    const std::string msg = "Only " + scaled(s_.training_tokens) +
+                            " training tokens (under 1B): the run is "
+                            "too short for a pipeline plan to pay for its engineering.";
+    p_.refusal = PlanRefusal{p_.rule, "pipeline parallelism", "data + tensor parallelism", msg};
+    note("tokens", msg + " Recommendation: data parallelism plus tensor parallelism.");
+    p_.all_to_all = "Not applicable: no pipeline plan.";
+    p_.rollback = "Not applicable: no pipeline plan.";
+    return p_;
+  }
+
+  void choose_schedule() {
+    const std::string gpus = std::to_string(c_.gpus) + " GPUs";
+    if (!s_.requested.schedule.empty()) {
+      schedule_ = s_.requested.schedule;
+      p_.rule = "requested";
+      note("schedule",
+           title_of(schedule_) + ": requested in the spec; checked against the hard rejects.");
+    } else if (expert_parallel(m_)) {
+      schedule_ = "dualpipe";
+      p_.rule = "moe-expert-parallel";
+      note("schedule",
+           "MoE with expert parallelism (EP = " + std::to_string(m_.expert_parallel) +
+               ") -> DualPipe: its overlapped forward-backward pairs hide the all-to-all.");
+    } else if (c_.gpus < kPlanSmallRunGpus) {
+      schedule_ = "1f1b";
+      p_.rule = "small-run";
+      note("schedule",
+           gpus + ", under 100 -> 1F1B is fine: the bubble costs little at this scale.");
+    } else if (c_.gpus < kPlanLargeDenseGpus) {
+      schedule_ = "zb-h1";
+      p_.rule = "dense-under-500";
+      note("schedule", "No heavy all-to-all on " + gpus + " (100 to 499) -> Zero Bubble (ZB-H1).");
+    } else {
+      schedule_ = "dualpipev";
+      p_.rule = "dense-500-plus";
+      note("schedule", "No heavy all-to-all on " + gpus +
+                           " (500 or more) -> DualPipeV: DualPipe's "
+                           "bubble with one parameter copy.");
+    }
+  }
+
+  void refuse_dualpipe_if_needed() {
+    if (!s_.custom_all_to_all_kernel) {
+      refuse("no-custom-all-to-all", "zb-h1",
+             "No custom all-to-all kernel for this topology: DualPipe's overlap depends on one, so "
+             "the "
+             "plan falls back to Zero Bubble.");
+    } else if (c_.interconnect_gbps_per_gpu <= kPlanSlowInterconnectGbps) {
+      refuse("interconnect-200gbps", "dualpipev",
+             "Interconnect " + fixed(c_.interconnect_gbps_per_gpu, 0) +
+                 " Gbps per GPU (at or below 200): "
+                 "the all-to-all overlap window is too narrow to justify DualPipe's second "
+                 "parameter copy; "
+                 "DualPipeV keeps one.");
+    }
+  }
+
+  void refuse(const std::string& rule, const std::string& instead, const std::string& message) {
+    p_.rule = rule;
+    p_.refusal = PlanRefusal{rule, "dualpipe", instead, message};
+    schedule_ = instead;
+    note("refusal", message);
+  }
+
+  Status choose_depth() {
+    const ScheduleShape shape = shape_of(schedule_);
+    const int per_rank = shape.stages_per_rank;
+    if (s_.requested.ranks > 0) {
+      ranks_ = s_.requested.ranks;
+      if (c_.gpus % ranks_ != 0)
+        return Error{ErrorCode::InvalidConfig,
+                     "requested.ranks must divide cluster.gpus = " + std::to_string(c_.gpus) +
+                         " (got " + std::to_string(ranks_) + ")",
+                     "/requested/ranks"};
+      if (ranks_ * per_rank > m_.layers)
+        return Error{ErrorCode::InvalidConfig,
+                     "requested.ranks x " + std::to_string(per_rank) +
+                         " stages must be <= model.layers = " + std::to_string(m_.layers) +
+                         " (got " + std::to_string(ranks_) + ")",
+                     "/requested/ranks"};
+      note("depth", "P = " + std::to_string(ranks_) + ": requested.");
+    } else {
+      const bool frontier = m_.type == ModelType::Moe && m_.total_params >= kPlanFrontierMoeParams;
+      const int guide = c_.gpus < kPlanSmallRunGpus ? kPlanSmallClusterDepth
+                        : frontier                  ? kPlanFrontierMoeDepth
+                                                    : kPlanDefaultDepth;
+      int fit = 0;
+      for (int p = 1; p <= kPlanMaxDepth && fit == 0; ++p)
+        if (memory_at(s_, p, shape.copies, true).fits) fit = p;
+      if (fit == 0) {
+        const PlanMemory at64 = memory_at(s_, kPlanMaxDepth, shape.copies, true);
+        reject("depth-over-64",
+               "Even at P = 64 each GPU would need " + fixed(at64.total_gb, 1) +
+                   " GB, above the usable " + fixed(at64.usable_gb, 1) +
+                   " GB: fitting would take P > 64, and the bubble grows with P "
+                   "whatever the schedule.",
+               "more memory per GPU or more model sharding (tensor or expert parallelism)");
+        return Ok{};
+      }
+      const int from = std::max(guide, fit);
+      for (int p = from; p <= kPlanMaxDepth && ranks_ == 0; ++p) {
+        const bool divides = c_.gpus % p == 0 && p * per_rank <= m_.layers;
+        const bool ep_fits = !expert_parallel(m_) || (c_.gpus / p) % m_.expert_parallel == 0;
+        // The schedule's rules on P alone (DualPipe: even); a requested M is checked later.
+        const bool shape_ok =
+            validate(SimConfig{schedule_, p, kPlanMicrobatchesPerRank * p, Costs{}}).ok();
+        if (divides && ep_fits && shape_ok) ranks_ = p;
+      }
+      if (ranks_ == 0)
+        return Error{
+            ErrorCode::InvalidConfig,
+            "no pipeline depth P in [" + std::to_string(from) + ", 64] divides cluster.gpus = " +
+                std::to_string(c_.gpus) + " into whole pipelines" +
+                (expert_parallel(m_) ? " with gpus / P a multiple of model.expertParallel" : "") +
+                " and at most model.layers = " + std::to_string(m_.layers) + " stages",
+            "/cluster/gpus"};
+      note("depth",
+           "P = " + std::to_string(ranks_) + ": the lesson's guide is " + std::to_string(guide) +
+               (c_.gpus < kPlanSmallRunGpus ? " for a small cluster"
+                : frontier                  ? " for frontier MoE"
+                                            : "") +
+               "; the training state fits from P = " + std::to_string(fit) + "; P must divide " +
+               std::to_string(c_.gpus) + " GPUs" +
+               (expert_parallel(m_)
+                    ? " and leave a multiple of EP = " + std::to_string(m_.expert_parallel) +
+                          " data-parallel ranks"
+                    : "") +
+               ".");
+    }
+    p_.ranks = ranks_;
+    p_.stages = ranks_ * per_rank;
+    p_.memory = memory_at(s_, ranks_, shape.copies, true);
+    note("layers", std::to_string(m_.layers) + " layers over " + std::to_string(p_.stages) +
+                       " stages: about " + fixed(static_cast<double>(m_.layers) / p_.stages, 1) +
+                       " layers per stage.");
+    return Ok{};
+  }
+
+  Status simulate_plan(int m) {
+    auto r = simulate_at(schedule_, ranks_, m);
+    if (!r.ok()) return r.error();
+    auto base = simulate_at("1f1b", ranks_, m);
+    if (!base.ok()) return base.error();
+    p_.schedule = schedule_;
+    p_.microbatches = m;
+    const double ratio = static_cast<double>(m) / ranks_;
+    note("microbatches", "M = " + std::to_string(m) + " (M/P = " + fixed(ratio, 1) +
+                             "; the lesson's typical range is " +
+                             std::to_string(kPlanMicrobatchesPerRank) + "-" +
+                             std::to_string(kPlanMaxMicrobatchesPerRank) +
+                             (s_.requested.microbatches > 0
+                                  ? "; requested)."
+                                  : "; we take the low end to keep the global batch small)."));
+    p_.bubble_fraction = r.value().bubble_fraction;
+    p_.bubble_fraction_1f1b = base.value().bubble_fraction;
+    const auto speed = relative_gpu_speed(c_.gpu_model);
+    if (s_.gpu_hours) {
+      p_.gpu_hours = *s_.gpu_hours;
+      p_.gpu_hours_source = "given";
+    } else {
+      p_.gpu_hours = kPlanCalibrationGpuHoursPerTrillion * (s_.training_tokens / 1e12) *
+                     (m_.active_params / kPlanCalibrationActiveParams) / speed.value_or(1.0);
+      p_.gpu_hours_source = "estimated";
+      note("budget", "About " + fixed(*p_.gpu_hours / 1e3, 0) +
+                         "K GPU-hours, scaled from DeepSeek-V3's 180K H800 "
+                         "GPU-hours per trillion tokens at 37B active parameters" +
+                         (speed ? ""
+                                : " (GPU model \"" + c_.gpu_model +
+                                      "\" not in our table: assumed as fast as an H800)") +
+                         "; give gpuHours to use your own figure.");
+    }
+    p_.gpu_hours_saved_vs_1f1b = (*p_.bubble_fraction_1f1b - *p_.bubble_fraction) * *p_.gpu_hours;
+    note("bubble", "Simulated bubble fraction " + percent(*p_.bubble_fraction) +
+                       " against 1F1B's " + percent(*p_.bubble_fraction_1f1b) +
+                       " at the same P and M (chunk costs F=1, B=2, W=1, "
+                       "F&B=3; no communication): " +
+                       fixed(*p_.gpu_hours_saved_vs_1f1b / 1e3, 1) +
+                       "K GPU-hours saved over the run.");
+    if (expert_parallel(m_))
+      if (auto st = simulate_comm(m); !st.ok()) return st;
+    const PlanMemory& mem = *p_.memory;
+    note("memory",
+         scaled(mem.params_per_gpu) + " parameters per GPU" +
+             (mem.param_copies > 1 ? " (" + std::to_string(mem.param_copies) + " copies, " +
+                                         fixed(mem.replication_gb, 1) + " GB for the extra copy)"
+                                   : "") +
+             ": about " + fixed(mem.total_gb, 1) + " GB of training state against " +
+             fixed(mem.usable_gb, 1) + " GB usable, so it " +
+             (mem.fits ? "fits." : "does NOT fit: raise P."));
+    return Ok{};
+  }
+
+  // DeepSeek-style costs with the communication model (planner.h, kPlanReferenceCommRatio).
+  Costs comm_costs() const {
+    Costs c;
+    CommCosts m;
+    m.ratio =
+        kPlanReferenceCommRatio * kPlanReferenceInterconnectGbps / c_.interconnect_gbps_per_gpu;
+    m.layers = std::clamp(static_cast<int>(std::lround(static_cast<double>(m_.layers) / p_.stages)),
+                          1, kMaxCommLayers);
+    c.comm = m;
+    return c;
+  }
+
+  Status simulate_comm(int m) {
+    const Costs costs = comm_costs();
+    auto r = simulate_at(schedule_, ranks_, m, costs);
+    if (!r.ok()) return r.error();
+    auto base = simulate_at("1f1b", ranks_, m, costs);
+    if (!base.ok()) return base.error();
+    PlanComm pc;
+    pc.ratio = costs.comm->ratio;
+    pc.layers = costs.comm->layers;
+    pc.compute_utilization = r.value().comm->compute_utilization;
+    pc.compute_utilization_1f1b = base.value().comm->compute_utilization;
+    pc.hidden_fraction = r.value().comm->hidden_fraction;
+    pc.gpu_hours_saved_vs_1f1b =
+        (pc.compute_utilization - pc.compute_utilization_1f1b) * *p_.gpu_hours;
+    p_.comm = pc;
+    note("communication",
+         "With expert all-to-all at compute:communication 1:" + fixed(pc.ratio, 2) +
+             " (DeepSeek-V3's 1:1 at 400 Gbps, scaled to " +
+             fixed(c_.interconnect_gbps_per_gpu, 0) + " Gbps) and " + std::to_string(pc.layers) +
+             " layers per chunk, " + title_of(schedule_) + " hides " + percent(pc.hidden_fraction) +
+             " of it and computes " + percent(pc.compute_utilization) + " of the time, against " +
+             percent(pc.compute_utilization_1f1b) +
+             " for 1F1B: " + fixed(pc.gpu_hours_saved_vs_1f1b / 1e3, 1) + "K GPU-hours saved.");
+    return Ok{};
+  }
+
+  void advise() {
+    p_.all_to_all = detail::all_to_all_advice(s_);
+    p_.rollback_fallback = fallback_of(schedule_);
+    const std::string fallback = p_.rollback_fallback.empty() ? schedule_ : p_.rollback_fallback;
+    // With expert parallelism the fallback is judged with its all-to-all exposed, since hiding
+    // that is what the more complex schedule is for.
+    double threshold = 1 - *p_.bubble_fraction;
+    if (p_.comm) {
+      threshold = p_.comm->compute_utilization;
+      auto fb = simulate_at(fallback, ranks_, p_.microbatches, comm_costs());
+      if (fb.ok()) threshold = fb.value().comm->compute_utilization;
+    } else if (auto fb = simulate_at(fallback, ranks_, p_.microbatches); fb.ok()) {
+      threshold = 1 - fb.value().bubble_fraction;
+    }
+    p_.rollback_threshold = threshold;
+    const std::string steps = std::to_string(kPlanRollbackSteps);
+    if (p_.rollback_fallback.empty())
+      p_.rollback = "Measure aggregate GPU utilization over the first " + steps +
+                    " steps. If it stays below " + percent(threshold) +
+                    " (this schedule's simulated ceiling), no simpler schedule will help: "
+                    "look for stragglers, then lower P.";
+    else
+      p_.rollback = "Measure aggregate GPU utilization over the first " + steps +
+                    " steps. If it stays below " + percent(threshold) +
+                    ", the simulated ceiling of " + title_of(p_.rollback_fallback) +
+                    " at the same P and M" + (p_.comm ? " with its all-to-all exposed" : "") +
+                    ", " + title_of(schedule_) + " is not paying for its complexity: switch to " +
+                    title_of(p_.rollback_fallback) +
+                    ". (Our threshold rule; the spec names the metric but no number.)";
+  }
+
+  const PlanSpec& s_;
+  const ModelSpec& m_;
+  const ClusterSpec& c_;
+  Plan p_;
+  std::string schedule_;
+  int ranks_ = 0;
+};
+
+}  // namespace
+
+Result<Plan> make_plan(const PlanSpec& spec) { return Planner(spec).run(); }
+
+}  // namespace pipesim
