@@ -53,9 +53,30 @@ Tick op_cost(const Op& op, const TickCosts& c) {
   return 0;
 }
 
+// Activation accounting: a chunk is in flight from the end of its F to the end of its B. In an FB
+// pair the forward's activations appear as the backward's are released, so the pair is net zero.
+int activation_delta(const Op& op) {
+  switch (op.kind) {
+    case OpKind::Forward: return 1;
+    case OpKind::Backward: return -1;
+    case OpKind::Weight:
+    case OpKind::ForwardBackward: return 0;
+  }
+  return 0;
+}
+
+// What one rank did, accumulated while it runs so no pass over the timeline is needed.
+struct RankTally {
+  Tick busy = 0;
+  Tick compute = 0;  // communication model only: compute part of busy
+  Tick comm = 0;     // communication model only: all communication of its ops
+  int in_flight = 0;
+  int peak_activations = 0;
+};
+
 struct EngineRun {
-  std::vector<std::vector<TimedOp>> timeline;
-  std::vector<Tick> busy;
+  std::vector<std::vector<TimedOp>> timeline;  // empty unless recorded
+  std::vector<RankTally> ranks;
   Tick makespan = 0;
 };
 constexpr int kNobody = -1;
@@ -70,20 +91,21 @@ struct Wait {
 
 class Engine {
  public:
-  Engine(const Schedule& s, const Costs& costs)
-      : s_(s), costs_(costs), index_(s), forward_end_(index_.size(), kNotDone),
+  Engine(const Schedule& s, const Costs& costs, bool record_timeline)
+      : s_(s), costs_(costs), record_timeline_(record_timeline), index_(s), forward_end_(index_.size(), kNotDone),
         backward_end_(index_.size(), kNotDone), chunk_rank_(index_.size(), kNobody),
         forward_waiters_(index_.size(), kNobody), backward_waiters_(index_.size(), kNobody),
         next_waiter_(static_cast<std::size_t>(s.ranks), kNobody),
         waiting_on_(static_cast<std::size_t>(s.ranks)),
         head_(static_cast<std::size_t>(s.ranks), 0), free_at_(static_cast<std::size_t>(s.ranks), 0),
-        busy_(static_cast<std::size_t>(s.ranks), 0), timeline_(static_cast<std::size_t>(s.ranks)) {
+        tally_(static_cast<std::size_t>(s.ranks)), timeline_(static_cast<std::size_t>(s.ranks)) {
     for (int r = 0; r < s.ranks; ++r) {
       for (const Op& op : s.rank_ops[static_cast<std::size_t>(r)]) {
         chunk_rank_[index_(op.chunk)] = r;
         if (op.kind == OpKind::ForwardBackward) chunk_rank_[index_(op.backward_chunk)] = r;
       }
-      timeline_[static_cast<std::size_t>(r)].reserve(s.rank_ops[static_cast<std::size_t>(r)].size());
+      if (record_timeline_)
+        timeline_[static_cast<std::size_t>(r)].reserve(s.rank_ops[static_cast<std::size_t>(r)].size());
     }
   }
 
@@ -101,7 +123,7 @@ class Engine {
         return deadlock_error();
     EngineRun out;
     out.timeline = std::move(timeline_);
-    out.busy = std::move(busy_);
+    out.ranks = std::move(tally_);
     out.makespan = *std::max_element(free_at_.begin(), free_at_.end());
     return out;
   }
@@ -116,7 +138,7 @@ class Engine {
     auto& timeline = timeline_[ru];
     std::size_t head = head_[ru];
     Tick free_at = free_at_[ru];
-    Tick busy = busy_[ru];
+    RankTally tally = tally_[ru];
     while (head < ops.size()) {
       const Op& op = ops[head];
       Tick ready = free_at;
@@ -127,15 +149,22 @@ class Engine {
       }
       const Tick cost = op_cost(op, costs_);
       const Tick end = ready + cost;
-      timeline.push_back(TimedOp{op, to_units(ready), to_units(end)});
-      busy += cost;
+      if (record_timeline_) timeline.push_back(TimedOp{op, to_units(ready), to_units(end)});
+      tally.busy += cost;
+      tally.in_flight += activation_delta(op);
+      tally.peak_activations = std::max(tally.peak_activations, tally.in_flight);
+      if (costs_.comm) {
+        const detail::KindTicks& k = costs_.comm->of(op);
+        tally.compute += k.compute;
+        tally.comm += k.comm;
+      }
       free_at = end;
       ++head;
       finish(op, end, work);
     }
     head_[ru] = head;
     free_at_[ru] = free_at;
-    busy_[ru] = busy;
+    tally_[ru] = tally;
   }
 
   // Raises `ready` to cover one dependency, or reports that it is unfinished.
@@ -232,6 +261,7 @@ class Engine {
 
   const Schedule& s_;
   const TickCosts costs_;
+  const bool record_timeline_;
   detail::ChunkIndex index_;
   std::vector<Tick> forward_end_, backward_end_;
   std::vector<int> chunk_rank_;
@@ -240,44 +270,27 @@ class Engine {
   std::vector<Wait> waiting_on_;
   std::vector<std::size_t> head_;
   std::vector<Tick> free_at_;
-  std::vector<Tick> busy_;
+  std::vector<RankTally> tally_;
   std::vector<std::vector<TimedOp>> timeline_;
 };
 
-// Activation accounting: a chunk is in flight from the end of its F to the end of its B. In an FB
-// pair the forward's activations appear as the backward's are released, so the pair is net zero.
-int activation_delta(const Op& op) {
-  switch (op.kind) {
-    case OpKind::Forward: return 1;
-    case OpKind::Backward: return -1;
-    case OpKind::Weight:
-    case OpKind::ForwardBackward: return 0;
-  }
-  return 0;
-}
 
 }  // namespace
 
 namespace {
 
-// Per-rank compute, communication and exposed time, summed from each op kind's layout in ticks.
-void add_comm_stats(SimResult& r, const detail::CommTicks& t, Tick makespan) {
+// Per-rank compute, communication and exposed time from the engine's tallies.
+void add_comm_stats(SimResult& r, const EngineRun& run) {
   Tick total_compute = 0, total_comm = 0, total_exposed = 0;
-  for (std::size_t rank = 0; rank < r.timeline.size(); ++rank) {
-    Tick compute = 0, comm = 0, busy = 0;
-    for (const TimedOp& op : r.timeline[rank]) {
-      const detail::KindTicks& k = t.of(op.op);
-      compute += k.compute;
-      comm += k.comm;
-      busy += k.duration;
-    }
+  for (std::size_t rank = 0; rank < run.ranks.size(); ++rank) {
+    const RankTally& t = run.ranks[rank];
     RankStats& st = r.per_rank[rank];
-    st.compute = to_units(compute);
-    st.comm = to_units(comm);
-    st.exposed_comm = to_units(busy - compute);
-    total_compute += compute;
-    total_comm += comm;
-    total_exposed += busy - compute;
+    st.compute = to_units(t.compute);
+    st.comm = to_units(t.comm);
+    st.exposed_comm = to_units(t.busy - t.compute);
+    total_compute += t.compute;
+    total_comm += t.comm;
+    total_exposed += t.busy - t.compute;
   }
   CommSummary s;
   s.total = to_units(total_comm);
@@ -287,15 +300,16 @@ void add_comm_stats(SimResult& r, const detail::CommTicks& t, Tick makespan) {
                                            static_cast<double>(total_comm)
                                      : 0.0;
   s.compute_utilization =
-      makespan > 0 ? static_cast<double>(total_compute) /
-                         (static_cast<double>(r.timeline.size()) * static_cast<double>(makespan))
-                   : 0.0;
+      run.makespan > 0 ? static_cast<double>(total_compute) /
+                             (static_cast<double>(run.ranks.size()) * static_cast<double>(run.makespan))
+                       : 0.0;
   r.comm = s;
 }
 
 // Runs a schedule already known to pass check_schedule and validate_costs.
-Result<SimResult> run_checked_schedule(const Schedule& schedule, const Costs& costs) {
-  auto run = Engine(schedule, costs).run();
+Result<SimResult> run_checked_schedule(const Schedule& schedule, const Costs& costs,
+                                       const SimOptions& options) {
+  auto run = Engine(schedule, costs, options.timeline).run();
   if (!run.ok()) return run.error();
 
   SimResult r;
@@ -313,18 +327,14 @@ Result<SimResult> run_checked_schedule(const Schedule& schedule, const Costs& co
   for (int rank = 0; rank < schedule.ranks; ++rank) {
     RankStats st;
     st.rank = rank;
-    const Tick busy = engine_run.busy[static_cast<std::size_t>(rank)];
-    const Tick idle = engine_run.makespan - busy;
-    st.busy = to_units(busy);
+    const RankTally& tally = engine_run.ranks[static_cast<std::size_t>(rank)];
+    const Tick idle = engine_run.makespan - tally.busy;
+    st.busy = to_units(tally.busy);
     st.idle = to_units(idle);
     total_idle += idle;
     max_idle = std::max(max_idle, idle);
-    int in_flight = 0;
-    for (const TimedOp& t : r.timeline[static_cast<std::size_t>(rank)]) {
-      in_flight += activation_delta(t.op);
-      st.peak_activations = std::max(st.peak_activations, in_flight);
-    }
-    PIPESIM_CHECK(in_flight == 0, "activations must return to zero at the end of a step");
+    st.peak_activations = tally.peak_activations;
+    PIPESIM_CHECK(tally.in_flight == 0, "activations must return to zero at the end of a step");
     r.max_peak_activations = std::max(r.max_peak_activations, st.peak_activations);
     r.per_rank.push_back(st);
   }
@@ -335,26 +345,27 @@ Result<SimResult> run_checked_schedule(const Schedule& schedule, const Costs& co
                                 (static_cast<double>(schedule.ranks) * static_cast<double>(engine_run.makespan))
                           : 0.0;
   r.utilization = 1.0 - r.bubble_fraction;
-  if (costs.comm) add_comm_stats(r, detail::comm_ticks(costs), engine_run.makespan);
+  if (costs.comm) add_comm_stats(r, engine_run);
   return r;
 }
 
 }  // namespace
 
-Result<SimResult> simulate_schedule(const Schedule& schedule, const Costs& costs) {
+Result<SimResult> simulate_schedule(const Schedule& schedule, const Costs& costs,
+                                    const SimOptions& options) {
   if (Status st = check_schedule(schedule); !st.ok()) return st.error();
   if (Status st = validate_costs(costs); !st.ok()) return st.error();
-  return run_checked_schedule(schedule, costs);
+  return run_checked_schedule(schedule, costs, options);
 }
 
-Result<SimResult> simulate(const SimConfig& config) {
+Result<SimResult> simulate(const SimConfig& config, const SimOptions& options) {
   if (Status st = validate(config); !st.ok()) return st.error();
   auto schedule = generate_schedule(config);
   if (!schedule.ok()) return schedule.error();
   // Built-in generators are trusted to emit well-formed lists (tests/core run check_schedule and
   // the invariant checker over every generator and many shapes), so the structural check, a third
   // of a simulation's time, is skipped here. User-supplied lists go through simulate_schedule.
-  auto result = run_checked_schedule(schedule.value(), config.costs);
+  auto result = run_checked_schedule(schedule.value(), config.costs, options);
   if (!result.ok()) return result;
   SimResult r = std::move(result).value();
   r.config = config;  // keep the caller's microbatch count and costs verbatim

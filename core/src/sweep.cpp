@@ -77,7 +77,7 @@ Result<std::vector<SweepRow>> run_sweep(const SweepRequest& req) {
         row.ranks = r;
         const std::int64_t mb = static_cast<std::int64_t>(m.value) * (m.per_rank ? r : 1);
         row.microbatches = mb > kMaxMicrobatches ? kMaxMicrobatches + 1 : static_cast<int>(mb);
-        auto result = simulate(SimConfig{name, r, row.microbatches, req.costs});
+        auto result = simulate(SimConfig{name, r, row.microbatches, req.costs}, SimOptions{false});
         row.ok = result.ok();
         if (!row.ok) {
           row.error = result.error();

@@ -68,13 +68,19 @@ class Observer {
   virtual void on_activations(int /*rank*/, double /*time*/, int /*delta*/, int /*in_flight*/) {}
 };
 
+/// What to record besides the metrics.
+struct SimOptions {
+  bool timeline = true;  ///< keep every op's start and end (sweeps turn this off: metrics only)
+};
+
 /// Runs `schedule` under `costs`. Errors: invalid_schedule (check_schedule fails), deadlock (the
 /// message names the stuck head op of every blocked rank and what it waits for). Never hangs: it
 /// does O(ops) work.
-Result<SimResult> simulate_schedule(const Schedule& schedule, const Costs& costs);
+Result<SimResult> simulate_schedule(const Schedule& schedule, const Costs& costs,
+                                    const SimOptions& options = {});
 
 /// validate + generate_schedule + simulate_schedule. The usual entry point.
-Result<SimResult> simulate(const SimConfig& config);
+Result<SimResult> simulate(const SimConfig& config, const SimOptions& options = {});
 
 /// Feeds the trace of `result` to `observer` ordered by (time, priority, sequence): finishes
 /// before starts at equal times, then rank, then position in the rank's list.
