@@ -49,6 +49,12 @@ Result<Json> parse_json(const std::string& text) {
     const auto tag_end = what.find("] ");
     if (tag_end != std::string::npos) what = what.substr(tag_end + 2);
     return Error{ErrorCode::ParseError, "input is not valid JSON: " + what, ""};
+  } catch (const nlohmann::json::exception& e) {
+    // Valid syntax nlohmann still refuses, e.g. 1e999 (a number out of double's range).
+    std::string what = e.what();
+    const auto tag_end = what.find("] ");
+    if (tag_end != std::string::npos) what = what.substr(tag_end + 2);
+    return Error{ErrorCode::ParseError, "input is not valid JSON: " + what, ""};
   }
 }
 

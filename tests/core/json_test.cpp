@@ -40,6 +40,9 @@ TEST_CASE("config parsing rejects unknown and missing fields and bad JSON") {
   CHECK(e.code == ErrorCode::ParseError);
   CHECK(e.message == "input is not valid JSON: parse error at line 1, column 20: syntax error while parsing object key - unexpected end of input; expected string literal");
   CHECK(parse_error_of("[1,2]").message == "config must be a JSON object (got [1,2])");
+  e = parse_error_of(R"({"schedule":"1f1b","ranks":1e999,"microbatches":8})");
+  CHECK(e.code == ErrorCode::ParseError);
+  CHECK(e.message == "input is not valid JSON: number overflow parsing '1e999'");
 }
 
 TEST_CASE("config parsing accepts integral floats and fills default costs") {
