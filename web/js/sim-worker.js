@@ -4,7 +4,8 @@
 // copied.
 import { loadPipesim } from '../generated/pipesim.js';
 
-const METHODS = new Set(['simulate', 'simulateJson', 'validate', 'sweep', 'schedules', 'lessonReport']);
+const METHODS = new Set(['simulate', 'simulateJson', 'validate', 'sweep', 'schedules', 'lessonReport',
+  'recover', 'params', 'traceGrid', 'overlapPair', 'plan', 'planMarkdown']);
 const ready = loadPipesim();
 
 function transferables(method, value) {

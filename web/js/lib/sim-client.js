@@ -6,10 +6,12 @@ import { loadPipesim, SimError } from '../../generated/pipesim.js';
 
 export { SimError };
 
-const METHODS = ['simulate', 'simulateJson', 'validate', 'sweep', 'schedules', 'lessonReport'];
+const METHODS = ['simulate', 'simulateJson', 'validate', 'sweep', 'schedules', 'lessonReport',
+  'recover', 'params', 'traceGrid', 'overlapPair', 'plan', 'planMarkdown'];
 
 /**
- * Returns {simulate, simulateJson, validate, sweep, schedules, lessonReport, terminate, mode}:
+ * Returns {simulate, simulateJson, validate, sweep, schedules, lessonReport, recover, params,
+ * traceGrid, overlapPair, plan, planMarkdown, terminate, mode}:
  * each method returns a Promise of what pipesim.js returns, or rejects with a SimError.
  * Options: useWorker (default: when Worker exists), workerUrl (default: ../sim-worker.js).
  */

@@ -1,0 +1,167 @@
+#!/usr/bin/env node
+// `make bench`, wasm side (issue #3): the same DualPipe simulations in WASM (Node) beside the
+// native bench's figures, the full sweep (5 schedules x even R 4..64 x M in {2R,4R,8R,16R}) in
+// Node and in headless Chromium (main thread and Web Worker), the module's size, and the page
+// payload gzipped. Prints figures only; nothing asserts on time (STYLE.md §8).
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { chromium } from 'playwright-core';
+import { loadPipesim } from '../wasm/pipesim.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const WEB = path.join(ROOT, 'web');
+const NATIVE_BENCH = path.join(ROOT, 'build/native/bench/pipesim_bench');
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const SIMULATIONS = [[64, 1024], [16, 4096]];
+const SWEEP = {
+  schedules: ['gpipe', '1f1b', 'zb-h1', 'dualpipe', 'dualpipev'],
+  ranks: Array.from({ length: 31 }, (_, i) => 4 + 2 * i),
+  microbatches: ['2R', '4R', '8R', '16R'],
+};
+
+const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+
+function bestMs(reps, fn) {
+  let best = Infinity;
+  for (let i = 0; i < reps; i++) {
+    const t0 = performance.now();
+    fn();
+    best = Math.min(best, performance.now() - t0);
+  }
+  return best;
+}
+
+// Runs the native bench, echoes it, and returns {"R,M": simulate() ms, sweep: ms} as printed.
+function nativeFigures() {
+  if (!existsSync(NATIVE_BENCH)) return { text: `(no ${path.relative(ROOT, NATIVE_BENCH)}: run make native)\n` };
+  const text = execFileSync(NATIVE_BENCH, { encoding: 'utf8' });
+  const figures = { text };
+  for (const line of text.split('\n')) {
+    const sim = line.match(/dualpipe R=\s*(\d+)\s+M=\s*(\d+)\s+(\d+) ops.*?\(\s*([\d.]+) ms\)/);
+    if (sim) figures[`${sim[1]},${sim[2]}`] = { ops: Number(sim[3]), ms: Number(sim[4]) };
+    const sweep = line.match(/full sweep: .* in ([\d.]+) ms/);
+    if (sweep) figures.sweep = Number(sweep[1]);
+  }
+  return figures;
+}
+
+function benchNode(api, native) {
+  console.log('\nwasm in Node (best of 5; native = the simulate() figure above)');
+  for (const [ranks, microbatches] of SIMULATIONS) {
+    const config = { schedule: 'dualpipe', ranks, microbatches };
+    const count = api.simulate(config).timeline.count;
+    const arrays = bestMs(5, () => api.simulate(config));
+    const json = bestMs(5, () => api.simulateJson(config));
+    const ref = native[`${ranks},${microbatches}`];
+    const ratio = ref ? `${(arrays / ref.ms).toFixed(2)}x native (${ref.ms} ms)` : 'native n/a';
+    console.log(`dualpipe R=${ranks} M=${microbatches}: ${count} ops  simulate ${arrays.toFixed(2)} ms  ${ratio}` +
+                `  simulateJson (full JSON) ${json.toFixed(2)} ms`);
+  }
+  let cells = 0;
+  const sweep = bestMs(3, () => { cells = api.sweep(SWEEP).rows.length; });
+  const ratio = native.sweep ? `, ${(sweep / native.sweep).toFixed(2)}x native (${native.sweep} ms)` : '';
+  console.log(`full sweep (${cells} cells) in Node: ${sweep.toFixed(1)} ms (best of 3)${ratio}`);
+}
+
+function startServer() {
+  const server = spawn(process.execPath, [path.join(ROOT, 'scripts/serve.mjs'), '--port', '0', '--root', WEB],
+                       { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = new Promise((resolve) => createInterface({ input: server.stdout }).once('line', resolve));
+  return { server, url };
+}
+
+async function benchChromium(page, origin) {
+  await page.goto(`${origin}/generated/manifest.json`);
+  const figures = await page.evaluate(async (sweep) => {
+    const best = async (reps, fn) => {
+      let ms = Infinity;
+      for (let i = 0; i < reps; i++) {
+        const t0 = performance.now();
+        await fn();
+        ms = Math.min(ms, performance.now() - t0);
+      }
+      return ms;
+    };
+    const { loadPipesim } = await import('/generated/pipesim.js');
+    const api = await loadPipesim();
+    const mainThread = await best(3, () => api.sweep(sweep));
+    const simulate = await best(5, () => api.simulate({ schedule: 'dualpipe', ranks: 64, microbatches: 1024 }));
+    const { createSimClient } = await import('/js/lib/sim-client.js');
+    const client = createSimClient();
+    await client.schedules();  // start the worker and load its module before timing
+    const worker = await best(3, () => client.sweep(sweep));
+    client.terminate();
+    return { mainThread, worker, simulate };
+  }, SWEEP);
+  console.log(`\nChromium (${browserVersion}): full sweep ${figures.mainThread.toFixed(1)} ms on the main thread, ` +
+              `${figures.worker.toFixed(1)} ms through the worker client (best of 3); ` +
+              `dualpipe R=64 M=1024 simulate ${figures.simulate.toFixed(2)} ms`);
+}
+
+let browserVersion = '';
+
+// What the page loads, gzipped: every response Chromium receives for index.html, read from disk.
+async function payloadOfPage(page, origin) {
+  const paths = new Set();
+  page.on('response', (r) => { if (r.url().startsWith(origin) && r.status() === 200) paths.add(new URL(r.url()).pathname); });
+  await page.goto(`${origin}/`, { waitUntil: 'networkidle' });
+  await page.waitForTimeout(500);  // lazily loaded lesson fragments and worker scripts
+  return [...paths].map((p) => path.join(WEB, decodeURIComponent(p.endsWith('/') ? p + 'index.html' : p)));
+}
+
+function filesUnder(dir) {
+  if (!existsSync(dir)) return [];
+  // pipesim.d.ts is for editors, never fetched by the page.
+  return readdirSync(dir, { recursive: true }).map((f) => path.join(dir, f))
+    .filter((f) => statSync(f).isFile() && !f.endsWith('.d.ts'));
+}
+
+function printPayload(files, what) {
+  let raw = 0;
+  let gz = 0;
+  for (const f of files) {
+    const bytes = readFileSync(f);
+    raw += bytes.length;
+    gz += gzipSync(bytes, { level: 9 }).length;
+  }
+  console.log(`page payload (${what}): ${files.length} files, ${kb(raw)} raw, ${kb(gz)} gzipped`);
+}
+
+async function main() {
+  const native = nativeFigures();
+  process.stdout.write(native.text);
+
+  const moduleUrl = new URL('../build/wasm/wasm/pipesim.mjs', import.meta.url);
+  const wasm = readFileSync(new URL('pipesim.wasm', moduleUrl));
+  const glue = readFileSync(moduleUrl);
+  console.log(`\nwasm module: pipesim.wasm ${kb(wasm.length)} (${kb(gzipSync(wasm, { level: 9 }).length)} gzipped), ` +
+              `pipesim.mjs ${kb(glue.length)} (${kb(gzipSync(glue, { level: 9 }).length)} gzipped)`);
+  benchNode(await loadPipesim({ moduleUrl }), native);
+
+  const { server, url } = startServer();
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+  try {
+    browserVersion = `Chromium ${browser.version()}`;
+    const origin = (await url).replace(/\/$/, '');
+    await benchChromium(await browser.newPage(), origin);
+    if (existsSync(path.join(WEB, 'index.html'))) {
+      printPayload(await payloadOfPage(await browser.newPage(), origin), 'what index.html loads');
+    } else {
+      printPayload(['generated', 'js', 'css'].flatMap((d) => filesUnder(path.join(WEB, d))),
+                   'no index.html yet: all of web/generated, web/js, web/css');
+    }
+  } finally {
+    await browser.close();
+    server.kill();
+  }
+}
+
+main().catch((error) => {
+  console.error(`wasm-bench: ${error.stack}`);
+  process.exit(1);
+});

@@ -1,0 +1,163 @@
+#!/usr/bin/env node
+// Builds the generated part of the site into web/generated/ (git-ignored; the page itself is
+// served straight from web/): the wasm module and its JS API, the lessons rendered to HTML
+// fragments, quizzes and exercises as JSON, and manifest.json listing all of it. Run by
+// `make site` after the wasm build. Output is deterministic: no timestamps.
+//
+// Lesson Markdown extensions, kept as placeholders the page fills in with live simulations:
+//   ```sim <id>\n{config}\n```  ->  <div class="sim-widget" data-sim-id="id" data-config="{..}"></div>
+//   {{id.field|quoted}}         ->  <span class="sim-number" data-ref="id.field" data-quoted="..">quoted</span>
+//   ## Heading <!-- anchor -->  ->  <h2 id="anchor">Heading</h2>
+import { copyFile, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import MarkdownIt from 'markdown-it';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const WASM_BUILD = path.join(ROOT, 'build/wasm/wasm');
+const OUT = path.join(ROOT, 'web/generated');
+const LESSONS = path.join(ROOT, 'lessons');
+
+const SIM_NUMBER = /^\{\{([A-Za-z][\w-]*(?:\.[A-Za-z]\w*)+)\|([^{}|]*)\}\}/;
+const ANCHOR = /\s*<!--\s*([a-z0-9-]+)\s*-->\s*$/;
+
+class BuildError extends Error {}
+
+// The markdown-it instance with our three extensions. Raw HTML stays off: lessons are Markdown.
+function lessonRenderer(lesson) {
+  const md = new MarkdownIt({ html: false, linkify: false, typographer: false });
+  const escape = md.utils.escapeHtml;
+  const escapeSingle = (text) => escape(text).replaceAll('&quot;', '"').replaceAll("'", '&#39;');
+
+  md.core.ruler.before('inline', 'heading_anchor', (state) => {
+    state.tokens.forEach((token, i) => {
+      if (token.type !== 'heading_open') return;
+      const inline = state.tokens[i + 1];
+      const match = inline.content.match(ANCHOR);
+      if (!match) return;
+      inline.content = inline.content.slice(0, match.index);
+      token.attrSet('id', match[1]);
+      lesson.sections.push({ id: match[1], level: Number(token.tag.slice(1)), title: inline.content });
+    });
+  });
+
+  md.inline.ruler.before('emphasis', 'sim_number', (state, silent) => {
+    if (state.src.charCodeAt(state.pos) !== 0x7b /* { */) return false;
+    const match = state.src.slice(state.pos).match(SIM_NUMBER);
+    if (!match) return false;
+    if (!silent) {
+      const token = state.push('sim_number', 'span', 0);
+      token.meta = { ref: match[1], quoted: match[2] };
+      lesson.numbers.push({ ref: match[1], quoted: match[2] });
+    }
+    state.pos += match[0].length;
+    return true;
+  });
+  md.renderer.rules.sim_number = (tokens, i) => {
+    const { ref, quoted } = tokens[i].meta;
+    return `<span class="sim-number" data-ref="${escape(ref)}" data-quoted="${escape(quoted)}">${escape(quoted)}</span>`;
+  };
+
+  const defaultFence = md.renderer.rules.fence;
+  md.renderer.rules.fence = (tokens, i, options, env, self) => {
+    const token = tokens[i];
+    const [lang, id, ...rest] = token.info.trim().split(/\s+/);
+    if (lang !== 'sim') return defaultFence(tokens, i, options, env, self);
+    const where = `${lesson.source}:${token.map[0] + 1}`;
+    if (!id || rest.length || !/^[A-Za-z][\w-]*$/.test(id)) throw new BuildError(`${where}: a sim fence needs one id, e.g. \`\`\`sim dp8`);
+    if (Object.hasOwn(lesson.sims, id)) throw new BuildError(`${where}: sim id "${id}" is used twice`);
+    let config;
+    try {
+      config = JSON.parse(token.content);
+    } catch (error) {
+      throw new BuildError(`${where}: sim ${id} is not valid JSON: ${error.message}`);
+    }
+    lesson.sims[id] = config;
+    // Single-quoted so the JSON stays readable in the HTML; escape() leaves no raw ' or &.
+    return `<div class="sim-widget" data-sim-id="${escape(id)}" data-config='${escapeSingle(JSON.stringify(config))}'></div>\n`;
+  };
+  return md;
+}
+
+async function renderLesson(file) {
+  const [name, lang] = path.basename(file, '.md').split('.');
+  const lesson = { name, lang: lang ?? 'en', source: path.relative(ROOT, file), title: '', sections: [], sims: {}, numbers: [] };
+  const md = lessonRenderer(lesson);
+  const tokens = md.parse(await readFile(file, 'utf8'), {});
+  const h1 = tokens.findIndex((t) => t.type === 'heading_open' && t.tag === 'h1');
+  if (h1 >= 0) lesson.title = tokens[h1 + 1].content;
+  const html = md.renderer.render(tokens, md.options, {});
+  for (const { ref } of lesson.numbers) {
+    const id = ref.split('.')[0];
+    if (!Object.hasOwn(lesson.sims, id)) throw new BuildError(`${lesson.source}: {{${ref}|..}} names no sim fence "${id}"`);
+  }
+  lesson.html = `lessons/${name}.${lesson.lang}.html`;
+  await writeFile(path.join(OUT, lesson.html), html);
+  return lesson;
+}
+
+// Re-serialised after parsing, so a malformed file fails the build instead of the page.
+async function copyJson(from, to) {
+  let data;
+  try {
+    data = JSON.parse(await readFile(from, 'utf8'));
+  } catch (error) {
+    throw new BuildError(`${path.relative(ROOT, from)}: ${error.message}`);
+  }
+  await writeFile(path.join(OUT, to), JSON.stringify(data, null, 1) + '\n');
+  return to;
+}
+
+async function copyModule() {
+  const files = [
+    [path.join(WASM_BUILD, 'pipesim.mjs'), 'pipesim.mjs'],
+    [path.join(WASM_BUILD, 'pipesim.wasm'), 'pipesim.wasm'],
+    [path.join(ROOT, 'wasm/pipesim.js'), 'pipesim.js'],
+    [path.join(ROOT, 'wasm/pipesim.d.ts'), 'pipesim.d.ts'],
+  ];
+  for (const [from, to] of files) {
+    try {
+      await copyFile(from, path.join(OUT, to));
+    } catch {
+      throw new BuildError(`missing ${path.relative(ROOT, from)}: run \`make wasm\` first`);
+    }
+  }
+  return { module: 'pipesim.mjs', wasm: 'pipesim.wasm', api: 'pipesim.js', types: 'pipesim.d.ts' };
+}
+
+async function main() {
+  await mkdir(OUT, { recursive: true });
+  await rm(path.join(OUT, 'lessons'), { recursive: true, force: true });
+  await mkdir(path.join(OUT, 'lessons/exercises'), { recursive: true });
+
+  const pipesim = await copyModule();
+  const lessonFiles = (await readdir(LESSONS)).filter((f) => f.endsWith('.md')).sort();
+  const lessons = [];
+  for (const f of lessonFiles) lessons.push(await renderLesson(path.join(LESSONS, f)));
+
+  const quizzes = {};
+  for (const f of (await readdir(LESSONS)).filter((f) => /^quiz(\.\w+)?\.json$/.test(f)).sort()) {
+    const lang = f.split('.').length === 3 ? f.split('.')[1] : 'en';
+    quizzes[lang] = await copyJson(path.join(LESSONS, f), `lessons/${f}`);
+  }
+  const exercises = [];
+  for (const f of (await readdir(path.join(LESSONS, 'exercises'))).filter((f) => f.endsWith('.json')).sort()) {
+    exercises.push(await copyJson(path.join(LESSONS, 'exercises', f), `lessons/exercises/${f}`));
+  }
+
+  const manifest = {
+    pipesim,
+    lessons: lessons.map(({ name, lang, source, title, html, sections, sims, numbers }) =>
+      ({ name, lang, source, title, html, sections, sims, numbers })),
+    quizzes,
+    exercises,
+  };
+  await writeFile(path.join(OUT, 'manifest.json'), JSON.stringify(manifest, null, 1) + '\n');
+  console.log(`build-site: web/generated/ has the wasm module, ${lessons.length} lessons, ` +
+              `${Object.keys(quizzes).length} quizzes and ${exercises.length} exercises`);
+}
+
+main().catch((error) => {
+  console.error(`build-site: ${error instanceof BuildError ? error.message : error.stack}`);
+  process.exit(1);
+});

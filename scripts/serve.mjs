@@ -1,0 +1,142 @@
+#!/usr/bin/env node
+// Zero-dependency static server for the page (`make serve`, browser tests, benchmarks). Serves
+// one directory (default web/) on 127.0.0.1 with the MIME types the page needs (.wasm must be
+// application/wasm for streaming compilation) and the page's Content-Security-Policy, so local
+// runs see the same restrictions as a deployment. Nothing outside the root is ever served.
+//
+// Usage: node scripts/serve.mjs [--port N] [--root DIR]    (PORT env also sets the port)
+// The first stdout line is the URL, e.g. http://127.0.0.1:8000/ ; with --port 0 it names the
+// port the OS chose, which tests read.
+import { createReadStream } from 'node:fs';
+import { realpath, stat } from 'node:fs/promises';
+import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export const MIME_TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.wasm': 'application/wasm',
+  '.woff2': 'font/woff2',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+  '.md': 'text/markdown; charset=utf-8',
+  '.ts': 'text/plain; charset=utf-8',
+};
+
+// 'wasm-unsafe-eval' allows WebAssembly compilation without allowing JS eval; frame-ancestors *
+// lets other sites embed embed.html in an iframe.
+export const SECURITY_HEADERS = {
+  'Content-Security-Policy': "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; " +
+    "style-src 'self'; img-src 'self' data:; worker-src 'self'; frame-ancestors *",
+  'X-Content-Type-Options': 'nosniff',
+  // The course site loads figure-widget.js with a classic <script> and import()s our modules and
+  // the wasm from its own origin: module scripts and fetch() need CORS for that. Public files only.
+  'Access-Control-Allow-Origin': '*',
+};
+
+function parseArgs(argv) {
+  const options = { port: Number(process.env.PORT ?? 8000), root: path.join(REPO, 'web') };
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i].split('=', 2);
+    const value = inline ?? argv[++i];
+    if (flag === '--port') options.port = Number(value);
+    else if (flag === '--root') options.root = path.resolve(value);
+    else throw new Error(`unknown option ${argv[i]} (use --port N, --root DIR)`);
+  }
+  if (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535) {
+    throw new Error('port must be an integer in [0, 65535]');
+  }
+  return options;
+}
+
+function sendText(res, status, text, extra = {}) {
+  res.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': 'text/plain; charset=utf-8',
+                          'Content-Length': Buffer.byteLength(text), ...extra });
+  res.end(res.req.method === 'HEAD' ? undefined : text);
+}
+
+// Maps a request path to a file inside root, or null. Decodes first, then checks the resolved
+// real path (symlinks included) still lies inside root: %2e%2e and %2f tricks end up outside.
+async function resolveFile(root, urlPath) {
+  let decoded;
+  try {
+    decoded = decodeURIComponent(urlPath);
+  } catch {
+    return { status: 400 };
+  }
+  if (decoded.includes('\0') || decoded.split(/[\\/]/).includes('..')) return { status: 403 };
+  let file = path.resolve(root, '.' + decoded);
+  if (file !== root && !file.startsWith(root + path.sep)) return { status: 403 };
+  try {
+    let info = await stat(file);
+    if (info.isDirectory()) {
+      if (!urlPath.endsWith('/')) return { redirect: urlPath + '/' };
+      file = path.join(file, 'index.html');
+      info = await stat(file);
+    }
+    const real = await realpath(file);
+    if (!real.startsWith(root + path.sep)) return { status: 403 };
+    return info.isFile() ? { file: real, size: info.size } : { status: 404 };
+  } catch {
+    return { status: 404 };
+  }
+}
+
+export function createServer(rootDir) {
+  const rootPromise = realpath(rootDir);
+  return http.createServer(async (req, res) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      sendText(res, 405, 'Method Not Allowed\n', { Allow: 'GET, HEAD' });
+      return;
+    }
+    const root = await rootPromise;
+    const urlPath = req.url.split(/[?#]/)[0];
+    const found = await resolveFile(root, urlPath.startsWith('/') ? urlPath : '/' + urlPath);
+    if (found.redirect) {
+      sendText(res, 301, 'Moved Permanently\n', { Location: found.redirect });
+    } else if (found.status) {
+      const reason = { 400: 'Bad Request', 403: 'Forbidden', 404: 'Not Found' }[found.status];
+      sendText(res, found.status, `${reason}: ${urlPath}\n`);
+    } else {
+      res.writeHead(200, {
+        ...SECURITY_HEADERS,
+        'Content-Type': MIME_TYPES[path.extname(found.file).toLowerCase()] ?? 'application/octet-stream',
+        'Content-Length': found.size,
+        'Cache-Control': 'no-cache',  // a rebuild must reach the next reload
+      });
+      if (req.method === 'HEAD') res.end();
+      else createReadStream(found.file).on('error', () => res.destroy()).pipe(res);
+    }
+  });
+}
+
+async function main() {
+  let options;
+  try {
+    options = parseArgs(process.argv.slice(2));
+    await stat(options.root);
+  } catch (error) {
+    console.error(`serve: ${error.message}`);
+    process.exit(1);
+  }
+  const server = createServer(options.root);
+  server.on('error', (error) => {
+    console.error(`serve: ${error.message}`);
+    process.exit(1);
+  });
+  server.listen(options.port, '127.0.0.1', () => {
+    console.log(`http://127.0.0.1:${server.address().port}/`);
+    console.log(`serving ${path.relative(process.cwd(), options.root) || '.'} (Ctrl-C stops)`);
+  });
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(0));
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();

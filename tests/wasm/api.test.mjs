@@ -1,0 +1,66 @@
+// The rest of the JS API: validate, sweep, schedules and lessonReport return what the native CLI
+// prints for the same request, plus hand-checked values.
+import assert from 'node:assert/strict';
+import test from 'node:test';
+import { nativeCli, pipesim } from './helpers.mjs';
+
+test('schedules() lists what `pipesim schedules` lists, starting with the five of the core issue', async () => {
+  const api = await pipesim();
+  const list = api.schedules();
+  assert.deepEqual(list, JSON.parse(nativeCli(['schedules', '--format', 'json'])));
+  assert.deepEqual(list.slice(0, 5).map((s) => s.name), ['gpipe', '1f1b', 'zb-h1', 'dualpipe', 'dualpipev']);
+  for (const s of list) assert.deepEqual(Object.keys(s), ['name', 'title', 'constraints', 'source']);
+});
+
+test('validate() fills in the default costs (DeepSeek\'s F=1 B=2 W=1 F&B=3, p2p 0)', async () => {
+  const api = await pipesim();
+  assert.deepEqual(api.validate({ schedule: 'dualpipe', ranks: 8, microbatches: 20.0 }), {
+    schedule: 'dualpipe', ranks: 8, microbatches: 20,
+    costs: { forward: 1, backward: 2, weight: 1, overlapped: 3, p2pLatency: 0 },
+  });
+});
+
+test('sweep() equals `pipesim sweep --format json`, in schedule, ranks, micro-batch order', async () => {
+  const api = await pipesim();
+  const request = { schedules: ['gpipe', '1f1b', 'zb-h1', 'dualpipe', 'dualpipev'], ranks: [4, 6, 8],
+                    microbatches: [8, '2R', '4R'], costs: { overlapped: 2.5 } };
+  const result = api.sweep(request);
+  const native = nativeCli(['sweep', '--schedules', 'gpipe,1f1b,zb-h1,dualpipe,dualpipev', '--ranks', '4:8:2',
+                            '--microbatches', '8,2R,4R', '--overlapped', '2.5', '--format', 'json']);
+  assert.deepEqual(result, JSON.parse(native));
+  assert.equal(result.rows.length, 5 * 3 * 3);
+  assert.deepEqual(result.rows.slice(0, 3).map((r) => [r.schedule, r.ranks, r.microbatches]),
+                   [['gpipe', 4, 8], ['gpipe', 4, 8], ['gpipe', 4, 16]]);
+});
+
+test('sweep() GPipe bubble fraction is (p-1)/(m+p-1)', async () => {
+  const api = await pipesim();
+  const { rows } = api.sweep({ schedules: ['gpipe'], ranks: [4, 8], microbatches: [4, 16] });
+  for (const row of rows) {
+    const p = row.ranks;
+    const m = row.microbatches;
+    assert.ok(Math.abs(row.bubbleFraction - (p - 1) / (m + p - 1)) < 1e-12, `p=${p} m=${m}: ${row.bubbleFraction}`);
+  }
+});
+
+test('lessonReport() equals `pipesim lesson --format json`, by default and under other costs', async () => {
+  const api = await pipesim();
+  assert.deepEqual(api.lessonReport(), JSON.parse(nativeCli(['lesson', '--format', 'json'])));
+  assert.deepEqual(api.lessonReport({ overlapped: 2.4, weight: 0.5 }),
+                   JSON.parse(nativeCli(['lesson', '--overlapped', '2.4', '--weight', '0.5', '--format', 'json'])));
+});
+
+test('simulate() on DeepSeek\'s figure: DualPipe 8x20 idles 6 per rank (F&B+B-3W with PP/2-1 = 3)', async () => {
+  const api = await pipesim();
+  const result = api.simulate({ schedule: 'dualpipe', ranks: 8, microbatches: 20 });
+  assert.equal(result.bubble.max, 6);   // (8/2 - 1) * (3 + 2 - 3 * 1)
+  assert.equal(result.paramCopies, 2);
+  assert.equal(result.reference.bubbleMax, 6);
+});
+
+test('the API object is frozen and stateless: repeated calls give identical bytes', async () => {
+  const api = await pipesim();
+  assert.ok(Object.isFrozen(api));
+  const config = { schedule: 'dualpipev', ranks: 4, microbatches: 10 };
+  assert.equal(api.simulateJson(config), api.simulateJson(config));
+});

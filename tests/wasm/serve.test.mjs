@@ -1,0 +1,93 @@
+// scripts/serve.mjs: the right MIME types, the page's CSP and nosniff on every response, plain
+// text 404s, and nothing outside the root, however the path is spelled.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import test from 'node:test';
+import { repoPath } from './helpers.mjs';
+
+const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; " +
+  "worker-src 'self'; frame-ancestors *";
+const SECRET = 'outside-the-root-secret';
+
+// A root with one file of each type, and a secret beside (not inside) it.
+const dir = mkdtempSync(path.join(tmpdir(), 'serve-test-'));
+const root = path.join(dir, 'root');
+mkdirSync(path.join(root, 'sub'), { recursive: true });
+writeFileSync(path.join(dir, 'secret.txt'), SECRET);
+const files = { 'index.html': '<!doctype html>', 'm.wasm': '\0asm', 'a.mjs': 'export {}', 'b.js': '', 'c.css': '',
+                'd.json': '{}', 'e.svg': '<svg/>', 'f.woff2': '', 'sub/index.html': 'sub' };
+for (const [name, text] of Object.entries(files)) writeFileSync(path.join(root, name), text);
+symlinkSync(path.join(dir, 'secret.txt'), path.join(root, 'link.txt'));
+
+let server;
+let port;
+
+test.before(async () => {
+  server = spawn(process.execPath, [repoPath('scripts/serve.mjs'), '--port', '0', '--root', root], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const firstLine = await new Promise((resolve) => createInterface({ input: server.stdout }).once('line', resolve));
+  port = Number(firstLine.match(/^http:\/\/127\.0\.0\.1:(\d+)\/$/)[1]);
+});
+
+test.after(() => {
+  server?.kill();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+// A raw request: the path is sent exactly as written (fetch() would normalise "..").
+function get(rawPath, method = 'GET') {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, path: rawPath, method }, (res) => {
+      let body = '';
+      res.setEncoding('utf8').on('data', (chunk) => { body += chunk; }).on('end', () => resolve({ status: res.statusCode, headers: res.headers, body }));
+    });
+    req.on('error', reject).end();
+  });
+}
+
+test('serves each file type with its MIME type, the CSP, nosniff and CORS for cross-origin embeds', async () => {
+  const expected = { '/m.wasm': 'application/wasm', '/a.mjs': 'text/javascript; charset=utf-8',
+    '/b.js': 'text/javascript; charset=utf-8', '/c.css': 'text/css; charset=utf-8',
+    '/d.json': 'application/json; charset=utf-8', '/e.svg': 'image/svg+xml', '/f.woff2': 'font/woff2',
+    '/': 'text/html; charset=utf-8', '/sub/': 'text/html; charset=utf-8' };
+  for (const [url, type] of Object.entries(expected)) {
+    const res = await get(url);
+    assert.equal(res.status, 200, url);
+    assert.equal(res.headers['content-type'], type, url);
+    assert.equal(res.headers['content-security-policy'], CSP, url);
+    assert.equal(res.headers['x-content-type-options'], 'nosniff', url);
+    assert.equal(res.headers['access-control-allow-origin'], '*', url);
+  }
+  assert.equal((await get('/sub/')).body, 'sub');
+});
+
+test('a missing file is a plain-text 404 with the same headers', async () => {
+  const res = await get('/nope.js');
+  assert.equal(res.status, 404);
+  assert.equal(res.headers['content-type'], 'text/plain; charset=utf-8');
+  assert.equal(res.headers['content-security-policy'], CSP);
+  assert.equal(res.body, 'Not Found: /nope.js\n');
+});
+
+test('no path reaches outside the root: .., encoded dots and slashes, backslashes, symlinks', async () => {
+  for (const url of ['/../secret.txt', '/sub/../../secret.txt', '/%2e%2e/secret.txt', '/..%2fsecret.txt',
+                     '/sub/..%2F..%2Fsecret.txt', '/..%5csecret.txt', '/link.txt', '/%00']) {
+    const res = await get(url);
+    assert.equal(res.status, 403, url);
+    assert.ok(!res.body.includes(SECRET), url);
+  }
+});
+
+test('a directory without its slash redirects; other methods are refused', async () => {
+  const res = await get('/sub');
+  assert.equal(res.status, 301);
+  assert.equal(res.headers.location, '/sub/');
+  assert.equal((await get('/d.json', 'POST')).status, 405);
+  const head = await get('/m.wasm', 'HEAD');
+  assert.equal(head.status, 200);
+  assert.equal(head.headers['content-length'], '4');
+});

@@ -1,0 +1,85 @@
+// simulate() hands the timeline over as typed arrays (one per field). They must describe exactly
+// the ops of the JSON timeline, in the same order (rank, then execution order), and the rest of
+// the result must equal the JSON result without its timeline.
+import assert from 'node:assert/strict';
+import test from 'node:test';
+import { OP_NAMES } from '../../wasm/pipesim.js';
+import { pipesim } from './helpers.mjs';
+
+const CONFIGS = [
+  { schedule: 'dualpipe', ranks: 8, microbatches: 20 },  // F, B, W and FB pairs
+  { schedule: 'dualpipe', ranks: 8, microbatches: 20, costs: { overlapped: 2.4 } },
+  { schedule: 'dualpipev', ranks: 4, microbatches: 10 },
+  { schedule: 'zb-h1', ranks: 4, microbatches: 8 },      // zero-bubble B with later W
+  { schedule: '1f1b', ranks: 4, microbatches: 8 },
+  { schedule: 'gpipe', ranks: 4, microbatches: 4, costs: { p2pLatency: 0.5 } },
+  { schedule: 'dualpipe', ranks: 16, microbatches: 128 },
+];
+
+// The JSON op as the typed-array row it must equal.
+function expectedRow(rank, op) {
+  const pair = op.op === 'FB';
+  return {
+    rank, op: OP_NAMES.indexOf(op.op), zb: op.zb ? 1 : 0,
+    dir: pair ? op.fdir : op.dir, mb: pair ? op.fmb : op.mb, stage: pair ? op.fstage : op.stage,
+    bdir: pair ? op.bdir : -1, bmb: pair ? op.bmb : -1, bstage: pair ? op.bstage : -1,
+    start: op.start, end: op.end,
+  };
+}
+
+function row(t, i) {
+  return { rank: t.rank[i], op: t.op[i], zb: t.zb[i], dir: t.dir[i], mb: t.mb[i], stage: t.stage[i],
+           bdir: t.bdir[i], bmb: t.bmb[i], bstage: t.bstage[i], start: t.start[i], end: t.end[i] };
+}
+
+for (const config of CONFIGS) {
+  const name = `${config.schedule} ${config.ranks}x${config.microbatches}${config.costs ? ' ' + JSON.stringify(config.costs) : ''}`;
+
+  test(`${name}: typed-array timeline matches the JSON timeline op for op`, async () => {
+    const api = await pipesim();
+    const json = JSON.parse(api.simulateJson(config));
+    const { timeline } = api.simulate(config);
+    const expected = json.timeline.flatMap((ops, rank) => ops.map((op) => expectedRow(rank, op)));
+    assert.equal(timeline.count, expected.length);
+    for (const field of ['rank', 'op', 'zb', 'dir', 'mb', 'stage', 'bdir', 'bmb', 'bstage', 'start', 'end']) {
+      assert.equal(timeline[field].length, expected.length, `${field} length`);
+    }
+    expected.forEach((want, i) => assert.deepEqual(row(timeline, i), want, `op ${i}`));
+  });
+
+  test(`${name}: simulate() returns the JSON result's fields beside the timeline`, async () => {
+    const api = await pipesim();
+    const { timeline: _json, ...jsonRest } = JSON.parse(api.simulateJson(config));
+    const { timeline: _arrays, ...rest } = api.simulate(config);
+    assert.deepEqual(rest, jsonRest);
+  });
+}
+
+test('timeline fields have the documented typed-array types', async () => {
+  const api = await pipesim();
+  const { timeline } = api.simulate({ schedule: 'dualpipe', ranks: 4, microbatches: 8 });
+  const types = Object.fromEntries(Object.entries(timeline).map(([k, v]) => [k, v.constructor.name]));
+  assert.deepEqual(types, {
+    count: 'Number', rank: 'Int32Array', op: 'Uint8Array', zb: 'Uint8Array', dir: 'Int32Array',
+    mb: 'Int32Array', stage: 'Int32Array', bdir: 'Int32Array', bmb: 'Int32Array',
+    bstage: 'Int32Array', start: 'Float64Array', end: 'Float64Array',
+  });
+});
+
+test('DualPipe 8x20 timeline holds both directions and overlapped pairs', async () => {
+  const api = await pipesim();
+  const { timeline } = api.simulate({ schedule: 'dualpipe', ranks: 8, microbatches: 20 });
+  assert.ok(timeline.op.includes(3), 'no FB pair');
+  assert.ok(timeline.dir.includes(0) && timeline.dir.includes(1), 'one direction only');
+  // Each rank ends at most at the makespan, ops never run backwards in time.
+  for (let i = 0; i < timeline.count; i++) assert.ok(timeline.end[i] > timeline.start[i]);
+});
+
+test('typed arrays are copies: they survive the wasm memory growing afterwards', async () => {
+  const api = await pipesim();
+  const small = api.simulate({ schedule: '1f1b', ranks: 4, microbatches: 8 }).timeline;
+  const before = Array.from(small.start);
+  api.simulate({ schedule: 'dualpipe', ranks: 64, microbatches: 2048 });  // about 400k ops: grows the heap
+  assert.equal(small.start.length, small.count);
+  assert.deepEqual(Array.from(small.start), before);
+});

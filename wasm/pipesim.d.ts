@@ -1,0 +1,303 @@
+// Types of the pipesim JavaScript API (pipesim.js). Field names and meanings follow the JSON
+// schema in docs/schema.md; times and costs are in arbitrary units where one forward = 1.
+
+/** Stable error ids; the same strings as pipesim::ErrorCode in core. */
+export type ErrorCode =
+  | 'invalid_config'
+  | 'unknown_schedule'
+  | 'invalid_schedule'
+  | 'too_large'
+  | 'deadlock'
+  | 'parse_error'
+  | 'internal';
+
+/**
+ * Thrown by every API function for bad input (and, as `internal`, for a bug in pipesim).
+ * `message` is one sentence naming the field, the rule and the value, e.g.
+ * `ranks must be an even integer >= 2 for dualpipe (got 3)`.
+ */
+export class SimError extends Error {
+  constructor(code: ErrorCode | string, message: string, path?: string);
+  readonly name: 'SimError';
+  /** Stable snake_case id, e.g. `invalid_config`. */
+  code: ErrorCode | string;
+  /** JSON pointer to the offending input, e.g. `/costs/backward`, or `""`. */
+  path: string;
+}
+
+/** Op kind names indexed by the values of `Timeline.op`: `['F', 'B', 'W', 'FB']`. */
+export const OP_NAMES: readonly ['F', 'B', 'W', 'FB'];
+
+/** Cost model. Every field is optional in input and defaults to DeepSeek's figure (1, 2, 1, 3, 0). */
+export interface Costs {
+  /** F: forward of one micro-batch through one stage; > 0. */
+  forward?: number;
+  /** B: full backward (input + weight gradient); > 0. */
+  backward?: number;
+  /** W: the weight-gradient part of B; 0 <= W <= B. */
+  weight?: number;
+  /** F&B: one forward and one backward run as an overlapped pair; > 0. */
+  overlapped?: number;
+  /** Added to every dependency that crosses ranks; >= 0. */
+  p2pLatency?: number;
+  /** Optional compute-communication model (see CommCosts); absent means no communication. */
+  comm?: CommCosts;
+}
+
+/** One simulation request. Unknown fields are errors; integers may not have a fraction. */
+export interface SimConfig {
+  /** One of `schedules().map(s => s.name)`, e.g. `dualpipe`. */
+  schedule: string;
+  /** Pipeline devices, integer in [1, 1024]; even for dualpipe. */
+  ranks: number;
+  /** Micro-batches per step over both directions, integer in [1, 2^20]. */
+  microbatches: number;
+  costs?: Costs;
+}
+
+/**
+ * The timeline as struct-of-arrays: entry i of every array describes op i. Ops are ordered by rank,
+ * then by the order the rank executes them. For an FB pair, dir/mb/stage describe its forward part
+ * and bdir/bmb/bstage its backward part; bdir/bmb/bstage are -1 for every other op.
+ */
+export interface Timeline {
+  count: number;
+  rank: Int32Array;
+  /** 0 = F, 1 = B, 2 = W, 3 = FB (see OP_NAMES). */
+  op: Uint8Array;
+  /** 1 for a zero-bubble B (input gradient only; its W comes later on the same rank), else 0. */
+  zb: Uint8Array;
+  dir: Int32Array;
+  mb: Int32Array;
+  stage: Int32Array;
+  bdir: Int32Array;
+  bmb: Int32Array;
+  bstage: Int32Array;
+  start: Float64Array;
+  end: Float64Array;
+}
+
+export interface RankStats {
+  rank: number;
+  busy: number;
+  idle: number;
+  peakActivations: number;
+}
+
+/** Result of simulate(): every field of the schema's result, with the timeline as typed arrays. */
+export interface SimResult {
+  schedule: string;
+  ranks: number;
+  /** Pipeline stages per direction (DualPipeV: 2 x ranks). */
+  stages: number;
+  microbatches: number;
+  costs: Required<Costs>;
+  makespan: number;
+  perRank: RankStats[];
+  /** max: largest per-rank idle; total: summed idle; fraction: total / (ranks x makespan). */
+  bubble: { max: number; total: number; fraction: number };
+  utilization: number;
+  stagesPerRank: number;
+  paramCopies: number;
+  maxPeakActivations: number;
+  /** DeepSeek's table formula for this schedule, its value and whether these costs are in its region. */
+  reference: { formula: string; bubbleMax: number; applies: boolean; source: string };
+  timeline: Timeline;
+}
+
+/** A micro-batch count: a number, or a multiple of the ranks written like `"4R"`. */
+export type MicrobatchSpec = number | string;
+
+export interface SweepRequest {
+  schedules: string[];
+  ranks: number[];
+  microbatches: MicrobatchSpec[];
+  costs?: Costs;
+}
+
+/** One cell of a sweep; a shape the schedule cannot run is a row with ok: false and its error. */
+export type SweepRow =
+  | {
+      schedule: string; ranks: number; microbatches: number; ok: true;
+      stages: number; makespan: number; bubbleMax: number; bubbleFraction: number;
+      utilization: number; maxPeakActivations: number; paramCopies: number;
+    }
+  | {
+      schedule: string; ranks: number; microbatches: number; ok: false;
+      error: { code: ErrorCode | string; message: string; path: string };
+    };
+
+export interface ScheduleInfo {
+  /** Id used in configs, e.g. `dualpipe`. */
+  name: string;
+  /** Display name, e.g. `DualPipe`. */
+  title: string;
+  /** The shape rules validate() enforces, in words. */
+  constraints: string;
+  /** Where the schedule's rules come from. */
+  source: string;
+}
+
+/** The communication model of `Costs.comm` (docs/schema.md "Communication model"). */
+export type CommCosts =
+  | { ratio: number; attnShare?: number; layers?: number }
+  | {
+      forward: { attn: number; dispatch: number; mlp: number; combine: number };
+      backward: { attn: number; attnWeight: number; mlp: number; mlpWeight: number; dispatch: number; combine: number };
+      layers?: number;
+    };
+
+/** recover(): GPU-hours recovered by moving from `from` to `to` (docs/schema.md "Exercise calculators"). */
+export interface RecoverRequest {
+  ranks: number;
+  microbatches: number;
+  from: string;
+  to: string;
+  costs?: Costs;
+  /** C: cost of the `to` run, GPU-hours per million tokens; default 0.18 (DeepSeek-V3 report §1). */
+  gpuHoursPerMillionTokens?: number;
+}
+export interface RecoverResult extends Required<RecoverRequest> {
+  makespanFrom: number;
+  makespanTo: number;
+  utilizationFrom: number;
+  utilizationTo: number;
+  /** utilizationTo - utilizationFrom */
+  utilizationGain: number;
+  /** C x utilizationTo / utilizationFrom */
+  gpuHoursPerMillionTokensFrom: number;
+  /** C x (utilizationTo / utilizationFrom - 1) */
+  recoveredGpuHoursPerMillionTokens: number;
+  /** The formula in words. */
+  definition: string;
+}
+
+/** params(): a preset or custom model, pipeline depth and expert parallelism. */
+export interface ParamsRequest {
+  model: 'llama3-70b' | 'deepseek-v3' | 'custom';
+  custom?: Record<string, number | boolean>;
+  pp: number;
+  ep?: number;
+  dp?: number;
+  bytesPerParam?: number;
+  optimizer?: boolean;
+  gpuMemoryGb?: number;
+}
+export interface ScheduleFootprint {
+  stages: number;
+  stagesPerRank: number;
+  paramCopies: number;
+  paramsPerGpu: number;
+  weightBytesPerGpu: number;
+  optimizerBytesPerGpu: number;
+  bytesPerGpu: number;
+  shareOfGpuMemory: number;
+}
+export interface ParamsResult {
+  model: Record<string, unknown>;
+  totalParams: number;
+  routedParams: number;
+  nonRoutedParams: number;
+  breakdown: { part: string; params: number; formula: string }[];
+  excluded: { part: string; params: number; formula: string }[];
+  pp: number; ep: number; dp: number; bytesPerParam: number; optimizer: boolean; gpuMemoryGb: number;
+  schedules: Record<'1f1b' | 'dualpipe' | 'dualpipev' | 'chimera', ScheduleFootprint>;
+  dualpipeOverhead: { paramsPerGpu: number; bytesPerGpu: number; shareOfModel: number; shareOfGpuMemory: number };
+}
+
+/** traceGrid(): the rank x time-slot grid of a simulation whose op times fall on slots. */
+export interface TraceRequest {
+  config: SimConfig;
+  /** Every cost the schedule uses and p2pLatency must be a multiple of it; default 1. */
+  slotLength?: number;
+}
+/** One cell: the op's timeline fields (no times), its index in the rank's timeline and its slot within the op. */
+export type TraceCell = Record<string, string | number | boolean> & { op: 'F' | 'B' | 'W' | 'FB'; index: number; offset: number };
+export interface TraceGrid {
+  schedule: string;
+  ranks: number;
+  microbatches: number;
+  costs: Required<Costs>;
+  slotLength: number;
+  slots: number;
+  /** Smallest slot in which no rank is idle, or null. */
+  firstAllBusySlot: number | null;
+  bubbleMax: number;
+  /** grid[rank][slot]: the op covering it, or null when idle. */
+  grid: (TraceCell | null)[][];
+}
+
+/** One part of an op on one stream, times relative to the op's start. */
+export interface OpPart {
+  stream: 'compute' | 'comm';
+  part: 'attn' | 'dispatch' | 'mlp' | 'combine';
+  pass: 'F' | 'B' | 'W';
+  layer: number;
+  /** e.g. `DISPATCH(F)` */
+  label: string;
+  start: number;
+  end: number;
+}
+/** overlapPair(): one overlapped FB pair (DeepSeek-V3 Fig. 4). */
+export interface PairOverlap {
+  costs: Required<Costs> & { comm: CommCosts };
+  duration: number;
+  compute: number;
+  comm: number;
+  exposed: number;
+  hidden: number;
+  /** A lone F plus a lone full B: nothing hidden. */
+  sequential: number;
+  parts: OpPart[];
+  /** One entry per comm part: the compute parts running under it, in time order. */
+  hiding: { part: number; label: string; layer: number; hiddenBy: { part: number; label: string; overlap: number }[]; exposed: number }[];
+}
+
+export interface Pipesim {
+  /**
+   * Simulates `config`. Returns the schema's result with `timeline` as typed arrays (cheap for
+   * 200k ops). Throws SimError (invalid_config, unknown_schedule, too_large, deadlock, internal).
+   * A non-object config, or NaN/Infinity anywhere in it, throws invalid_config before the module
+   * is called: JSON cannot carry non-finite numbers.
+   */
+  simulate(config: SimConfig): SimResult;
+  /**
+   * Simulates and returns the result as JSON text, byte-identical to
+   * `pipesim simulate --input - --format json` without the trailing newline. A string argument is
+   * taken as JSON text as it stands (parse_error if it is not JSON).
+   */
+  simulateJson(config: SimConfig | string): string;
+  /** Checks `config` without simulating; returns it with defaults filled in. Throws SimError. */
+  validate(config: SimConfig): Required<Omit<SimConfig, 'costs'>> & { costs: Required<Costs> };
+  /** Runs every cell, schedule-major, then ranks, then micro-batches. Throws SimError for a bad grid. */
+  sweep(request: SweepRequest): { rows: SweepRow[] };
+  /** Every built-in schedule, in a stable order. */
+  schedules(): ScheduleInfo[];
+  /**
+   * The original lesson script's four tables, recomputed by simulation under `costs` (default:
+   * DeepSeek's). Same object as `pipesim lesson --format json`. Error paths read `/costs/<field>`.
+   */
+  lessonReport(costs?: Costs): Record<string, unknown>;
+  /** Same as `pipesim recover --format json`. Throws SimError with paths such as `/costs/forward`. */
+  recover(request: RecoverRequest): RecoverResult;
+  /** Same as `pipesim params --format json`: the model's parameter breakdown and per-GPU weights. */
+  params(request: ParamsRequest): ParamsResult;
+  /** Same as `pipesim trace --format json`. Errors of the config carry paths under `/config`. */
+  traceGrid(request: TraceRequest): TraceGrid;
+  /** Same as `pipesim overlap --format json`; `costs.comm` is required. Error paths read `/costs/...`. */
+  overlapPair(costs: Costs & { comm: CommCosts }): PairOverlap;
+  /** Same as `pipesim plan --format json` (docs/schema.md "Planner"). */
+  plan(spec: Record<string, unknown>): Record<string, unknown>;
+  /** The one-page plan as Markdown, as `pipesim plan --format md` prints it. */
+  planMarkdown(spec: Record<string, unknown>): string;
+}
+
+export interface LoadOptions {
+  /** The bytes of pipesim.wasm; otherwise it is fetched (read, in Node) beside the module. */
+  wasmBinary?: ArrayBuffer | Uint8Array;
+  /** URL of the generated pipesim.mjs; default: beside pipesim.js. Relative URLs resolve against pipesim.js. */
+  moduleUrl?: string | URL;
+}
+
+/** Instantiates the WASM module (one instance per call) and returns the API. */
+export function loadPipesim(options?: LoadOptions): Promise<Pipesim>;
