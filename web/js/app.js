@@ -11,11 +11,28 @@ import * as sweepView from './views/sweep-chart.js';
 import * as costView from './views/cost-controls.js';
 import * as formView from './views/config-form.js';
 import * as lessonView from './views/lesson-reader.js';
+import { createActivities } from './lesson-activities.js';
+import { createProgress } from './lib/progress.js';
+import { initialLang, rememberLang } from './lib/lang-pref.js';
+import { prefersReducedMotion } from './ui/dom.js';
 
 const $ = (sel) => document.querySelector(sel);
 
+/** localStorage, or null where the browser forbids it (then progress lasts for the visit). */
+function localStore() {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
 const initial = parseParams(location.hash);
+// The language: #lang=, then ?lang=, then the learner's remembered choice (lib/lang-pref.js).
+initial.state.lang = initialLang({ hash: location.hash, search: location.search, storage: localStore() }).lang;
 const store = createStore(initial.state);
+const progress = createProgress({ storage: localStore() });
+let activities = null;
 let fieldErrors = {};
 let t = translator(initial.state.lang);
 let sim = null;
@@ -59,10 +76,23 @@ function onSimError(error, index) {
   updatePanels(store.get());
 }
 
-// The lesson reader mounts a timeline into each ```sim``` placeholder through this mounter;
-// exercise widgets (issue 5) add their own { selector, mount } to the list.
+/** A timeline of one config inside an exercise: {update(config), destroy()}. */
+function mountRun(el, config) {
+  const view = timelineView.mount(el, { sim, t });
+  const update = (c) => view.update({ configs: [c], titles: [laneTitle(c)], t: null });
+  update(config);
+  return { update, destroy: () => view.destroy() };
+}
+
+// The lesson reader mounts a timeline into each ```sim``` placeholder through this mounter; the
+// quiz, the progress panel and the exercises (lesson-activities.js) add theirs to the list.
 function lessonMounters() {
-  return [{
+  activities = createActivities({
+    sim, progress, mountRun, schedules: schedules.map((s) => s.name),
+    reducedMotion: prefersReducedMotion,
+    linkFor: (id) => `#${serializeState({ ...store.get(), view: 'lesson', t: null, exercise: id })}`,
+  });
+  return [...activities.mounters, {
     selector: '.sim-widget[data-config]',
     mount(el, ctx) {
       const config = JSON.parse(el.dataset.config);
@@ -162,10 +192,18 @@ async function start() {
     onErrors: (errors) => showNotice(errors, t('page.paramError')),
   });
   store.subscribe(render);
+  store.subscribe((state, changed) => {
+    if (changed.includes('exercise') && state.exercise && state.view === 'lesson') activities?.focusExercise(state.exercise);
+  });
   $('#pref-theme').addEventListener('change', (e) => store.set({ theme: e.target.value }));
-  $('#pref-lang').addEventListener('change', (e) => store.set({ lang: e.target.value }));
+  $('#pref-lang').addEventListener('change', (e) => {
+    rememberLang(localStore(), e.target.value);
+    store.set({ lang: e.target.value });
+  });
+  progress.recordVisit();
   mountedLang = null;
   render(store.get());
+  if (store.get().exercise && store.get().view === 'lesson') activities?.focusExercise(store.get().exercise);
 }
 
 start();

@@ -27,6 +27,7 @@ export const DEFAULT_STATE = Object.freeze({
   axis: 'microbatches', // sweep: vary micro-batches at fixed ranks, or ranks at fixed micro-batches
   theme: 'auto',
   lang: 'en',
+  exercise: '', // a lesson exercise to scroll to (#exercise=hand-trace), or '' for none
 });
 
 // URL key -> cost field. Short keys keep shared links readable.
@@ -78,6 +79,7 @@ export function parseParams(params, base = DEFAULT_STATE) {
   if (get('axis') !== null) state.axis = oneOf('axis', get('axis'), AXES, errors, base.axis);
   if (get('theme') !== null) state.theme = oneOf('theme', get('theme'), THEMES, errors, base.theme);
   if (get('lang') !== null) state.lang = oneOf('lang', get('lang'), LANGS, errors, base.lang);
+  if (get('exercise') !== null) state.exercise = get('exercise').trim();
   return { state, errors };
 }
 
@@ -99,6 +101,7 @@ export function serializeState(state, base = DEFAULT_STATE) {
   put('axis', state.axis, base.axis);
   put('theme', state.theme, base.theme);
   put('lang', state.lang, base.lang);
+  put('exercise', state.exercise, base.exercise);
   return p.toString();
 }
 

@@ -1,0 +1,387 @@
+// The five lesson exercises in Chromium: each is answered wrongly (and gets the right kind of
+// explanation) and rightly (in several accepted formats), against values the simulator computes
+// here in Node for the same requests; the hand trace is checked cell by cell; the overlap pair is
+// drawn from core's analyse_pair and animated; the Hindi page shows Hindi exercise texts; axe-core
+// finds nothing in light and dark. Screenshots go to test-artifacts/.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { readFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { startServer, launchBrowser, openPage, pipesim, screenshot, REPO, ARTIFACTS } from './helpers.mjs';
+
+const AXE = path.join(REPO, 'node_modules/axe-core/axe.min.js');
+const definition = (id) => JSON.parse(readFileSync(path.join(REPO, `lessons/exercises/${id}.json`), 'utf8'));
+
+let server;
+let browser;
+let api;
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  api = await pipesim();
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** Opens the lesson at one exercise and waits until the simulator has computed its answers. */
+async function openExercise(options, id, extraHash = '') {
+  const { context, page, log } = await openPage(browser, options);
+  await page.goto(`${server.url}#exercise=${id}${extraHash}`);
+  await page.waitForSelector(`#exercise-${id}[data-ready]`, { timeout: 30000 });
+  return { context, page, log, scope: `#exercise-${id}` };
+}
+
+/** A screenshot of one exercise (test-artifacts/, for a human to look at). */
+async function shoot(page, scope, name) {
+  await mkdir(ARTIFACTS, { recursive: true });
+  await (await page.$(scope)).screenshot({ path: path.join(ARTIFACTS, name) });
+}
+
+const field = (scope, answerId) => `${scope} input[data-answer="${answerId}"]`;
+const feedback = (page, scope, answerId) => page.$eval(`${scope} .dpl-ex-field[data-answer="${answerId}"]`,
+  (f) => ({ status: f.dataset.status, text: f.querySelector('.dpl-ex-feedback').textContent, message: f.querySelector('.dpl-field-msg').textContent }));
+async function check(page, scope) {
+  await page.click(`${scope} [data-action="check"]`);
+  await page.waitForSelector(`${scope}[data-checked]`);
+}
+
+test('exercise 1: wrong answers say which way and how far, right ones pass in several formats, then the solution', async () => {
+  const { context, page, log, scope } = await openExercise({}, 'recover-gpu-hours');
+  try {
+    // 1F1B P=8 M=16: makespan 69, DualPipe 54; gain 48/54 - 48/69 = 40/207 = 0.1932; recovered 0.18 x 15/54 = 0.05.
+    const rec = api.recover({ ranks: 8, microbatches: 16, from: '1f1b', to: 'dualpipe' });
+    assert.ok(Math.abs(rec.utilizationGain - 40 / 207) < 1e-12);
+    assert.equal(await page.$eval(`${scope} .dpl-ex-solution`, (d) => d.hidden), true, 'no solution before an attempt');
+
+    await page.fill(field(scope, 'utilization-gap'), '19.3');
+    await page.fill(field(scope, 'recovered-gpu-hours'), '0.06');
+    await check(page, scope);
+    const gap = await feedback(page, scope, 'utilization-gap');
+    assert.equal(gap.status, 'wrong');
+    assert.match(gap.text, /too high/);
+    assert.match(gap.text, /100 times the answer/);
+    const hours = await feedback(page, scope, 'recovered-gpu-hours');
+    assert.equal(hours.status, 'wrong');
+    assert.match(hours.text, /too high, by about 20%/); // 0.06 vs 0.05
+    assert.match(await page.$eval(`${scope} .dpl-ex-summary`, (s) => s.textContent), /0 of 2 answers are right/);
+    assert.equal(await page.$eval(`${scope} .dpl-ex-solution`, (d) => d.hidden), false, 'the solution appears after an attempt');
+
+    // Unreadable input: a message next to the field, marked invalid.
+    await page.fill(field(scope, 'recovered-gpu-hours'), '0,05');
+    await check(page, scope);
+    const unreadable = await feedback(page, scope, 'recovered-gpu-hours');
+    assert.equal(unreadable.message, 'Use a point for decimals: 0.5, not 0,5.');
+    assert.equal(await page.getAttribute(field(scope, 'recovered-gpu-hours'), 'aria-invalid'), 'true');
+
+    // Retry in other formats: a percentage and milli-GPU-hours.
+    await page.fill(field(scope, 'utilization-gap'), '19.3%');
+    await page.fill(field(scope, 'recovered-gpu-hours'), '50 mGPU-h');
+    await check(page, scope);
+    assert.equal((await feedback(page, scope, 'utilization-gap')).status, 'correct');
+    assert.match((await feedback(page, scope, 'recovered-gpu-hours')).text, /Correct\. The simulator gives 0\.05 GPU-h/);
+    assert.match(await page.$eval(`${scope} .dpl-ex-status`, (s) => s.textContent), /Solved/);
+
+    // A cost core rejects: its message sits under the field it names, and nothing is checked.
+    const backward = `${scope} .dpl-ex-costs input[id$="cost-backward"]`;
+    await page.fill(backward, '0.5');
+    await page.press(backward, 'Enter');
+    await page.waitForFunction((s) => document.querySelector(`${s} .dpl-ex-costs input[id$="cost-weight"]`).getAttribute('aria-invalid') === 'true', scope);
+    assert.equal(await page.$eval(`${scope} .dpl-ex-costs input[id$="cost-weight"] ~ .dpl-field-msg`, (p) => p.textContent),
+      'costs.weight must be <= costs.backward = 0.5 (got 1)');
+    await page.click(`${scope} [data-action="check"]`);
+    assert.match(await page.$eval(`${scope} .dpl-ex-summary`, (p) => p.textContent), /could not compute the answers/);
+    await page.fill(backward, '2');
+    await page.press(backward, 'Enter');
+    await page.waitForFunction((s) => !document.querySelector(`${s} .dpl-ex-costs input[id$="cost-weight"]`).hasAttribute('aria-invalid'), scope);
+
+    // The editable baseline reaches core: at 0.36 the answer doubles to 0.1, so 0.05 is now too low.
+    await page.fill(`${scope} .dpl-ex-inputs input[id$="baselineGpuHoursPerMillionTokens"]`, '0.36');
+    await page.press(`${scope} .dpl-ex-inputs input[id$="baselineGpuHoursPerMillionTokens"]`, 'Enter');
+    await page.waitForFunction((s) => document.querySelector(`${s} .dpl-ex-field[data-answer="recovered-gpu-hours"]`).dataset.status === 'wrong', scope);
+    await page.fill(field(scope, 'recovered-gpu-hours'), '1e-1');
+    await check(page, scope);
+    assert.equal((await feedback(page, scope, 'recovered-gpu-hours')).status, 'correct');
+    await page.click(`${scope} .dpl-ex-solution > summary`);
+    const values = await page.$$eval(`${scope} .dpl-ex-values tbody tr`, (rows) => rows.map((r) => r.children[1].textContent));
+    assert.deepEqual(values, ['0.1932 (19.32%)', '0.1 GPU-h']);
+    await shoot(page, scope, 'exercise-1-recover.png');
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('exercise 2: the hand trace is checked cell by cell against core\'s grid, mistakes marked, then the first all-busy slot', async () => {
+  const { context, page, log, scope } = await openExercise({}, 'hand-trace');
+  try {
+    const trace = api.traceGrid({ config: { schedule: 'dualpipe', ranks: 4, microbatches: 8 } });
+    assert.equal(trace.slots, 26);
+    const marks = (cell) => (!cell ? '' : cell.op === 'FB'
+      ? `${cell.fmb}${cell.fdir ? "'" : ''} ${cell.bmb}${cell.bdir ? "'" : ''}` : `${cell.mb}${cell.dir ? "'" : ''}`);
+    await page.waitForSelector(`${scope} .dpl-trace-input`);
+    assert.equal(await page.$$eval(`${scope} .dpl-trace-input`, (i) => i.length), 4 * 26);
+    // Keyboard: one tab stop; typing and arrow keys fill rank 0's first cells; D flips a direction.
+    await page.focus(`${scope} .dpl-trace-input[data-rank="0"][data-slot="0"]`);
+    await page.keyboard.type('0');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.type('1');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.type('2');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.type('0');
+    await page.keyboard.press('d'); // 0 -> 0' (direction 1), as the simulation has it
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.rank + ':' + document.activeElement.dataset.slot), '1:3');
+    assert.equal(await page.inputValue(`${scope} .dpl-trace-input[data-rank="0"][data-slot="3"]`), '0←');
+    assert.deepEqual(await page.$$eval(`${scope} .dpl-trace-input`, (i) => i.filter((x) => x.tabIndex === 0).length), 1);
+    // Fill the rest as the simulation has it, with two mistakes.
+    for (let r = 0; r < 4; r++) {
+      for (let s = 0; s < 26; s++) {
+        if (r === 0 && s < 4) continue;
+        await page.fill(`${scope} .dpl-trace-input[data-rank="${r}"][data-slot="${s}"]`, marks(trace.grid[r][s]));
+      }
+    }
+    await page.fill(`${scope} .dpl-trace-input[data-rank="1"][data-slot="0"]`, '0'); // rank 1 is idle in slot 0
+    await page.fill(`${scope} .dpl-trace-input[data-rank="2"][data-slot="2"]`, marks(trace.grid[2][2]).includes("'") ? '9' : "9'");
+    await page.fill(field(scope, 'first-all-busy-dualpipe'), '0');
+    await check(page, scope);
+    const wrong = await page.$$eval(`${scope} .dpl-trace-td[data-status="wrong"] input`, (i) => i.map((x) => `${x.dataset.rank}:${x.dataset.slot}:${x.getAttribute('aria-invalid')}:${x.getAttribute('aria-label')}`));
+    assert.deepEqual(wrong, ['1:0:true:Rank 1, slot 0: wrong', '2:2:true:Rank 2, slot 2: wrong']);
+    assert.match(await page.$eval(`${scope} .dpl-trace-summary`, (s) => s.textContent), /^2 of 104 cells differ from the simulation \(marked ✗\)\. The first is rank 1, slot 0\./);
+    const busy = await feedback(page, scope, 'first-all-busy-dualpipe');
+    assert.equal(busy.status, 'wrong');
+    assert.match(busy.text, /too low/);
+    // The ✗ is drawn by CSS as well as the colour: check it is there.
+    assert.equal(await page.$eval(`${scope} .dpl-trace-td[data-status="wrong"]`, (td) => getComputedStyle(td, '::after').content), '"✗"');
+    await shoot(page, scope, 'exercise-2-trace-wrong.png');
+
+    await page.fill(`${scope} .dpl-trace-input[data-rank="1"][data-slot="0"]`, '');
+    await page.fill(`${scope} .dpl-trace-input[data-rank="2"][data-slot="2"]`, marks(trace.grid[2][2]));
+    await page.fill(field(scope, 'first-all-busy-dualpipe'), '1');
+    await page.fill(field(scope, 'first-all-busy-1f1b'), '3');
+    await page.fill(field(scope, 'idle-per-rank'), '2');
+    await check(page, scope);
+    assert.equal(await page.$eval(`${scope} .dpl-trace-summary`, (s) => s.textContent), 'All 104 cells match the simulation.');
+    assert.match(await page.$eval(`${scope} .dpl-ex-summary`, (s) => s.textContent), /All 4 answers are right/);
+    // The worked solution draws core's grid.
+    await page.click(`${scope} .dpl-ex-solution > summary`);
+    const solutionRow = await page.$$eval(`${scope} .dpl-trace-table.is-solution tbody tr:first-child td`, (tds) => tds.length);
+    assert.equal(solutionRow, 26);
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('exercise 3: the pair is core\'s analyse_pair; the choices are checked, then the pair animates (still frames under reduced motion)', async () => {
+  const { context, page, log, scope } = await openExercise({ reducedMotion: 'reduce' }, 'overlap-window');
+  try {
+    const pair = api.overlapPair({ comm: { ratio: 1, attnShare: 0.5 } });
+    await page.waitForSelector(`${scope} .dpl-pair-part`);
+    const drawn = await page.$$eval(`${scope} .dpl-pair-part`, (gs) => gs.map((g) => [g.dataset.label, g.dataset.stream, Number(g.dataset.start), Number(g.dataset.end)]));
+    assert.deepEqual(drawn, pair.parts.map((p) => [p.label, p.stream, p.start, p.end]));
+    assert.match(await page.$eval(`${scope} .dpl-pair-stats`, (p) => p.textContent), /^The pair takes 3\.5 \(compute 3, all-to-all 3: 2\.5 hidden, 0\.5 exposed\)\. Run one after the other, the two chunks take 6\./);
+
+    const def = definition('overlap-window');
+    const choice = (answerId, index) => page.check(`${scope} fieldset[data-answer="${answerId}"] .dpl-ex-option[data-index="${index}"] input`);
+    const wrongA = def.answers[0].correct === 0 ? 1 : 0;
+    await choice('dispatch-hidden-by', wrongA);
+    await check(page, scope);
+    assert.equal(await page.$eval(`${scope} fieldset[data-answer="dispatch-hidden-by"]`, (f) => f.dataset.status), 'wrong');
+    assert.match(await page.$eval(`${scope} fieldset[data-answer="dispatch-hidden-by"] .dpl-ex-feedback`, (p) => p.textContent), /Not this one/);
+    assert.equal(await page.$eval(`${scope} fieldset[data-answer="dispatch-hidden-by"] .dpl-ex-evidence`, (p) => p.textContent), '', 'no give-away after a wrong pick');
+
+    await choice('dispatch-hidden-by', def.answers[0].correct);
+    await choice('combine-hidden-by', def.answers[1].correct);
+    const fb24 = api.simulate({ schedule: 'dualpipe', ranks: 8, microbatches: 16, costs: { overlapped: 2.4 } });
+    assert.ok(Math.abs(fb24.bubble.max - 4.2) < 1e-9); // (8/2 - 1)(2.4 + 2 - 3)
+    await page.fill(field(scope, 'bubble-cheaper-pair'), '4.2');
+    await check(page, scope);
+    assert.match(await page.$eval(`${scope} .dpl-ex-summary`, (s) => s.textContent), /All 3 answers are right/);
+    assert.equal(await page.$eval(`${scope} fieldset[data-answer="dispatch-hidden-by"] .dpl-ex-evidence`, (p) => p.textContent),
+      'In the simulated pair, DISPATCH(F) runs under MLP(B) 0.5 (exposed 0).');
+    assert.equal(await page.$eval(`${scope} fieldset[data-answer="combine-hidden-by"] .dpl-ex-evidence`, (p) => p.textContent),
+      'In the simulated pair, COMBINE(F) runs under ATTN(B) 0.5 (exposed 0).');
+    // Reduced motion: a still frame at the first boundary, and step controls.
+    await page.waitForSelector(`${scope} .dpl-pair-controls:not([hidden])`);
+    assert.equal(await page.$eval(`${scope} .dpl-pair-readout`, (p) => p.textContent), 't = 0.5 of 3.5: COMBINE(B)');
+    await page.click(`${scope} [data-action="pair-next"]`);
+    assert.equal(await page.$eval(`${scope} .dpl-pair-readout`, (p) => p.textContent), 't = 1 of 3.5: MLP(B) | DISPATCH(F)');
+    assert.equal(await page.$$eval(`${scope} .dpl-pair-part.is-marked`, (g) => g.map((x) => x.dataset.label).join(' ')), 'MLP(B) DISPATCH(F) COMBINE(F) ATTN(B)');
+
+    // The comm model is editable; core rejects a bad value and the message sits under the field.
+    await page.fill(`${scope} .dpl-pair-form input[name="attnShare"]`, '1.5');
+    await page.press(`${scope} .dpl-pair-form input[name="attnShare"]`, 'Tab');
+    await page.waitForFunction((s) => document.querySelector(`${s} .dpl-pair-form input[name="attnShare"]`).getAttribute('aria-invalid') === 'true', scope);
+    assert.match(await page.$eval(`${scope} .dpl-pair-form input[name="attnShare"] ~ .dpl-field-msg`, (p) => p.textContent), /attnShare/);
+    await shoot(page, scope, 'exercise-3-overlap.png');
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('exercise 3 animates on requestAnimationFrame when motion is allowed', async () => {
+  const { context, page, scope } = await openExercise({}, 'overlap-window');
+  try {
+    const def = definition('overlap-window');
+    await page.check(`${scope} fieldset[data-answer="dispatch-hidden-by"] .dpl-ex-option[data-index="${def.answers[0].correct}"] input`);
+    await check(page, scope);
+    await page.waitForSelector(`${scope} .dpl-pair-cursor`, { state: 'attached' });
+    const x1 = await page.$eval(`${scope} .dpl-pair-cursor`, (l) => Number(l.getAttribute('x1')));
+    await page.waitForFunction(([s, x]) => Number(document.querySelector(`${s} .dpl-pair-cursor`)?.getAttribute('x1')) > x + 20, [scope, x1]);
+  } finally {
+    await context.close();
+  }
+});
+
+test('exercise 4: the calculator shows core\'s breakdown; answers in counts, B, GB and GiB are checked', async () => {
+  const { context, page, log, scope } = await openExercise({}, 'param-overhead');
+  try {
+    await page.waitForSelector(`${scope} .dpl-params-breakdown table`);
+    const llama = api.params({ model: 'llama3-70b', pp: 8 });
+    const dsv3 = api.params({ model: 'deepseek-v3', pp: 16, ep: 64 });
+    assert.equal(llama.totalParams, 70553706496); // tests/wasm/exercises.test.mjs works it out
+    assert.match(await page.$eval(`${scope} .dpl-params-breakdown tfoot`, (t) => t.textContent), /70,553,706,496/);
+    assert.equal(await page.$eval(`${scope} .dpl-params-footprint`, (d) => d.hidden), true, 'per-GPU answers hidden before an attempt');
+    await page.selectOption(`${scope} select[name="preset"]`, 'dsv3');
+    await page.waitForFunction((s) => /671,026,419,200/.test(document.querySelector(`${s} .dpl-params-breakdown tfoot`).textContent), scope);
+
+    const L = llama.schedules;
+    const D = dsv3.schedules;
+    const answers = {
+      'llama-1f1b-params': `${(L['1f1b'].paramsPerGpu / 1e9).toFixed(3)}B`,
+      'llama-1f1b-bytes': `${(L['1f1b'].weightBytesPerGpu / 1e9).toFixed(2)} GB`,
+      'llama-dp-params': `${(L.dualpipe.paramsPerGpu / 1e6).toFixed(0)}M`,
+      'llama-dp-bytes': `${L.dualpipe.weightBytesPerGpu.toExponential(4)} B`,
+      'llama-dv-params': Math.round(L.dualpipev.paramsPerGpu).toLocaleString('en-US'),
+      'llama-dv-bytes': `${(L.dualpipev.weightBytesPerGpu / 2 ** 30).toFixed(2)} GiB`,
+      'dsv3-1f1b-params': `${(D['1f1b'].paramsPerGpu / 1e9).toFixed(3)} billion`,
+      'dsv3-1f1b-bytes': `${(D['1f1b'].weightBytesPerGpu / 1e9).toFixed(3)}GB`,
+      'dsv3-dp-params': `${(D.dualpipe.paramsPerGpu / 1e7).toFixed(1)} crore`,
+      'dsv3-dp-bytes': `${(D.dualpipe.weightBytesPerGpu / 1e9).toFixed(2)} GB`,
+      'dsv3-dv-params': `${(D.dualpipev.paramsPerGpu / 1e9).toFixed(3)}e9`,
+      'dsv3-dv-bytes': String(Math.round(D.dualpipev.weightBytesPerGpu)),
+    };
+    // First attempt: DualPipe's Llama bytes given as 1F1B's (half the answer), the rest right.
+    for (const [id, value] of Object.entries(answers)) await page.fill(field(scope, id), value);
+    await page.fill(field(scope, 'llama-dp-bytes'), `${(L['1f1b'].weightBytesPerGpu / 1e9).toFixed(2)} GB`);
+    await check(page, scope);
+    const half = await feedback(page, scope, 'llama-dp-bytes');
+    assert.equal(half.status, 'wrong');
+    assert.match(half.text, /too low, by about 50%/);
+    assert.match(half.text, /about 1\/2 of the answer/);
+    assert.match(await page.$eval(`${scope} .dpl-ex-summary`, (s) => s.textContent), /11 of 12 answers are right/);
+    assert.equal(await page.$eval(`${scope} .dpl-params-footprint`, (d) => d.hidden), false, 'the per-GPU table appears after an attempt');
+    await page.fill(field(scope, 'llama-dp-bytes'), answers['llama-dp-bytes']);
+    await check(page, scope);
+    assert.match(await page.$eval(`${scope} .dpl-ex-summary`, (s) => s.textContent), /All 12 answers are right/);
+    // Bytes per GPU for DeepSeek-V3 under DualPipe: 2 x (nonRouted/16 + routed/1024) x 2 B = 6.83 GB.
+    assert.ok(Math.abs(D.dualpipe.weightBytesPerGpu / 1e9 - 6.834) < 1e-3);
+    await shoot(page, scope, 'exercise-4-params.png');
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('exercise 5: DualPipe and Chimera drawn from one sweep; the two properties are checked against what it shows', async () => {
+  const { context, page, log, scope } = await openExercise({}, 'dualpipe-vs-chimera');
+  try {
+    assert.ok(api.schedules().some((s) => s.name === 'chimera'), 'core offers chimera');
+    await page.waitForSelector(`${scope} .dpl-series.s-chimera`);
+    const sweep = api.sweep({ schedules: ['dualpipe', 'chimera'], ranks: [4], microbatches: [8, 16] }).rows;
+    const [dp8, dp16, ch8, ch16] = sweep;
+    // DualPipe: (4/2 - 1)(3 + 2 - 3) = 2 idle per rank whatever M; Chimera grows with every unit of P micro-batches.
+    assert.deepEqual([dp8.bubbleMax, dp16.bubbleMax], [2, 2]);
+    assert.ok(ch16.bubbleMax > ch8.bubbleMax);
+    const def = definition('dualpipe-vs-chimera');
+    const pick = (answerId, index) => page.check(`${scope} fieldset[data-answer="${answerId}"] .dpl-ex-option[data-index="${index}"] input`);
+    await pick('property-divisibility', def.answers[0].correct === 3 ? 2 : 3);
+    await pick('property-growth', def.answers[1].correct);
+    await page.fill(field(scope, 'bubble-growth'), '0');
+    await page.fill(field(scope, 'activation-growth'), '0');
+    await page.fill(field(scope, 'chimera-bubble-growth'), String(ch16.bubbleMax - ch8.bubbleMax + 1));
+    await page.fill(field(scope, 'chimera-activation-growth'), String(ch16.maxPeakActivations - ch8.maxPeakActivations));
+    await check(page, scope);
+    assert.equal(await page.$eval(`${scope} fieldset[data-answer="property-divisibility"]`, (f) => f.dataset.status), 'wrong');
+    assert.equal((await feedback(page, scope, 'chimera-bubble-growth')).status, 'wrong');
+    const growth = await page.$eval(`${scope} fieldset[data-answer="property-growth"] .dpl-ex-evidence`, (p) => p.textContent);
+    assert.match(growth, /^Simulated: DualPipe idles 2 per rank with a peak of 5 activations at every M from 8 to 32; Chimera’s idle time per rank goes from/);
+    await pick('property-divisibility', def.answers[0].correct);
+    await page.fill(field(scope, 'chimera-bubble-growth'), String(ch16.bubbleMax - ch8.bubbleMax));
+    await check(page, scope);
+    assert.match(await page.$eval(`${scope} .dpl-ex-summary`, (s) => s.textContent), /All 6 answers are right/);
+    const shape = await page.$eval(`${scope} fieldset[data-answer="property-divisibility"] .dpl-ex-evidence`, (p) => p.textContent);
+    let rejected;
+    try { api.simulate({ schedule: 'chimera', ranks: 4, microbatches: 10 }); } catch (error) { rejected = error.message; }
+    assert.equal(shape, `The simulator runs DualPipe at M = 10 but rejects Chimera there: “${rejected}”.`);
+    await shoot(page, scope, 'exercise-5-chimera.png');
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('in Hindi the exercises show their Hindi texts and Hindi UI strings', async () => {
+  const { context, page, log } = await openPage(browser);
+  try {
+    await page.goto(`${server.url}?lang=hi`);
+    await page.waitForSelector('#exercise-hand-trace[data-ready]', { timeout: 30000 });
+    for (const id of ['recover-gpu-hours', 'hand-trace', 'overlap-window', 'param-overhead', 'dualpipe-vs-chimera']) {
+      const def = definition(id);
+      await page.waitForSelector(`#exercise-${id}`);
+      const shown = await page.$eval(`#exercise-${id}`, (e) => ({ title: e.querySelector('.dpl-ex-title').textContent, prompt: e.querySelector('.dpl-ex-prompt').textContent, check: e.querySelector('[data-action="check"]').textContent }));
+      assert.ok(shown.title.endsWith(def.title.hi), id);
+      assert.equal(shown.prompt, def.prompt.hi);
+      assert.equal(shown.check, 'उत्तर जाँचें');
+    }
+    assert.equal(await page.$eval('.dpl-quiz[data-stage="pre"] .dpl-quiz-title', (h) => h.textContent), 'शुरू करने से पहले');
+    await page.$eval('#exercise-hand-trace', (e) => e.scrollIntoView());
+    await screenshot(page, 'exercise-hi-trace.png');
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+async function axe(page, selector) {
+  await page.addScriptTag({ path: AXE });
+  const result = await page.evaluate(async (sel) => window.axe.run(sel, {
+    resultTypes: ['violations'],
+    runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
+  }), selector);
+  return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')} (${n.failureSummary.split('\n')[1] || v.help})`));
+}
+
+for (const theme of ['light', 'dark']) {
+  test(`axe finds no violations on the exercises and quizzes after wrong answers, ${theme} theme`, async () => {
+    const { context, page } = await openPage(browser, { colorScheme: theme, bypassCSP: true });
+    try {
+      await page.goto(server.url);
+      for (const id of ['recover-gpu-hours', 'hand-trace', 'overlap-window', 'param-overhead', 'dualpipe-vs-chimera']) {
+        await page.waitForSelector(`#exercise-${id}[data-ready]`, { timeout: 30000 });
+      }
+      // Feedback states too: wrong answers, a marked grid cell, an answered quiz question.
+      await page.fill('input[data-answer="utilization-gap"]', '0.5');
+      await page.click('#exercise-recover-gpu-hours [data-action="check"]');
+      await page.fill('#exercise-hand-trace .dpl-trace-input[data-rank="0"][data-slot="0"]', '5');
+      await page.click('#exercise-hand-trace [data-action="check"]');
+      await page.check('#exercise-overlap-window fieldset[data-answer="dispatch-hidden-by"] .dpl-ex-option[data-index="0"] input');
+      await page.click('#exercise-overlap-window [data-action="check"]');
+      await page.check('.dpl-quiz[data-stage="pre"] input[type="radio"]');
+      await page.click('.dpl-quiz[data-stage="pre"] [data-action="quiz-check"]');
+      await page.waitForSelector('#exercise-hand-trace[data-checked]');
+      assert.deepEqual(await axe(page, '.exercise-list'), []);
+      assert.deepEqual(await axe(page, '.lesson-quiz'), []);
+      assert.deepEqual(await axe(page, '.lesson-progress'), []);
+      await page.$eval('#exercise-overlap-window', (e) => e.scrollIntoView());
+      await screenshot(page, `exercise-overlap-${theme}.png`);
+    } finally {
+      await context.close();
+    }
+  });
+}

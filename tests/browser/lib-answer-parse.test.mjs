@@ -1,0 +1,96 @@
+// web/js/lib/answer-parse.js under Node: the answer formats an exercise accepts, the messages for
+// what it cannot read, and how a wrong answer is described (direction, distance, factor).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseAnswer, unitKind, judge, withinTolerance, describeTolerance } from '../../web/js/lib/answer-parse.js';
+
+const value = (text, kind) => {
+  const r = parseAnswer(text, kind);
+  assert.ok(r.ok, `${text} (${kind}) should parse: ${JSON.stringify(r)}`);
+  return r.value;
+};
+const near = (a, b) => assert.ok(Math.abs(a - b) <= 1e-12 * Math.max(1, Math.abs(b)), `${a} vs ${b}`);
+
+test('definition units map to parsers', () => {
+  assert.equal(unitKind('fraction'), 'fraction');
+  assert.equal(unitKind('H800 GPU-hours per million tokens'), 'gpuHours');
+  assert.equal(unitKind('parameters'), 'params');
+  assert.equal(unitKind('bytes'), 'bytes');
+  assert.equal(unitKind('slot (0-based)'), 'slot');
+  assert.equal(unitKind('time units'), 'plain');
+  assert.equal(unitKind(undefined), 'plain');
+});
+
+test('a fraction reads as 0.039, 3.9e-2, 3.9%, 3.9 pp and 3.9 × 10^-2', () => {
+  for (const text of ['0.039', '3.9e-2', '3.9E-2', '3.9%', '3.9 %', '3.9 pp', '3.9 × 10^-2', '3.9x10^-2', '.039', '+0.039']) {
+    near(value(text, 'fraction'), 0.039);
+  }
+  near(value('−0.5', 'fraction'), -0.5); // a typographic minus
+  near(value('०.०३९', 'fraction'), 0.039); // Devanagari digits
+});
+
+test('GPU-hours read with or without units, milli included', () => {
+  near(value('0.05', 'gpuHours'), 0.05);
+  near(value('50 mGPU-h', 'gpuHours'), 0.05);
+  near(value('0.05 GPU-h', 'gpuHours'), 0.05);
+  near(value('0.05 GPU-hours', 'gpuHours'), 0.05);
+  assert.deepEqual(parseAnswer('50 MGPU-h', 'gpuHours'), { ok: false, reason: 'unit', unit: 'MGPU-h' });
+});
+
+test('parameters read as 8.82e9, 8.82B, 8820M, 8.82 billion, 882 crore and grouped digits', () => {
+  near(value('8.82e9', 'params'), 8.82e9);
+  near(value('8.82B', 'params'), 8.82e9);
+  near(value('8820M', 'params'), 8.82e9);
+  near(value('8.82 billion', 'params'), 8.82e9);
+  near(value('882 crore', 'params'), 8.82e9);
+  near(value('8.82 अरब', 'params'), 8.82e9);
+  near(value('8,819,213,312', 'params'), 8819213312);
+  near(value('8,81,92,13,312', 'params'), 8819213312); // Indian grouping
+});
+
+test('bytes read as 17.65 GB, 17.65e9 B, GiB and MB; a bare number is bytes', () => {
+  near(value('17.65 GB', 'bytes'), 17.65e9);
+  near(value('17.65GB', 'bytes'), 17.65e9);
+  near(value('17.65e9 B', 'bytes'), 17.65e9);
+  near(value('17650 MB', 'bytes'), 17.65e9);
+  near(value('16.4 GiB', 'bytes'), 16.4 * 2 ** 30);
+  near(value('17638426624', 'bytes'), 17638426624);
+});
+
+test('unreadable input says why: empty, decimal comma, syntax, unknown unit', () => {
+  assert.deepEqual(parseAnswer('', 'fraction'), { ok: false, reason: 'empty' });
+  assert.deepEqual(parseAnswer('   ', 'fraction'), { ok: false, reason: 'empty' });
+  assert.deepEqual(parseAnswer('0,039', 'fraction'), { ok: false, reason: 'decimalComma' });
+  assert.deepEqual(parseAnswer('1,5', 'plain'), { ok: false, reason: 'decimalComma' });
+  assert.deepEqual(parseAnswer('abc', 'plain'), { ok: false, reason: 'syntax' });
+  assert.deepEqual(parseAnswer('1,23,4', 'plain'), { ok: false, reason: 'syntax' });
+  assert.deepEqual(parseAnswer('17 parsecs', 'bytes'), { ok: false, reason: 'unit', unit: 'parsecs' });
+  assert.deepEqual(parseAnswer('3.9%', 'bytes'), { ok: false, reason: 'unit', unit: '%' });
+});
+
+test('tolerances: absolute, relative, exact', () => {
+  assert.ok(withinTolerance(0.195, 0.1932, { absolute: 0.005 }));
+  assert.ok(!withinTolerance(0.2, 0.1932, { absolute: 0.005 }));
+  assert.ok(withinTolerance(0.0504, 0.05, { relative: 0.01 }));
+  assert.ok(!withinTolerance(0.0506, 0.05, { relative: 0.01 }));
+  assert.ok(withinTolerance(1, 1, { absolute: 0 }));
+  assert.ok(withinTolerance(0.1 + 0.2, 0.3, { absolute: 0 }));
+  assert.ok(!withinTolerance(2, 1, {}));
+  assert.deepEqual(describeTolerance({ relative: 0.01 }), { kind: 'relative', amount: 0.01 });
+  assert.deepEqual(describeTolerance({ absolute: 0 }), { kind: 'exact', amount: 0 });
+});
+
+test('a wrong answer is described: direction, distance, a factor of 100 or 2, a flipped sign', () => {
+  const gain = 40 / 207; // DualPipe - 1F1B utilisation at P=8 M=16
+  assert.deepEqual(judge(0.193, gain, { absolute: 0.005 }).correct, true);
+  const high = judge(0.25, gain, { absolute: 0.005 });
+  assert.equal(high.correct, false);
+  assert.equal(high.direction, 'high');
+  near(high.difference, 0.25 - gain);
+  assert.equal(judge(19.32, gain, { absolute: 0.005 }).factor, 100); // percent typed as a fraction
+  assert.equal(judge(17638426624 * 2, 17638426624, { relative: 0.01 }).factor, 2);
+  assert.equal(judge(17.638, 17638426624, { relative: 0.01 }).factor, 1e-9); // GB typed without the unit
+  assert.equal(judge(-gain, gain, { absolute: 0.005 }).sign, true);
+  const low = judge(1, 2, { absolute: 0 });
+  assert.deepEqual([low.direction, low.relative], ['low', -0.5]);
+});

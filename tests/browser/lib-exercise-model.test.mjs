@@ -1,0 +1,119 @@
+// web/js/lib/exercise-model.js under Node: requests built from the real exercise definitions,
+// quantity expressions read from results, and the hand-trace notation compared with core's grid
+// (the wasm build, so the expected cells are the simulator's).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import {
+  buildRequests, defaultInputs, runRequests, evaluateQuantity, quantitySources, expectedAnswer, answerKind,
+  parseCell, formatMarks, cellMarks, compareGrid, gridIsEmpty, setPointer,
+} from '../../web/js/lib/exercise-model.js';
+import { loadPipesim } from '../../wasm/pipesim.js';
+
+const definition = (id) => JSON.parse(readFileSync(new URL(`../../lessons/exercises/${id}.json`, import.meta.url), 'utf8'));
+let apiPromise;
+const api = () => (apiPromise ??= loadPipesim({ moduleUrl: new URL('../../build/wasm/wasm/pipesim.mjs', import.meta.url) }));
+
+test('quantities read result paths and combine them with + - * / and parentheses', () => {
+  const results = { dp8: { bubble: { max: 2 }, maxPeakActivations: 5 }, dp16: { bubble: { max: 2 } },
+                    llama: { schedules: { '1f1b': { paramsPerGpu: 8819213312 } } } };
+  assert.equal(evaluateQuantity('dp16.bubble.max - dp8.bubble.max', results), 0);
+  assert.equal(evaluateQuantity('llama.schedules.1f1b.paramsPerGpu', results), 8819213312);
+  assert.equal(evaluateQuantity('(dp8.maxPeakActivations + 1) * 2 / 4 - -1', results), 4);
+  assert.deepEqual(quantitySources('dp16.bubble.max - dp8.bubble.max'), ['dp16', 'dp8']);
+  assert.throws(() => evaluateQuantity('dp8.nothing', results), /dp8.nothing is not a number/);
+  assert.throws(() => evaluateQuantity('dp8.bubble.max $', results), /cannot read/);
+});
+
+test('setPointer writes inside nested objects', () => {
+  assert.deepEqual(setPointer({ a: { b: 1 } }, '/a/c', 2), { a: { b: 1, c: 2 } });
+  assert.deepEqual(setPointer({}, '/gpuHoursPerMillionTokens', 0.36), { gpuHoursPerMillionTokens: 0.36 });
+});
+
+test('recover-gpu-hours: the editable baseline and costs reach the calculator', () => {
+  const def = definition('recover-gpu-hours');
+  assert.deepEqual(defaultInputs(def), { baselineGpuHoursPerMillionTokens: 0.18 });
+  const { runs, calculators } = buildRequests(def, { baselineGpuHoursPerMillionTokens: 0.36 }, { costs: { backward: 3 } });
+  assert.equal(calculators.rec.method, 'recover');
+  assert.equal(calculators.rec.request.gpuHoursPerMillionTokens, 0.36);
+  assert.equal(calculators.rec.request.costs.backward, 3);
+  assert.equal(runs.f1b.costs.backward, 3);
+  assert.equal(def.config.calculators.rec.input.gpuHoursPerMillionTokens, 0.18, 'the definition is not modified');
+});
+
+test('every answer of every definition has an expected value from the simulator', async () => {
+  const sim = await api();
+  for (const id of ['recover-gpu-hours', 'hand-trace', 'overlap-window', 'param-overhead', 'dualpipe-vs-chimera']) {
+    const def = definition(id);
+    const { results, errors } = await runRequests(sim, buildRequests(def, defaultInputs(def)));
+    assert.deepEqual(Object.keys(errors), [], `${id}: ${Object.values(errors).map((e) => e.message)}`);
+    for (const answer of def.answers) {
+      const expected = expectedAnswer(answer, results);
+      assert.notEqual(expected.kind, 'missing', `${id}/${answer.id}: ${expected.error?.message}`);
+      if (expected.kind === 'number') assert.ok(Number.isFinite(expected.value), `${id}/${answer.id}`);
+    }
+  }
+});
+
+test('hand-picked expected values: recover 40/207 and 0.05, first all-busy slots 1 and 3, DualPipe growth 0', async () => {
+  const sim = await api();
+  const read = async (id) => {
+    const def = definition(id);
+    const { results } = await runRequests(sim, buildRequests(def, defaultInputs(def)));
+    return Object.fromEntries(def.answers.map((a) => [a.id, expectedAnswer(a, results)]));
+  };
+  const rec = await read('recover-gpu-hours');
+  assert.ok(Math.abs(rec['utilization-gap'].value - 40 / 207) < 1e-12); // 48/54 - 48/69
+  assert.ok(Math.abs(rec['recovered-gpu-hours'].value - 0.05) < 1e-12); // 0.18 x (69/54 - 1)
+  const trace = await read('hand-trace');
+  assert.equal(trace['first-all-busy-dualpipe'].value, 1);
+  assert.equal(trace['first-all-busy-1f1b'].value, 3); // rank P-1 starts at slot P-1
+  assert.equal(trace['idle-per-rank'].value, 2); // (P/2 - 1)(F&B + B - 3W)
+  assert.equal(trace['trace-grid'].kind, 'grid');
+  const ch = await read('dualpipe-vs-chimera');
+  assert.equal(ch['bubble-growth'].value, 0);
+  assert.equal(ch['activation-growth'].value, 0);
+  assert.equal(answerKind(definition('dualpipe-vs-chimera').answers[0]), 'choice');
+});
+
+test('cell notation: direction by suffix, prefix or arrow; pairs in either order; idle', () => {
+  assert.deepEqual(parseCell('3'), { ok: true, marks: [{ mb: 3, dir: 0 }] });
+  assert.deepEqual(parseCell("3'"), { ok: true, marks: [{ mb: 3, dir: 1 }] });
+  assert.deepEqual(parseCell('3<'), { ok: true, marks: [{ mb: 3, dir: 1 }] });
+  assert.deepEqual(parseCell('←3'), { ok: true, marks: [{ mb: 3, dir: 1 }] });
+  assert.deepEqual(parseCell('3>1<'), { ok: true, marks: [{ mb: 3, dir: 0 }, { mb: 1, dir: 1 }] });
+  assert.deepEqual(parseCell("3 1'"), { ok: true, marks: [{ mb: 3, dir: 0 }, { mb: 1, dir: 1 }] });
+  assert.deepEqual(parseCell(''), { ok: true, marks: [] });
+  assert.deepEqual(parseCell('.'), { ok: true, marks: [] });
+  assert.deepEqual(parseCell('x'), { ok: false });
+  assert.deepEqual(parseCell('<3>'), { ok: false });
+  assert.deepEqual(parseCell('1 2 3'), { ok: false });
+  assert.equal(formatMarks([{ mb: 3, dir: 0 }, { mb: 1, dir: 1 }]), '3→ 1←');
+  assert.deepEqual(cellMarks({ op: 'FB', fmb: 3, fdir: 0, bmb: 1, bdir: 1 }), [{ mb: 3, dir: 0 }, { mb: 1, dir: 1 }]);
+  assert.deepEqual(cellMarks(null), []);
+});
+
+test('the grid is compared cell by cell with core\'s DualPipe 4x8 trace', async () => {
+  const sim = await api();
+  const trace = sim.traceGrid({ config: { schedule: 'dualpipe', ranks: 4, microbatches: 8 } });
+  const perfect = trace.grid.map((row) => row.map((cell) => formatMarks(cellMarks(cell))));
+  assert.deepEqual(compareGrid(perfect, trace), { cells: trace.grid.map((row) => row.map(() => 'ok')), wrong: 0, invalid: 0, empty: 0, total: 104, firstWrong: null });
+  // Pairs may be written in either order and with the ASCII notation.
+  const ascii = trace.grid.map((row) => row.map((cell) => cellMarks(cell).reverse().map((m) => `${m.mb}${m.dir ? "'" : ''}`).join(' ')));
+  assert.equal(compareGrid(ascii, trace).wrong, 0);
+  const mistakes = perfect.map((row) => [...row]);
+  mistakes[1][0] = '0';    // rank 1 is idle in slot 0
+  mistakes[0][3] = '0';    // rank 0 runs F0 of direction 1 (0') in slot 3
+  mistakes[2][5] = 'F?';   // unreadable
+  const result = compareGrid(mistakes, trace);
+  assert.equal(result.wrong, 2);
+  assert.equal(result.invalid, 1);
+  assert.deepEqual(result.firstWrong, { rank: 0, slot: 3 });
+  assert.equal(result.cells[1][0], 'wrong');
+  assert.equal(result.cells[2][5], 'invalid');
+  const blank = perfect.map((row) => [...row]);
+  blank[0][0] = ''; // rank 0 runs F0 in slot 0
+  assert.equal(compareGrid(blank, trace).empty, 1);
+  assert.ok(gridIsEmpty([['', ' '], ['']]));
+  assert.ok(!gridIsEmpty([['', '1']]));
+});

@@ -1,0 +1,184 @@
+// Wires the lesson's learning activities into the lesson reader, as mounters it runs after each
+// load ({selector, mount(el, ctx)}, see views/lesson-reader.js): the progress panel under the
+// title; the quiz's stages where the course places them (pre before the lesson's first section,
+// the checks after the concept section, the post questions after the key terms); and one exercise
+// widget per definition at the end of the Exercises section. Progress goes to localStorage in the
+// course's shape (lib/progress.js). Like app.js, this file wires views; views never import it.
+import * as exerciseView from './views/exercise.js';
+import * as quizView from './views/quiz.js';
+import * as progressView from './views/progress-panel.js';
+import { quizQuestionIds, summarize } from './lib/progress.js';
+import { h } from './ui/dom.js';
+
+/** The lesson's order of exercises (the Exercises section lists them in this order too). */
+export const EXERCISE_ORDER = ['recover-gpu-hours', 'hand-trace', 'overlap-window', 'param-overhead', 'dualpipe-vs-chimera'];
+
+async function defaultFetchJson(path) {
+  const response = await fetch(new URL(path, document.baseURI));
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${response.statusText}`);
+  return response.json();
+}
+
+/**
+ * createActivities({sim, progress, mountRun, schedules, linkFor, reducedMotion, fetchJson?}) ->
+ * {mounters, focusExercise(id) -> boolean}. `progress` is lib/progress.js's createProgress().
+ */
+export function createActivities(deps) {
+  const fetchJson = deps.fetchJson || defaultFetchJson;
+  const exercises = new Map(); // id -> view
+  let pendingFocus = null;
+  let quizIds = [];
+
+  const summaryOf = (entry) => summarize(entry, { quizIds, exerciseIds: EXERCISE_ORDER });
+
+  /** Marks the lesson complete when the course's rule and ours say so. */
+  function maybeComplete(entry) {
+    if (summaryOf(entry).complete && !entry.completedAt) deps.progress.markComplete();
+  }
+
+  const quizMounter = {
+    selector: 'h1',
+    mount(el, ctx) {
+      const t = ctx.t;
+      const article = el.parentElement;
+      const nodes = [];
+      const views = [];
+      const place = (node, beforeSelector) => {
+        const anchor = beforeSelector && article.querySelector(beforeSelector);
+        if (anchor) anchor.before(node); else article.append(node);
+        nodes.push(node);
+        return node;
+      };
+      const panelSlot = h('div', { class: 'lesson-progress' });
+      el.after(panelSlot);
+      nodes.push(panelSlot);
+      const panel = progressView.mount(panelSlot, { t, onReset: () => deps.progress.reset() });
+      views.push(panel);
+      const refresh = (entry) => {
+        panel.update({ summary: summaryOf(entry) });
+        for (const v of views) if (v !== panel) v.update({ answers: entry.answers });
+      };
+      const unsubscribe = deps.progress.onChange((entry) => { refresh(entry); maybeComplete(entry); });
+      let alive = true;
+
+      (async () => {
+        let quiz;
+        try {
+          quiz = await fetchJson(`generated/lessons/quiz${ctx.lang === 'en' ? '' : `.${ctx.lang}`}.json`);
+        } catch {
+          try { quiz = await fetchJson('generated/lessons/quiz.json'); } catch { quiz = null; }
+        }
+        if (!alive) return;
+        if (!quiz || !Array.isArray(quiz.questions)) {
+          refresh(deps.progress.get());
+          return;
+        }
+        const ids = quizQuestionIds(quiz.questions);
+        quizIds = ids;
+        const questions = quiz.questions.map((q, i) => ({ ...q, qid: ids[i] }));
+        const where = { pre: 'h2#objectives', check: 'h2#use-it', post: 'h2#corrections' };
+        for (const stage of ['pre', 'check', 'post']) {
+          const list = questions.filter((q) => q.stage === stage);
+          if (!list.length) continue;
+          const slot = place(h('div', { class: 'lesson-quiz' }), where[stage]);
+          views.push(quizView.mount(slot, {
+            t, stage, questions: list,
+            onAnswer: (qid, picked, correct) => deps.progress.recordAnswer(qid, picked, correct),
+          }));
+        }
+        const entry = deps.progress.get();
+        refresh(entry);
+        maybeComplete(entry);
+      })();
+
+      refresh(deps.progress.get());
+      return {
+        update() {},
+        destroy() {
+          alive = false;
+          unsubscribe();
+          views.forEach((v) => v.destroy());
+          nodes.forEach((n) => n.remove());
+        },
+      };
+    },
+  };
+
+  const exerciseMounter = {
+    selector: 'h2#exercises',
+    mount(el, ctx) {
+      const t = ctx.t;
+      // The widgets go at the end of the Exercises section, after its overview list.
+      let last = el;
+      while (last.nextElementSibling && last.nextElementSibling.tagName !== 'H2') last = last.nextElementSibling;
+      const container = h('div', { class: 'exercise-list' });
+      last.after(container);
+      const listed = [...el.parentElement.querySelectorAll('code')].map((c) => c.textContent).filter((id) => EXERCISE_ORDER.includes(id));
+      const order = [...new Set([...listed, ...EXERCISE_ORDER])];
+      const views = new Map(); // index -> view
+      const definitions = [];
+      let alive = true;
+      const slots = order.map((id) => {
+        const slot = h('div', { class: 'exercise-widget', dataset: { exercise: id } }, [h('p', { class: 'lesson-loading-inline', text: t('ex.loading') })]);
+        container.append(slot);
+        return slot;
+      });
+      const mountOne = (index) => {
+        const id = order[index];
+        slots[index].replaceChildren();
+        const view = exerciseView.mount(slots[index], {
+          t, lang: ctx.lang, sim: deps.sim, definition: definitions[index], number: index + 1,
+          saved: deps.progress.get().exercises[id] || null,
+          onResult: (record) => deps.progress.recordExercise(id, record).exercises[id],
+          mountRun: deps.mountRun, schedules: deps.schedules, reducedMotion: deps.reducedMotion, linkFor: deps.linkFor,
+        });
+        views.set(index, view);
+        exercises.set(id, view);
+        if (pendingFocus === id) {
+          pendingFocus = null;
+          view.focus();
+        }
+      };
+      order.forEach(async (id, index) => {
+        try {
+          definitions[index] = await fetchJson(`generated/lessons/exercises/${id}.json`);
+        } catch (error) {
+          if (alive) slots[index].replaceChildren(h('div', { class: 'dpl-error', role: 'alert' }, [h('p', { text: String(error.message || error) })]));
+          return;
+        }
+        if (alive) mountOne(index);
+      });
+      // "Reset progress" forgets the answers: remount every exercise empty.
+      const unsubscribe = deps.progress.onChange((entry, { reset } = {}) => {
+        if (!reset) return;
+        for (const [index, view] of views) {
+          view.destroy();
+          mountOne(index);
+        }
+      });
+      return {
+        update() {},
+        destroy() {
+          alive = false;
+          unsubscribe();
+          for (const [index, view] of views) {
+            view.destroy();
+            if (exercises.get(order[index]) === view) exercises.delete(order[index]);
+          }
+          container.remove();
+        },
+      };
+    },
+  };
+
+  return {
+    mounters: [quizMounter, exerciseMounter],
+    /** Scrolls to an exercise and focuses its heading; waits for it when it is still loading. */
+    focusExercise(id) {
+      const view = exercises.get(id);
+      if (view) { view.focus(); return true; }
+      pendingFocus = id;
+      return false;
+    },
+  };
+}

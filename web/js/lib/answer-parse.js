@@ -1,0 +1,142 @@
+// Reads a learner's typed answer and judges it against the simulator's value. DOM-free (tested
+// under Node). Accepted forms, by the unit an exercise definition names:
+//   every kind: 0.039  3.9e-2  3.9 × 10^-2  −0.5  1,234,567 or 12,34,567 (grouping)  ४२ (Devanagari digits)
+//   fraction:   3.9%  3.9 pp                      (a percentage, divided by 100)
+//   GPU-hours:  0.05 GPU-h  50 mGPU-h  0.05 GPU-hours
+//   parameters: 8.82e9  8.82B  8820M  8.82 billion  882 crore  8.82 अरब
+//   bytes:      17.64 GB  17.64e9 B  16.43 GiB  17640 MB  (a bare number is bytes)
+//   time units, slots, micro-batches: plain numbers
+// The tolerance comes from the definition: {absolute} and/or {relative}; either one suffices.
+
+/** Which parser a definition's `unit` text calls for. */
+export function unitKind(unit = '') {
+  const u = String(unit).toLowerCase();
+  if (u === 'fraction') return 'fraction';
+  if (u.includes('gpu-hour')) return 'gpuHours';
+  if (u === 'parameters') return 'params';
+  if (u === 'bytes') return 'bytes';
+  if (u.startsWith('slot')) return 'slot';
+  return 'plain';
+}
+
+const DEVANAGARI_ZERO = 0x0966;
+
+function asciiDigits(text) {
+  return text.replace(/[\u0966-\u096F]/g, (d) => String(d.charCodeAt(0) - DEVANAGARI_ZERO));
+}
+
+// Unit words per kind -> multiplier. Keys are lower case; matching ignores case except where a
+// key is listed in CASED (M for mega vs m for milli matter for GPU-hours only).
+const UNITS = {
+  fraction: { '%': 0.01, pp: 0.01, 'percent': 0.01, 'प्रतिशत': 0.01 },
+  gpuHours: {
+    'gpu-h': 1, 'gpu-hour': 1, 'gpu-hours': 1, 'gpu hours': 1, 'gpu hour': 1, gpuh: 1, h: 1,
+    'mgpu-h': 1e-3, 'mgpu-hours': 1e-3, mgpuh: 1e-3, 'kgpu-h': 1e3, 'kgpu-hours': 1e3,
+    'gpu-घंटे': 1, 'gpu घंटे': 1, 'घंटे': 1,
+  },
+  params: {
+    k: 1e3, thousand: 1e3, m: 1e6, million: 1e6, mn: 1e6, b: 1e9, bn: 1e9, g: 1e9, billion: 1e9,
+    t: 1e12, trillion: 1e12, lakh: 1e5, crore: 1e7, 'लाख': 1e5, 'करोड़': 1e7, 'अरब': 1e9, 'खरब': 1e11,
+    params: 1, parameters: 1, 'पैरामीटर': 1,
+  },
+  bytes: {
+    b: 1, byte: 1, bytes: 1, kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12,
+    kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3, tib: 1024 ** 4, 'बाइट': 1,
+  },
+  plain: { units: 1, unit: 1, 'time units': 1, u: 1, 'micro-batches': 1, 'इकाई': 1 },
+  slot: { slot: 1, 'स्लॉट': 1 },
+};
+
+/** The unit words accepted for `kind`, for messages ("%, pp"). */
+export function acceptedUnits(kind) {
+  return Object.keys(UNITS[kind] || {});
+}
+
+const NUMBER = /^([+-]?)(\d[\d,]*(?:\.\d*)?|\.\d+)(?:e([+-]?\d+))?(?:\s*[x×*·]\s*10\s*\^\s*([+-]?\d+))?/i;
+
+/** Digits with grouping commas: 1,234,567 (thousands) or 12,34,567 (Indian); else null. */
+function ungroup(intPart) {
+  if (!intPart.includes(',')) return intPart;
+  if (/^\d{1,3}(,\d{3})+$/.test(intPart) || /^\d{1,2}(,\d{2})*,\d{3}$/.test(intPart)) {
+    if (/^0,/.test(intPart)) return null; // 0,039 is a decimal comma, not grouping
+    return intPart.replaceAll(',', '');
+  }
+  return null;
+}
+
+/**
+ * Parses `text` as an answer of `kind`. Returns {ok: true, value} in the kind's base unit
+ * (fraction, GPU-hours, parameters, bytes, plain number) or {ok: false, reason} where reason is
+ * 'empty', 'decimalComma', 'syntax' or 'unit' (with `unit`, the word not understood).
+ */
+export function parseAnswer(text, kind = 'plain') {
+  let s = asciiDigits(String(text ?? '')).trim()
+    .replace(/[\u2212\u2012\u2013]/g, '-') // minus signs and dashes typed for "minus"
+    .replace(/[\u00a0\u2009\u202f_]/g, ''); // thin spaces and underscores inside numbers
+  if (s === '') return { ok: false, reason: 'empty' };
+  if (/^[+-]?\d+,\d+$/.test(s) && !/^[+-]?\d{1,3}(,\d{3})+$/.test(s)) return { ok: false, reason: 'decimalComma' };
+  if (/^[+-]?0,\d+/.test(s)) return { ok: false, reason: 'decimalComma' };
+  const m = NUMBER.exec(s);
+  if (!m) return { ok: false, reason: 'syntax' };
+  const [intPart, frac = ''] = m[2].split('.');
+  const grouped = ungroup(intPart);
+  if (grouped === null) return { ok: false, reason: m[2].startsWith('0,') ? 'decimalComma' : 'syntax' };
+  let value = Number(`${m[1]}${grouped || '0'}${frac ? `.${frac}` : ''}`);
+  if (m[3] !== undefined) value *= 10 ** Number(m[3]);
+  if (m[4] !== undefined) value *= 10 ** Number(m[4]);
+  const rest = s.slice(m[0].length).trim();
+  if (rest) {
+    const table = UNITS[kind] || UNITS.plain;
+    const key = rest.toLowerCase().replace(/\s+/g, ' ');
+    // GPU-hours: a capital M is not milli; only mGPU-h (lower-case m) scales by 1e-3.
+    const factor = kind === 'gpuHours' && /^M/.test(rest) ? undefined : table[key];
+    if (factor === undefined) return { ok: false, reason: 'unit', unit: rest };
+    value *= factor;
+  }
+  if (!Number.isFinite(value)) return { ok: false, reason: 'syntax' };
+  return { ok: true, value };
+}
+
+/** Whether `value` is within `tolerance` ({absolute?, relative?}) of `expected`. */
+export function withinTolerance(value, expected, tolerance = {}) {
+  const diff = Math.abs(value - expected);
+  const absolute = tolerance.absolute ?? (tolerance.relative === undefined ? 0 : undefined);
+  const scale = Math.max(Math.abs(expected), 1e-300);
+  // A little floating-point slack, so 0.1 + 0.2 style sums never fail an exact (0) tolerance.
+  const slack = 1e-9 * Math.max(1, Math.abs(expected));
+  if (absolute !== undefined && diff <= absolute + slack) return true;
+  if (tolerance.relative !== undefined && diff <= tolerance.relative * scale + slack) return true;
+  return false;
+}
+
+const FACTORS = [1e9, 1e6, 1e3, 100, 10, 2];
+
+/**
+ * Judges `value` against `expected`: {correct, direction ('high'|'low'|null), difference
+ * (value - expected), relative ((value - expected) / |expected|, null when expected is 0),
+ * factor (about k times too large: k; too small: 1/k; null), sign (true when only the sign is wrong)}.
+ */
+export function judge(value, expected, tolerance = {}) {
+  const correct = withinTolerance(value, expected, tolerance);
+  const difference = value - expected;
+  const relative = expected === 0 ? null : difference / Math.abs(expected);
+  let factor = null;
+  let sign = false;
+  if (!correct && expected !== 0 && value !== 0) {
+    const slackRel = Math.max(tolerance.relative ?? 0, 0.02);
+    if (withinTolerance(-value, expected, tolerance)) sign = true;
+    const ratio = value / expected;
+    for (const k of FACTORS) {
+      if (Math.abs(ratio / k - 1) <= slackRel) { factor = k; break; }
+      if (Math.abs(ratio * k - 1) <= slackRel) { factor = 1 / k; break; }
+    }
+  }
+  return { correct, direction: correct ? null : difference > 0 ? 'high' : 'low', difference, relative, factor, sign };
+}
+
+/** The tolerance as it reads to a learner: {kind: 'absolute'|'relative'|'exact', amount}. */
+export function describeTolerance(tolerance = {}) {
+  if (tolerance.relative) return { kind: 'relative', amount: tolerance.relative };
+  if (tolerance.absolute) return { kind: 'absolute', amount: tolerance.absolute };
+  return { kind: 'exact', amount: 0 };
+}

@@ -1,0 +1,188 @@
+// Building blocks of an exercise's answer form: a typed-number field (format hint, a message for
+// input it cannot read, feedback after a check) and a radio-group choice; plus how numbers and
+// tolerances read to the learner. Used by views/exercise.js; no state of its own beyond the DOM.
+import { h, uniqueId } from './dom.js';
+import { parseAnswer, unitKind, judge, describeTolerance, acceptedUnits } from '../lib/answer-parse.js';
+
+/** A number with `digits` significant digits, trailing zeros dropped: 0.19323 -> "0.1932". */
+export function sig(value, digits = 4) {
+  if (!Number.isFinite(value)) return String(value);
+  if (value === 0) return '0';
+  const text = Math.abs(value) >= 1e15 || Math.abs(value) < 1e-4 ? value.toExponential(digits - 1) : value.toPrecision(digits);
+  return text.includes('e') ? text.replace(/\.?0+e/, 'e') : text.includes('.') ? text.replace(/\.?0+$/, '') : text;
+}
+
+/** A percentage for a message: whole numbers from 10 up, two significant digits below. */
+export function percentText(value) {
+  return value >= 10 ? String(Math.round(value)) : sig(value, 2);
+}
+
+/** A value of an answer's kind as the learner would write it: "0.1932 (19.32%)", "17.64 GB". */
+export function formatQuantity(value, kind) {
+  if (kind === 'fraction') return `${sig(value)} (${sig(value * 100)}%)`;
+  if (kind === 'params') return Math.abs(value) >= 1e6 ? `${sig(value / 1e9)} × 10⁹` : sig(value);
+  if (kind === 'bytes') return Math.abs(value) >= 1e6 ? `${sig(value / 1e9)} GB` : `${sig(value)} B`;
+  if (kind === 'gpuHours') return `${sig(value)} GPU-h`;
+  return sig(value, 6);
+}
+
+/** "within ±1%", "within ±0.005", "exactly" in the learner's language. */
+export function toleranceText(tolerance, kind, t) {
+  const tol = describeTolerance(tolerance);
+  if (tol.kind === 'relative') return t('ex.tol.relative', { v: sig(tol.amount * 100) });
+  if (tol.kind === 'absolute') return t('ex.tol.absolute', { v: kind === 'fraction' ? sig(tol.amount) : formatQuantity(tol.amount, kind) });
+  return t('ex.tol.exact');
+}
+
+/** The message for input parseAnswer() could not read. */
+export function parseMessage(parsed, text, kind, t) {
+  if (parsed.reason === 'decimalComma') return t('ex.parse.decimalComma');
+  if (parsed.reason === 'unit') {
+    const units = acceptedUnits(kind);
+    return units.length ? t('ex.parse.unit', { unit: parsed.unit, units: units.slice(0, 6).join(', ') }) : t('ex.parse.noUnit', { unit: parsed.unit });
+  }
+  return t('ex.parse.syntax', { text: String(text).trim(), examples: t(`ex.format.${kind}`) });
+}
+
+/** What a wrong number says: direction, distance, and what a round factor suggests. */
+export function wrongMessage(verdict, kind, t) {
+  const parts = [];
+  if (verdict.sign) {
+    parts.push(t('ex.wrong.sign'));
+  } else {
+    const how = verdict.relative === null
+      ? sig(Math.abs(verdict.difference))
+      : `${percentText(Math.abs(verdict.relative) * 100)}%`;
+    parts.push(t(verdict.direction === 'high' ? 'ex.wrong.high' : 'ex.wrong.low', { by: how }));
+  }
+  if (verdict.factor !== null) {
+    const k = verdict.factor >= 1 ? verdict.factor : 1 / verdict.factor;
+    const big = verdict.factor >= 1;
+    if (kind === 'fraction' && k === 100) parts.push(t(big ? 'ex.wrong.percentAsFraction' : 'ex.wrong.fractionAsPercent'));
+    else if (k >= 1000) parts.push(t('ex.wrong.units', { k: k.toExponential(0).replace('e+', 'e') }));
+    else parts.push(t(big ? 'ex.wrong.factorHigh' : 'ex.wrong.factorLow', { k }));
+  }
+  return parts.join(' ');
+}
+
+/**
+ * A number answer: label, text input, format hint with tolerance, message, feedback. Returns
+ * {element, input, read(), check(expected) -> 'empty'|'invalid'|'correct'|'wrong', clearStatus()}.
+ */
+export function numberField(answer, { t, lang }) {
+  const id = uniqueId('dpl-ans');
+  const kind = unitKind(answer.unit);
+  const input = h('input', {
+    type: 'text', id, name: answer.id, autocomplete: 'off', spellcheck: 'false', inputmode: 'text',
+    'aria-describedby': `${id}-hint ${id}-msg ${id}-fb`, dataset: { answer: answer.id, kind },
+  });
+  const hint = h('p', { class: 'dpl-field-hint', id: `${id}-hint` });
+  const message = h('p', { class: 'dpl-field-msg', id: `${id}-msg`, 'aria-live': 'polite' });
+  const feedback = h('p', { class: 'dpl-ex-feedback', id: `${id}-fb`, 'aria-live': 'polite' });
+  const element = h('div', { class: 'dpl-field dpl-ex-field', dataset: { answer: answer.id } }, [
+    h('label', { for: id, text: answer.label?.[lang] || answer.label?.en || answer.id }),
+    input, hint, message, feedback,
+  ]);
+
+  const setStatus = (status, text) => {
+    element.dataset.status = status;
+    feedback.replaceChildren();
+    if (text) feedback.append(h('span', { class: 'dpl-ex-mark', 'aria-hidden': 'true', text: status === 'correct' ? '✓' : '✗' }), ' ', text);
+  };
+  const clearStatus = () => {
+    delete element.dataset.status;
+    feedback.replaceChildren();
+    message.textContent = '';
+    input.removeAttribute('aria-invalid');
+  };
+  input.addEventListener('input', () => {
+    if (input.getAttribute('aria-invalid')) { message.textContent = ''; input.removeAttribute('aria-invalid'); }
+  });
+
+  return {
+    element,
+    input,
+    kind,
+    setHint(tolerance) {
+      hint.textContent = `${t(`ex.format.${kind}`)} · ${toleranceText(tolerance, kind, t)}`;
+    },
+    read: () => input.value,
+    write(text) { input.value = text ?? ''; },
+    clearStatus,
+    /** Checks against expected {kind:'number', value}; shows the outcome next to the field. */
+    check(expected, tolerance) {
+      clearStatus();
+      const text = input.value;
+      const parsed = parseAnswer(text, kind);
+      if (!parsed.ok && parsed.reason === 'empty') {
+        element.dataset.status = 'empty';
+        feedback.textContent = t('ex.notAnswered');
+        return 'empty';
+      }
+      if (!parsed.ok) {
+        message.textContent = parseMessage(parsed, text, kind, t);
+        input.setAttribute('aria-invalid', 'true');
+        element.dataset.status = 'invalid';
+        return 'invalid';
+      }
+      const verdict = judge(parsed.value, expected.value, tolerance);
+      if (verdict.correct) {
+        setStatus('correct', t('ex.correct', { v: formatQuantity(expected.value, kind) }));
+        return 'correct';
+      }
+      setStatus('wrong', `${t('ex.wrong')} ${wrongMessage(verdict, kind, t)}`);
+      return 'wrong';
+    },
+  };
+}
+
+/**
+ * A choice answer: a fieldset of radios (arrow keys move between options, as native radio groups
+ * do). Returns {element, read() -> index|null, write(index), check(expected), clearStatus()}.
+ */
+export function choiceField(answer, { t, lang }) {
+  const name = uniqueId('dpl-choice');
+  const feedback = h('p', { class: 'dpl-ex-feedback', 'aria-live': 'polite' });
+  const evidence = h('p', { class: 'dpl-ex-evidence' });
+  const radios = answer.choices.map((choice, index) => h('input', { type: 'radio', name, value: String(index), dataset: { answer: answer.id } }));
+  const options = answer.choices.map((choice, index) => h('label', { class: 'dpl-ex-option', dataset: { index } }, [
+    radios[index], h('span', { text: choice[lang] || choice.en }),
+  ]));
+  const element = h('fieldset', { class: 'dpl-ex-choice', dataset: { answer: answer.id } }, [
+    h('legend', { text: answer.label?.[lang] || answer.label?.en || answer.id }),
+    h('div', { class: 'dpl-ex-options' }, options),
+    feedback, evidence,
+  ]);
+  const clearStatus = () => {
+    delete element.dataset.status;
+    feedback.replaceChildren();
+    evidence.textContent = '';
+    options.forEach((o) => { delete o.dataset.state; });
+  };
+  return {
+    element,
+    read() {
+      const picked = radios.findIndex((r) => r.checked);
+      return picked < 0 ? null : picked;
+    },
+    write(index) { radios.forEach((r, i) => { r.checked = i === Number(index); }); },
+    clearStatus,
+    check(expected, _tolerance, evidenceText = '') {
+      clearStatus();
+      const picked = this.read();
+      if (picked === null) {
+        element.dataset.status = 'empty';
+        feedback.textContent = t('ex.notAnswered');
+        return 'empty';
+      }
+      const correct = picked === expected.correct;
+      element.dataset.status = correct ? 'correct' : 'wrong';
+      options[picked].dataset.state = correct ? 'correct' : 'wrong';
+      feedback.append(h('span', { class: 'dpl-ex-mark', 'aria-hidden': 'true', text: correct ? '✓' : '✗' }), ' ',
+        correct ? t('ex.choiceCorrect') : t('ex.choiceWrong'));
+      // What the simulation shows confirms a right answer; after a wrong one it would give it away.
+      evidence.textContent = correct ? evidenceText : '';
+      return correct ? 'correct' : 'wrong';
+    },
+  };
+}

@@ -1,0 +1,146 @@
+// Exercise 4's calculator: pick a preset (Llama-3-70B at P = 8, DeepSeek-V3 at P = 16, EP = 64)
+// or change P, EP, bytes per parameter, optimizer states and GPU memory, and see core's
+// parameter breakdown of the model (every matrix family with its formula). What one GPU holds
+// under 1F1B, DualPipe, DualPipeV and Chimera is the exercise's answer, so that table stays
+// hidden until the learner has made an attempt. Every number comes from pipesim params().
+import { h, uniqueId } from './dom.js';
+import { sig } from './exercise-fields.js';
+
+const SCHEDULES = ['1f1b', 'dualpipe', 'dualpipev', 'chimera'];
+const FIELDS = [
+  ['pp', 'ex.params.pp'], ['ep', 'ex.params.ep'], ['bytesPerParam', 'ex.params.bytes'], ['dp', 'ex.params.dp'], ['gpuMemoryGb', 'ex.params.memory'],
+];
+
+const grouped = (n) => Math.round(n).toLocaleString('en-US');
+const gb = (bytes) => `${sig(bytes / 1e9)} GB`;
+
+/** createParamsCalculator({t, sim, presets: [{id, request, label}]}) -> {element, reveal(), solution(), destroy()} */
+export function createParamsCalculator({ t, sim, presets }) {
+  const prefix = uniqueId('dpl-params');
+  const presetSelect = h('select', { id: `${prefix}-preset`, name: 'preset' },
+    presets.map((p) => h('option', { value: p.id, text: p.label })));
+  const inputs = {};
+  const messages = {};
+  const fieldNodes = FIELDS.map(([name, key]) => {
+    const id = `${prefix}-${name}`;
+    inputs[name] = h('input', { type: 'number', id, name, step: 'any', min: 1, 'aria-describedby': `${id}-msg` });
+    messages[name] = h('p', { class: 'dpl-field-msg', id: `${id}-msg`, 'aria-live': 'polite' });
+    return h('div', { class: 'dpl-field' }, [h('label', { for: id, text: t(key) }), inputs[name], messages[name]]);
+  });
+  const optimizer = h('input', { type: 'checkbox', id: `${prefix}-opt`, name: 'optimizer' });
+  const form = h('div', { class: 'dpl-ex-inputs dpl-params-form' }, [
+    h('div', { class: 'dpl-field dpl-field-wide' }, [h('label', { for: presetSelect.id, text: t('ex.params.preset') }), presetSelect]),
+    ...fieldNodes,
+    h('div', { class: 'dpl-field dpl-check dpl-field-span' }, [h('label', { for: optimizer.id }, [optimizer, h('span', { text: t('ex.params.optimizer') })])]),
+  ]);
+  const breakdown = h('div', { class: 'dpl-params-breakdown', 'aria-live': 'polite' });
+  const footprint = h('div', { class: 'dpl-params-footprint', hidden: true });
+  const error = h('div');
+  const element = h('div', { class: 'dpl-params' }, [form, error, breakdown, footprint]);
+
+  let token = 0;
+  let timer = 0;
+  let lastResult = null;
+
+  function fill(preset) {
+    const r = preset.request;
+    inputs.pp.value = r.pp ?? 8;
+    inputs.ep.value = r.ep ?? 1;
+    inputs.bytesPerParam.value = r.bytesPerParam ?? 2;
+    inputs.dp.value = r.dp ?? 1;
+    inputs.gpuMemoryGb.value = r.gpuMemoryGb ?? 80;
+    optimizer.checked = Boolean(r.optimizer);
+  }
+
+  function request() {
+    const preset = presets.find((p) => p.id === presetSelect.value) || presets[0];
+    const req = { model: preset.request.model, optimizer: optimizer.checked };
+    if (preset.request.custom) req.custom = preset.request.custom;
+    for (const [name] of FIELDS) {
+      const raw = inputs[name].value.trim();
+      req[name] = raw === '' || Number.isNaN(Number(raw)) ? raw : Number(raw);
+    }
+    return req;
+  }
+
+  function footprintTable(result) {
+    return h('table', { class: 'dpl-table dpl-params-table' }, [
+      h('caption', { text: t('ex.params.footprintCaption', { model: result.model.label || result.model.name, pp: result.pp, ep: result.ep }) }),
+      h('thead', {}, [h('tr', {}, ['ex.params.col.schedule', 'ex.params.col.stages', 'ex.params.col.perRank', 'ex.params.col.copies',
+        'ex.params.col.params', 'ex.params.col.bytes', 'ex.params.col.share'].map((k) => h('th', { scope: 'col', text: t(k) })))]),
+      h('tbody', {}, SCHEDULES.filter((name) => result.schedules[name]).map((name) => {
+        const f = result.schedules[name];
+        return h('tr', {}, [h('th', { scope: 'row', text: t(`sched.${name}`) }), h('td', { text: String(f.stages) }), h('td', { text: String(f.stagesPerRank) }),
+          h('td', { text: String(f.paramCopies) }), h('td', { text: grouped(f.paramsPerGpu) }), h('td', { text: gb(f.bytesPerGpu) }),
+          h('td', { text: `${sig(f.shareOfGpuMemory * 100, 3)}%` })]);
+      })),
+    ]);
+  }
+
+  function render(result) {
+    lastResult = result;
+    const rows = result.breakdown.map((p) => h('tr', {}, [
+      h('th', { scope: 'row', text: t(`ex.part.${p.part}`) === `ex.part.${p.part}` ? p.part : t(`ex.part.${p.part}`) }),
+      h('td', { class: 'is-num', text: grouped(p.params) }), h('td', {}, [h('code', { text: p.formula })]),
+    ]));
+    const excluded = result.excluded.map((p) => h('li', { text: t('ex.params.excluded', { part: t(`ex.part.${p.part}`) === `ex.part.${p.part}` ? p.part : t(`ex.part.${p.part}`), n: grouped(p.params) }) }));
+    breakdown.replaceChildren(
+      h('p', { class: 'dpl-params-model' }, [h('strong', { text: result.model.label || result.model.name }), ' · ', h('span', { text: result.model.source || '' })]),
+      h('div', { class: 'dpl-table-wrap', tabindex: 0, role: 'region', 'aria-label': t('ex.params.breakdownCaption') }, [h('table', { class: 'dpl-table dpl-params-table' }, [
+        h('caption', { text: t('ex.params.breakdownCaption') }),
+        h('thead', {}, [h('tr', {}, ['ex.params.col.part', 'ex.params.col.count', 'ex.params.col.formula'].map((k) => h('th', { scope: 'col', text: t(k) })))]),
+        h('tbody', {}, rows),
+        h('tfoot', {}, [
+          h('tr', {}, [h('th', { scope: 'row', text: t('ex.params.total') }), h('td', { class: 'is-num', text: grouped(result.totalParams) }), h('td', { text: `${sig(result.totalParams / 1e9, 5)} × 10⁹` })]),
+          h('tr', {}, [h('th', { scope: 'row', text: t('ex.params.routed') }), h('td', { class: 'is-num', text: grouped(result.routedParams) }), h('td', { text: result.routedParams ? t('ex.params.routedNote', { ep: result.ep }) : '' })]),
+        ]),
+      ])]),
+      excluded.length ? h('ul', { class: 'dpl-params-excluded' }, excluded) : '',
+    );
+    footprint.replaceChildren(h('div', { class: 'dpl-table-wrap', tabindex: 0, role: 'region', 'aria-label': t('ex.params.footprintTitle') }, [footprintTable(result)]));
+  }
+
+  async function run() {
+    const mine = ++token;
+    for (const name of Object.keys(inputs)) { messages[name].textContent = ''; inputs[name].removeAttribute('aria-invalid'); }
+    error.replaceChildren();
+    try {
+      const result = await sim.params(request());
+      if (mine === token) render(result);
+    } catch (err) {
+      if (mine !== token) return;
+      const name = (err.path || '').slice(1);
+      if (inputs[name]) {
+        messages[name].textContent = err.message;
+        inputs[name].setAttribute('aria-invalid', 'true');
+      } else {
+        error.replaceChildren(h('div', { class: 'dpl-error', role: 'alert' }, [h('p', { text: err.message || String(err) })]));
+      }
+    }
+  }
+
+  presetSelect.addEventListener('change', () => { fill(presets.find((p) => p.id === presetSelect.value)); run(); });
+  form.addEventListener('input', (e) => { if (e.target !== presetSelect) { clearTimeout(timer); timer = setTimeout(run, 350); } });
+  optimizer.addEventListener('change', run);
+  fill(presets[0]);
+  run();
+
+  return {
+    element,
+    /** Shows what each GPU holds under each schedule (after an attempt). */
+    reveal() { footprint.hidden = false; },
+    /** The footprint tables of every preset, for the worked solution. */
+    async solution() {
+      const tables = await Promise.all(presets.map(async (p) => {
+        try {
+          return h('div', { class: 'dpl-table-wrap', tabindex: 0, role: 'region', 'aria-label': p.label }, [footprintTable(await sim.params(p.request))]);
+        } catch (err) {
+          return h('p', { class: 'dpl-field-msg', text: err.message });
+        }
+      }));
+      return h('div', { class: 'dpl-params-solution' }, tables);
+    },
+    get result() { return lastResult; },
+    destroy() { clearTimeout(timer); token += 1; },
+  };
+}

@@ -1,0 +1,400 @@
+// One lesson exercise, made interactive from its definition (lessons/exercises/<id>.json): the
+// prompt, the inputs the definition lets the learner change, the exercise's own interactive part
+// (hand-trace grid, overlap pair, parameter calculator, DualPipe-vs-Chimera chart), the answer
+// fields, checking with an explanation of every wrong answer, retry, a hint, and the worked
+// solution after the first attempt. Every expected value is computed by the simulator (runs and
+// calculators through deps.sim); this view only reads and compares.
+// mount(element, deps) -> { update(state), destroy() }
+//   deps.t  deps.lang  deps.sim (simulate, sweep, recover, params, traceGrid, overlapPair)
+//   deps.definition  deps.number (1-based)  deps.saved (progress record of this exercise, or null)
+//   deps.onResult({correct, answers, inputs})  after each check the learner makes
+//   deps.mountRun(el, config) -> {destroy()}   a timeline of one simulation (wired by app.js)
+//   deps.schedules  names the simulator offers (chimera may be absent)
+//   deps.reducedMotion() -> boolean
+// state: {} (language changes remount the lesson)
+import { h, uniqueId } from '../ui/dom.js';
+import { buildRequests, defaultInputs, runRequests, expectedAnswer, answerKind, compareGrid, gridIsEmpty } from '../lib/exercise-model.js';
+import { numberField, choiceField, formatQuantity, toleranceText } from '../ui/exercise-fields.js';
+import { unitKind } from '../lib/answer-parse.js';
+import { createTraceGrid } from '../ui/trace-grid.js';
+import { createPairView, hidingText } from '../ui/pair-view.js';
+import { createParamsCalculator } from '../ui/params-calculator.js';
+import { createGrowthChart } from '../ui/growth-chart.js';
+
+const COSTS = ['forward', 'backward', 'weight', 'overlapped'];
+const TYPING_DELAY_MS = 350;
+const text = (obj, lang) => (obj ? obj[lang] || obj.en || '' : '');
+
+export function mount(element, deps) {
+  const { t, lang, definition: def } = deps;
+  const prefix = uniqueId('dpl-ex');
+  const calculators = Object.values(def.config?.calculators || {});
+  const hasGrid = Boolean(def.config?.grid);
+  const editableCosts = calculators.some((c) => c.calculator === 'recover');
+  let inputs = { ...defaultInputs(def), ...(deps.saved?.inputs?.values || {}) };
+  let costs = deps.saved?.inputs?.costs || (editableCosts ? { ...calculators.find((c) => c.calculator === 'recover').input.costs } : null);
+  const defaultsKey = JSON.stringify({ inputs: defaultInputs(def), costs: editableCosts ? calculators.find((c) => c.calculator === 'recover').input.costs : null });
+  let computed = null;
+  let attempted = Boolean(deps.saved?.attempts);
+  let token = 0;
+  let timer = 0;
+  const cleanups = [];
+  const runViews = [];
+
+  // ---- frame ----------------------------------------------------------------------------------
+  const headingId = `${prefix}-h`;
+  const status = h('span', { class: 'dpl-ex-status', dataset: { state: 'new' } });
+  const heading = h('h3', { id: headingId, class: 'dpl-ex-title', tabindex: -1 }, [
+    h('span', { class: 'dpl-ex-number', text: t('ex.number', { n: deps.number }) }), ' ', text(def.title, lang),
+  ]);
+  const permalink = h('a', { class: 'dpl-ex-link', href: `#exercise=${def.id}`, text: t('ex.link'), 'aria-label': t('ex.linkLabel', { n: deps.number }) });
+  // The link keeps the rest of the page's state (language, costs): built when it is followed.
+  permalink.addEventListener('click', () => { if (deps.linkFor) permalink.href = deps.linkFor(def.id); });
+  const root = h('section', { class: 'dpl dpl-exercise', id: `exercise-${def.id}`, 'aria-labelledby': headingId, dataset: { exercise: def.id } }, [
+    h('header', { class: 'dpl-ex-head' }, [heading, status, permalink]),
+    h('p', { class: 'dpl-ex-prompt', text: text(def.prompt, lang) }),
+  ]);
+  element.append(root);
+
+  // ---- editable inputs (definition's config.inputs; costs for the recover calculator) ----------
+  const inputFields = {}; // name -> {input, message}
+  const costFields = {};
+  const inputBox = h('fieldset', { class: 'dpl-ex-inputs', hidden: true }, [h('legend', { text: t('ex.inputs') })]);
+  const numberInput = (id, label, value, hint) => {
+    const input = h('input', { type: 'number', id, step: 'any', min: 0, value: String(value ?? ''), 'aria-describedby': `${id}-msg${hint ? ` ${id}-hint` : ''}` });
+    const message = h('p', { class: 'dpl-field-msg', id: `${id}-msg`, 'aria-live': 'polite' });
+    const node = h('div', { class: `dpl-field${hint ? ' dpl-field-wide' : ''}` }, [h('label', { for: id }, label), input,
+      hint ? h('p', { class: 'dpl-field-hint', id: `${id}-hint`, text: hint }) : '', message]);
+    return { node, input, message };
+  };
+  for (const [name, spec] of Object.entries(def.config?.inputs || {})) {
+    if (!spec.editable) continue;
+    const f = numberInput(`${prefix}-in-${name}`, [h('span', { text: text(spec.label, lang) })], inputs[name], [spec.unit, spec.source].filter(Boolean).join(' · '));
+    inputFields[name] = f;
+    inputBox.append(f.node);
+  }
+  if (costs) {
+    const grid = h('div', { class: 'dpl-ex-costs' });
+    for (const field of COSTS) {
+      const f = numberInput(`${prefix}-cost-${field}`, [h('span', { class: 'dpl-field-sym', text: t(`cost.${field}.sym`) }), h('span', { text: t(`cost.${field}`) })], costs[field]);
+      costFields[field] = f;
+      grid.append(f.node);
+    }
+    inputBox.append(h('p', { class: 'dpl-field-hint', text: t('ex.costsNote') }), grid);
+  }
+  if (Object.keys(inputFields).length || costs) {
+    inputBox.hidden = false;
+    root.append(inputBox);
+  }
+  const readNumber = (input) => {
+    const raw = input.value.trim();
+    return raw === '' || Number.isNaN(Number(raw)) ? raw : Number(raw);
+  };
+  const onInputs = () => {
+    for (const [name, f] of Object.entries(inputFields)) inputs[name] = readNumber(f.input);
+    if (costs) for (const [field, f] of Object.entries(costFields)) costs[field] = readNumber(f.input);
+    compute();
+  };
+  const inputListener = () => { clearTimeout(timer); timer = setTimeout(onInputs, TYPING_DELAY_MS); };
+  inputBox.addEventListener('input', inputListener);
+  inputBox.addEventListener('change', () => { clearTimeout(timer); onInputs(); });
+  const generalError = h('div', { class: 'dpl-ex-error' });
+  root.append(generalError);
+
+  // ---- the exercise's own interactive part -----------------------------------------------------
+  let extra = null;
+  if (hasGrid) {
+    const run = def.config.runs?.[def.config.grid.run] || def.config.calculators?.[def.config.grid.calculator]?.input?.config;
+    const slotLength = def.config.grid.slotLength ?? 1;
+    const c = run?.costs || {};
+    extra = { kind: 'grid', ui: null, run, slotLength, unit: t('ex.grid.unit', { slot: slotLength, f: c.forward ?? 1, b: c.backward ?? 2, w: c.weight ?? 1, fb: c.overlapped ?? 3 }) };
+  } else if (def.id === 'overlap-window') {
+    extra = { kind: 'pair', ui: createPairView({ t, sim: deps.sim, reducedMotion: deps.reducedMotion }) };
+  } else if (calculators.some((c) => c.calculator === 'params')) {
+    const presets = Object.entries(def.config.calculators).filter(([, c]) => c.calculator === 'params').map(([id, c]) => ({
+      id, request: c.input, label: t(`ex.params.preset.${c.input.model}`, { pp: c.input.pp, ep: c.input.ep ?? 1 }),
+    }));
+    extra = { kind: 'params', ui: createParamsCalculator({ t, sim: deps.sim, presets }) };
+  } else if (Object.values(def.config?.runs || {}).some((r) => r.schedule === 'chimera')) {
+    const names = deps.schedules || [];
+    const both = names.includes('chimera');
+    extra = { kind: 'growth', ui: createGrowthChart({ t, sim: deps.sim, schedules: both ? ['dualpipe', 'chimera'] : ['dualpipe'] }) };
+    if (!both) root.append(h('div', { class: 'dpl-notice', role: 'note' }, [h('p', { text: t('ex.noChimera') })]));
+  }
+  if (extra?.kind === 'grid') {
+    // The grid is sized by core's trace, so it is created once the first computation arrives.
+    extra.slot = h('div', { class: 'dpl-ex-extra' }, [h('p', { class: 'dpl-field-hint', text: extra.unit }), h('p', { class: 'dpl-field-hint', text: t('ex.grid.keys') })]);
+    root.append(extra.slot);
+  } else if (extra?.ui) {
+    root.append(h('div', { class: 'dpl-ex-extra' }, [extra.ui.element]));
+  }
+
+  // ---- simulations the learner reads from (mounted when opened) --------------------------------
+  const runs = Object.entries(def.config?.runs || {});
+  const runsBox = h('details', { class: 'dpl-ex-runs' }, [h('summary', { text: t('ex.runs', { n: runs.length }) })]);
+  const mountRuns = (box) => {
+    if (box.dataset.mounted) return;
+    box.dataset.mounted = '1';
+    const configs = buildRequests(def, inputs, { costs }).runs;
+    for (const [id] of runs) {
+      const slot = h('div', { class: 'dpl-ex-run', dataset: { run: id } });
+      box.append(slot);
+      runViews.push({ id, view: deps.mountRun(slot, configs[id]) });
+    }
+  };
+  const solutionRuns = hasGrid && runs.length ? h('div', { class: 'dpl-ex-runs-solution' }) : null;
+  if (runs.length && !hasGrid) {
+    runsBox.addEventListener('toggle', () => { if (runsBox.open) mountRuns(runsBox); });
+    root.append(runsBox);
+  }
+
+  // ---- answers --------------------------------------------------------------------------------
+  const fields = def.answers.map((answer) => {
+    const kind = answerKind(answer);
+    if (kind === 'choice') return { answer, kind, field: choiceField(answer, { t, lang }) };
+    if (kind === 'grid') return { answer, kind, field: null };
+    const field = numberField(answer, { t, lang });
+    field.setHint(answer.tolerance);
+    return { answer, kind, field };
+  });
+  const checkButton = h('button', { type: 'submit', class: 'dpl-btn dpl-btn-primary', dataset: { action: 'check' } }, [t('ex.check')]);
+  const hintButton = h('button', { type: 'button', class: 'dpl-btn', 'aria-expanded': 'false', 'aria-controls': `${prefix}-hint`, dataset: { action: 'hint' } }, [t('ex.hintButton')]);
+  const hintBox = h('p', { class: 'dpl-ex-hint', id: `${prefix}-hint`, hidden: true }, [h('strong', { text: t('ex.hint') }), ' ', text(def.hint, lang)]);
+  const summary = h('div', { class: 'dpl-ex-summary', role: 'status', 'aria-live': 'polite' });
+  const form = h('form', { class: 'dpl-ex-answers', novalidate: true, 'aria-label': t('ex.answers', { n: deps.number }) }, [
+    h('div', { class: 'dpl-ex-fields' }, fields.filter((f) => f.field).map((f) => f.field.element)),
+    h('div', { class: 'dpl-ex-actions' }, [checkButton, hintButton]),
+    summary, hintBox,
+  ]);
+  root.append(form);
+  hintButton.addEventListener('click', () => {
+    hintBox.hidden = !hintBox.hidden;
+    hintButton.setAttribute('aria-expanded', String(!hintBox.hidden));
+  });
+
+  // ---- worked solution --------------------------------------------------------------------------
+  const solution = h('details', { class: 'dpl-ex-solution', hidden: true }, [h('summary', { text: t('ex.solution') })]);
+  const solutionBody = h('div', { class: 'dpl-ex-solution-body' });
+  solution.append(solutionBody);
+  root.append(solution);
+
+  async function renderSolution() {
+    if (!computed) return;
+    const rows = fields.map(({ answer, kind }) => {
+      const expected = expectedAnswer(answer, computed.results);
+      let value = t('ex.unavailable');
+      if (expected.kind === 'number') value = formatQuantity(expected.value, unitKind(answer.unit));
+      if (expected.kind === 'choice') value = text(answer.choices[expected.correct], lang);
+      if (expected.kind === 'grid') value = t('ex.grid.seeBelow');
+      const tol = kind === 'number' ? toleranceText(answer.tolerance, unitKind(answer.unit), t) : '';
+      return h('tr', {}, [h('th', { scope: 'row', text: text(answer.label, lang) }), h('td', { text: value }), h('td', { text: tol })]);
+    });
+    const parts = [
+      h('p', { text: text(def.solution, lang) }),
+      h('div', { class: 'dpl-table-wrap', tabindex: 0, role: 'region', 'aria-label': t('ex.simValues') }, [h('table', { class: 'dpl-table dpl-ex-values' }, [
+        h('caption', { text: t('ex.simValues') }),
+        h('thead', {}, [h('tr', {}, ['ex.col.answer', 'ex.col.value', 'ex.col.accepted'].map((k) => h('th', { scope: 'col', text: t(k) })))]),
+        h('tbody', {}, rows),
+      ])]),
+    ];
+    if (extra?.kind === 'grid') {
+      const traceAnswer = fields.find((f) => f.kind === 'grid');
+      const expected = traceAnswer && expectedAnswer(traceAnswer.answer, computed.results);
+      if (expected?.kind === 'grid' && extra.ui) parts.push(extra.ui.solution(expected.trace));
+    }
+    if (extra?.kind === 'params') parts.push(await extra.ui.solution());
+    if (extra?.kind === 'pair' && extra.ui.pair) {
+      for (const label of ['DISPATCH(F)', 'COMBINE(F)']) {
+        const hd = hidingText(extra.ui.pair, label);
+        if (hd) parts.push(h('p', { class: 'dpl-ex-evidence', text: t('ex.pair.evidence', { comm: label, by: hd.by, exposed: hd.exposed }) }));
+      }
+    }
+    const cli = calculators.map((c) => c.cli).filter(Boolean);
+    if (cli.length) {
+      const changed = JSON.stringify({ inputs, costs }) !== defaultsKey;
+      parts.push(h('p', { class: 'dpl-field-hint', text: changed ? `${t('ex.cli')} ${t('ex.cliDefaults')}` : t('ex.cli') }),
+        ...cli.map((line) => h('pre', {}, [h('code', { text: line })])));
+    }
+    if (solutionRuns) {
+      parts.push(solutionRuns); // moved, not rebuilt: its timelines stay mounted
+      mountRuns(solutionRuns);
+    }
+    solutionBody.replaceChildren(...parts);
+  }
+
+  function evidenceFor(answer) {
+    if (extra?.kind === 'pair' && extra.ui.pair) {
+      const label = /dispatch/.test(answer.id) ? 'DISPATCH(F)' : /combine/.test(answer.id) ? 'COMBINE(F)' : null;
+      const hd = label && hidingText(extra.ui.pair, label);
+      return hd ? t('ex.pair.evidence', { comm: label, by: hd.by, exposed: hd.exposed }) : '';
+    }
+    if (extra?.kind === 'growth') return extra.ui.evidence(answer.id);
+    return '';
+  }
+
+  function setStatus(state, attempts) {
+    status.dataset.state = state;
+    status.textContent = state === 'solved' ? `✓ ${t('ex.status.solved')}` : state === 'tried' ? t('ex.status.tried', { n: attempts }) : '';
+  }
+
+  /** Checks every answer given; `record` counts the attempt in progress (a restore does not). */
+  function check({ record }) {
+    if (!computed) return;
+    const results = [];
+    const answers = {};
+    for (const { answer, kind, field } of fields) {
+      const expected = expectedAnswer(answer, computed.results);
+      if (expected.kind === 'missing') {
+        results.push('missing');
+        continue;
+      }
+      if (kind === 'grid') {
+        const entries = extra.ui.read();
+        if (gridIsEmpty(entries)) {
+          extra.ui.clearResult();
+          results.push('empty');
+          continue;
+        }
+        const cmp = compareGrid(entries, expected.trace);
+        extra.ui.showResult(cmp);
+        const ok = !cmp.wrong && !cmp.invalid;
+        results.push(ok ? 'correct' : 'wrong');
+        answers[answer.id] = { text: JSON.stringify(entries), correct: ok };
+        continue;
+      }
+      const outcome = field.check(expected, answer.tolerance, evidenceFor(answer));
+      results.push(outcome);
+      if (outcome !== 'empty') answers[answer.id] = { text: String(field.read()), correct: outcome === 'correct' };
+    }
+    if (results.includes('missing')) {
+      // A simulation the answers need failed (its message is shown above): nothing to compare.
+      summary.textContent = t('ex.cannotCheck');
+      return;
+    }
+    const given = results.filter((r) => r !== 'empty').length;
+    if (!given) {
+      summary.textContent = t('ex.nothing');
+      return;
+    }
+    const right = results.filter((r) => r === 'correct').length;
+    const empty = results.filter((r) => r === 'empty').length;
+    const total = results.length;
+    const allRight = right === total;
+    const wrongOnes = given - right;
+    summary.replaceChildren(h('p', { class: allRight ? 'is-correct' : wrongOnes ? 'is-wrong' : 'is-partial' }, [
+      h('span', { class: 'dpl-ex-mark', 'aria-hidden': 'true', text: allRight ? '✓' : wrongOnes ? '✗' : '…' }), ' ',
+      allRight ? t('ex.allRight', { n: total }) : t('ex.someRight', { right, total: given }),
+      empty ? ` ${t('ex.unanswered', { n: empty })}` : '',
+    ]));
+    if (wrongOnes) summary.append(h('p', { class: 'dpl-ex-retry', text: t('ex.retry') }));
+    if (wrongOnes && hintBox.hidden) summary.append(h('p', {}, [h('strong', { text: t('ex.hint') }), ' ', text(def.hint, lang)]));
+    attempted = true;
+    solution.hidden = false;
+    renderSolution();
+    if (extra?.kind === 'pair') extra.ui.reveal({ animate: record });
+    if (extra?.kind === 'params') extra.ui.reveal();
+    let attempts = deps.saved?.attempts || 0;
+    if (record) {
+      const saved = deps.onResult?.({ correct: allRight, answers, inputs: { values: { ...inputs }, costs: costs ? { ...costs } : undefined } });
+      attempts = saved?.attempts ?? attempts + 1;
+      deps.saved = saved || deps.saved;
+    }
+    setStatus(deps.saved?.correct || allRight ? 'solved' : 'tried', Math.max(1, attempts));
+    root.dataset.checked = allRight ? 'correct' : 'wrong';
+  }
+
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    check({ record: true });
+  });
+
+  // ---- computing the expected values ------------------------------------------------------------
+  function showInputErrors(errors) {
+    for (const f of [...Object.values(inputFields), ...Object.values(costFields)]) {
+      f.message.textContent = '';
+      f.input.removeAttribute('aria-invalid');
+    }
+    const unplaced = [];
+    for (const error of Object.values(errors)) {
+      const path = error.path || '';
+      const bound = Object.entries(def.config?.calculators || {}).flatMap(([, c]) => Object.entries(c.inputBindings || {}))
+        .find(([pointer]) => pointer === path);
+      const target = bound ? inputFields[bound[1]] : costFields[path.replace(/^(\/config)?\/costs\//, '')];
+      if (target) {
+        target.message.textContent = error.message;
+        target.input.setAttribute('aria-invalid', 'true');
+      } else if (!unplaced.includes(error.message)) {
+        unplaced.push(error.message);
+      }
+    }
+    generalError.replaceChildren(...unplaced.map((m) => h('div', { class: 'dpl-error', role: 'alert' }, [h('strong', { text: t('error.heading') }), h('p', { text: m })])));
+  }
+
+  async function compute() {
+    const mine = ++token;
+    root.setAttribute('aria-busy', 'true');
+    const result = await runRequests(deps.sim, buildRequests(def, inputs, { costs }));
+    if (mine !== token) return;
+    root.setAttribute('aria-busy', 'false');
+    computed = result;
+    showInputErrors(result.errors);
+    const configs = buildRequests(def, inputs, { costs }).runs;
+    for (const { id, view } of runViews) view.update?.(configs[id]);
+    if (extra?.kind === 'grid' && !extra.ui) {
+      const traceField = fields.find((f) => f.kind === 'grid');
+      const trace = traceField && expectedAnswer(traceField.answer, result.results);
+      if (trace?.kind === 'grid') {
+        extra.ui = createTraceGrid({ t, ranks: trace.trace.ranks, slots: trace.trace.slots, caption: text(traceField.answer.label, lang) });
+        extra.slot.append(extra.ui.element);
+        const saved = deps.saved?.answers?.[traceField.answer.id]?.text;
+        if (saved) { try { extra.ui.write(JSON.parse(saved)); } catch { /* an unreadable saved grid starts empty */ } }
+      }
+    }
+    if (attempted) {
+      if (extra?.kind === 'growth') await extra.ui.ready;
+      check({ record: false });
+    }
+    root.dataset.ready = '1';
+  }
+
+  // ---- restore what the learner entered before ----------------------------------------------------
+  for (const { answer, field } of fields) {
+    const saved = deps.saved?.answers?.[answer.id];
+    if (field && saved && saved.text !== undefined) field.write(saved.text);
+  }
+  if (deps.saved?.attempts) setStatus(deps.saved.correct ? 'solved' : 'tried', deps.saved.attempts);
+  compute();
+  if (extra?.kind === 'pair') extra.ui.onUpdate = () => { if (!solution.hidden) renderSolution(); };
+
+  cleanups.push(() => clearTimeout(timer));
+  return {
+    update() {},
+    /** Scrolls the exercise into view and moves focus to its heading (for #exercise=<id>). */
+    focus() {
+      heading.focus({ preventScroll: true });
+      // Widgets above may still be drawing and push the exercise down: keep it at the top while
+      // the page settles, until the learner scrolls or presses a key (or after a few seconds).
+      const pin = () => root.scrollIntoView({ block: 'start' });
+      pin();
+      const article = root.closest('.lesson') || document.body;
+      const observer = typeof ResizeObserver === 'function' ? new ResizeObserver(pin) : null;
+      observer?.observe(article);
+      const events = ['wheel', 'keydown', 'pointerdown', 'touchstart'];
+      const release = () => {
+        observer?.disconnect();
+        events.forEach((type) => window.removeEventListener(type, release, true));
+        clearTimeout(releaseTimer);
+      };
+      const releaseTimer = setTimeout(release, 6000);
+      events.forEach((type) => window.addEventListener(type, release, true));
+      cleanups.push(release);
+    },
+    destroy() {
+      token += 1;
+      cleanups.forEach((fn) => fn());
+      extra?.ui?.destroy?.();
+      runViews.forEach(({ view }) => view.destroy?.());
+      root.remove();
+    },
+  };
+}
