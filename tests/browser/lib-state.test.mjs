@@ -33,7 +33,7 @@ test('page-level keys are checked here, with a message naming key, rule and valu
   assert.equal(state.view, 'lesson');
   assert.equal(state.theme, 'auto');
   assert.deepEqual(errors.map((e) => e.message), [
-    'view must be one of lesson, timeline, sweep (got "chart")',
+    'view must be one of lesson, timeline, sweep, planner (got "chart")',
     't must be a time >= 0 (got "-2")',
     'speed must be one of 0.25, 0.5, 1, 2, 4 (got "3")',
     'theme must be one of auto, light, dark (got "pink")',

@@ -11,6 +11,7 @@ import * as sweepView from './views/sweep-chart.js';
 import * as costView from './views/cost-controls.js';
 import * as formView from './views/config-form.js';
 import * as lessonView from './views/lesson-reader.js';
+import * as plannerView from './views/planner.js';
 import { createActivities } from './lesson-activities.js';
 import { createProgress } from './lib/progress.js';
 import { initialLang, rememberLang } from './lib/lang-pref.js';
@@ -127,6 +128,7 @@ function ensureView(name) {
   if (name === 'lesson') views.lesson = lessonView.mount($('#lesson-root'), { sim, t, mounters: lessonMounters() });
   if (name === 'timeline') views.timeline = timelineView.mount($('#timeline-root'), { sim, t, onChange, onError: onSimError });
   if (name === 'sweep') views.sweep = sweepView.mount($('#sweep-root'), { sim, t, onChange });
+  if (name === 'planner') views.planner = plannerView.mount($('#planner-root'), { sim, t });
   return views[name];
 }
 
@@ -170,6 +172,7 @@ function render(state) {
     if (state.compare) configs.push(configOf(state, state.compare));
     view.update({ configs, titles: configs.map(laneTitle), t: state.t, table: state.table, speed: state.speed });
   }
+  if (state.view === 'planner') view.update({ lang: state.lang });
   if (state.view === 'sweep') view.update({ ranks: state.ranks, microbatches: state.microbatches, costs: state.costs, axis: state.axis, table: state.table });
 }
 

@@ -5,7 +5,7 @@
 // a bad URL parameter reaches pipesim.validate and its SimError message names the field.
 
 export const SCHEDULES = ['gpipe', '1f1b', 'zb-h1', 'dualpipe', 'dualpipev'];
-export const VIEWS = ['lesson', 'timeline', 'sweep'];
+export const VIEWS = ['lesson', 'timeline', 'sweep', 'planner'];
 export const THEMES = ['auto', 'light', 'dark'];
 export const LANGS = ['en', 'hi'];
 export const AXES = ['microbatches', 'ranks'];

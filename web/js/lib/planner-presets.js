@@ -1,0 +1,14 @@
+// The planner's three presets, the same content as lessons/planner-presets/*.json (the site build
+// does not copy that folder into web/generated/); tests/browser/lib-planner-presets.test.mjs
+// fails when the two drift apart.
+export const PLANNER_PRESETS = Object.freeze([
+  { id: "deepseek-v3-2048-h800", spec: {"title":"DeepSeek-V3 on 2048 H800","cluster":{"gpus":2048,"gpuModel":"H800","memoryPerGpuGb":80,"nodes":256,"gpusPerNode":8,"interconnectGbpsPerGpu":400},"model":{"totalParams":671000000000,"activeParams":37000000000,"type":"moe","layers":61,"experts":256,"expertParallel":64},"trainingTokens":14800000000000,"customAllToAllKernel":true} },
+  { id: "dense-70b-1024", spec: {"title":"A 70B dense model on 1024 H100","cluster":{"gpus":1024,"gpuModel":"H100","memoryPerGpuGb":80,"nodes":128,"gpusPerNode":8,"interconnectGbpsPerGpu":400},"model":{"totalParams":70000000000,"type":"dense","layers":80},"trainingTokens":2000000000000,"customAllToAllKernel":false} },
+  { id: "dense-7b-8gpu", spec: {"title":"A 7B dense model on 8 H100","cluster":{"gpus":8,"gpuModel":"H100","memoryPerGpuGb":80,"nodes":1,"gpusPerNode":8,"interconnectGbpsPerGpu":400},"model":{"totalParams":7000000000,"type":"dense","layers":32},"trainingTokens":1000000000000,"customAllToAllKernel":false} },
+]);
+
+/** A deep copy of a preset's spec, or null. */
+export function presetSpec(id) {
+  const p = PLANNER_PRESETS.find((x) => x.id === id);
+  return p ? JSON.parse(JSON.stringify(p.spec)) : null;
+}

@@ -1,0 +1,298 @@
+// Planner: a form for the planner spec (docs/schema.md "Planner"), three presets, and the plan
+// pipesim.plan returns, drawn beside the form as structured HTML. A reject or refusal is shown
+// first with its reason; a SimError is shown under the field its path names. Offers the plan as
+// Markdown (pipesim.planMarkdown) for download.
+// mount(element, deps) -> { update(state), destroy() }
+//   deps.sim.plan(spec) / deps.sim.planMarkdown(spec) -> Promise   deps.t
+// state: { lang } (nothing else: the planner keeps its spec in the form)
+import { h, clear, uniqueId, errorBox } from '../ui/dom.js';
+import { formatPercent } from '../lib/format.js';
+import { PLANNER_PRESETS, presetSpec } from '../lib/planner-presets.js';
+
+const TYPING_DELAY_MS = 350;
+
+// [path in the spec, input kind]; the path is also the SimError path that blames the field.
+const FIELDS = [
+  ['/cluster/gpus', 'number'],
+  ['/cluster/gpuModel', 'text'],
+  ['/cluster/memoryPerGpuGb', 'number'],
+  ['/cluster/nodes', 'number'],
+  ['/cluster/gpusPerNode', 'number'],
+  ['/cluster/interconnectGbpsPerGpu', 'number'],
+  ['/model/type', 'type'],
+  ['/model/totalParams', 'number'],
+  ['/model/activeParams', 'number'],
+  ['/model/layers', 'number'],
+  ['/model/experts', 'number'],
+  ['/model/expertParallel', 'number'],
+  ['/trainingTokens', 'number'],
+  ['/customAllToAllKernel', 'check'],
+];
+const MOE_ONLY = new Set(['/model/activeParams', '/model/experts', '/model/expertParallel']);
+
+/** 671e9 -> "671e9", 14.8e12 -> "14.8e12", 80 -> "80": big counts stay short in the inputs. */
+function numberText(n) {
+  if (typeof n !== 'number' || !Number.isFinite(n)) return n === undefined || n === null ? '' : String(n);
+  if (Math.abs(n) < 1e6) return String(n);
+  const exp = Math.floor(Math.log10(Math.abs(n)) / 3) * 3;
+  return `${Number((n / 10 ** exp).toPrecision(6))}e${exp}`;
+}
+
+/** "2048" -> 2048, "671e9" -> 671e9, "abc" -> "abc" (left for the simulator to reject). */
+function parseNumber(text) {
+  const trimmed = text.trim();
+  if (trimmed !== '' && /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(trimmed)) return Number(trimmed);
+  return trimmed;
+}
+
+/** 5863281250 -> "5.86B". */
+function formatCount(n) {
+  const units = [[1e12, 'T'], [1e9, 'B'], [1e6, 'M'], [1e3, 'K']];
+  for (const [v, u] of units) if (Math.abs(n) >= v) return `${Number((n / v).toPrecision(3))}${u}`;
+  return String(n);
+}
+
+const key = (path) => path.slice(1).replace('/', '.');
+
+export function mount(element, deps) {
+  const t = deps.t;
+  const prefix = uniqueId('dpl-plan');
+  const controls = {};
+  const messages = {};
+  const wraps = {};
+
+  const field = (path, kind) => {
+    const id = `${prefix}-${key(path).replace('.', '-')}`;
+    let control;
+    if (kind === 'type') {
+      control = h('select', {}, ['dense', 'moe'].map((v) => h('option', { value: v, text: t(`plan.type.${v}`) })));
+    } else if (kind === 'check') {
+      control = h('input', { type: 'checkbox' });
+    } else {
+      control = h('input', { type: 'text', inputmode: kind === 'number' ? 'decimal' : 'text', autocomplete: 'off', spellcheck: 'false' });
+    }
+    control.id = id;
+    control.name = key(path);
+    control.dataset.path = path;
+    const msg = h('p', { class: 'dpl-field-msg', id: `${id}-msg`, 'aria-live': 'polite', dataset: { path } });
+    control.setAttribute('aria-describedby', `${id}-msg`);
+    const label = h('label', { for: id, text: t(`plan.f.${key(path)}`) });
+    const wrap = kind === 'check'
+      ? h('div', { class: 'dpl-field dpl-field-check' }, [h('div', { class: 'dpl-check' }, [control, label]), msg])
+      : h('div', { class: 'dpl-field' }, [label, control, msg]);
+    controls[path] = control;
+    messages[path] = msg;
+    wraps[path] = wrap;
+    return wrap;
+  };
+
+  const presetId = `${prefix}-preset`;
+  const preset = h('select', { id: presetId, name: 'preset' }, [
+    h('option', { value: '', text: t('plan.preset.custom') }),
+    ...PLANNER_PRESETS.map((p) => h('option', { value: p.id, text: t(`plan.preset.${p.id}`) })),
+  ]);
+  const planButton = h('button', { type: 'submit', class: 'dpl-btn dpl-btn-primary' }, [t('plan.run')]);
+  const mdLink = h('a', { class: 'dpl-btn dpl-link-btn', download: 'dualpipe-plan.md', href: '#', 'aria-disabled': 'true' }, [t('plan.download')]);
+  const formError = h('div', { class: 'dpl-planner-formerror' });
+
+  const group = (legend, paths) => h('fieldset', { class: 'dpl-planner-group' }, [
+    h('legend', { text: t(legend) }),
+    h('div', { class: 'dpl-planner-grid' }, paths.map((p) => field(p, FIELDS.find((f) => f[0] === p)[1]))),
+  ]);
+  const form = h('form', { class: 'dpl-planner-form', novalidate: true }, [
+    h('div', { class: 'dpl-field dpl-field-preset' }, [h('label', { for: presetId, text: t('plan.preset') }), preset]),
+    group('plan.cluster', FIELDS.slice(0, 6).map((f) => f[0])),
+    group('plan.model', FIELDS.slice(6, 12).map((f) => f[0])),
+    group('plan.training', FIELDS.slice(12).map((f) => f[0])),
+    formError,
+    h('div', { class: 'dpl-planner-actions' }, [planButton, mdLink]),
+  ]);
+  const output = h('section', { class: 'dpl-planner-output', 'aria-live': 'polite', 'aria-label': t('plan.output') });
+  const root = h('div', { class: 'dpl dpl-planner' }, [form, output]);
+  element.append(root);
+
+  let title = '';
+  let token = 0;
+  let timer = 0;
+  let mdUrl = '';
+  let started = false;
+
+  function fill(spec) {
+    title = spec.title || '';
+    for (const [path, kind] of FIELDS) {
+      const [, group, name] = path.split('/');
+      const value = name ? (spec[group] || {})[name] : spec[group];
+      if (kind === 'check') controls[path].checked = Boolean(value);
+      else if (kind === 'type') controls[path].value = value === 'moe' ? 'moe' : 'dense';
+      else controls[path].value = numberText(value);
+    }
+    applyType();
+  }
+
+  function applyType() {
+    const moe = controls['/model/type'].value === 'moe';
+    for (const path of MOE_ONLY) {
+      controls[path].disabled = !moe;
+      wraps[path].classList.toggle('is-disabled', !moe);
+    }
+  }
+
+  function readSpec() {
+    const spec = { cluster: {}, model: {} };
+    if (title) spec.title = title;
+    const moe = controls['/model/type'].value === 'moe';
+    for (const [path, kind] of FIELDS) {
+      if (!moe && MOE_ONLY.has(path)) continue;
+      const [, group, name] = path.split('/');
+      const c = controls[path];
+      const value = kind === 'check' ? c.checked : kind === 'number' ? parseNumber(c.value) : c.value.trim();
+      if (value === '') continue; // left out: the simulator names the missing field
+      if (name) spec[group][name] = value;
+      else spec[group] = value;
+    }
+    return spec;
+  }
+
+  function showErrors(error) {
+    for (const path of Object.keys(messages)) {
+      messages[path].textContent = '';
+      controls[path].removeAttribute('aria-invalid');
+    }
+    clear(formError);
+    if (!error) return;
+    const path = Object.keys(messages).find((p) => error.path === p || (error.path || '').startsWith(`${p}/`));
+    if (path && !controls[path].disabled) {
+      messages[path].textContent = error.message;
+      controls[path].setAttribute('aria-invalid', 'true');
+    } else {
+      formError.append(errorBox(error, t('plan.error')));
+    }
+  }
+
+  const row = (label, value, cls) => h('tr', { class: cls || null }, [h('th', { scope: 'row', text: label }), h('td', { text: value })]);
+  const gb = (v) => `${v.toFixed(1)} GB`;
+  const hours = (v) => Math.round(v).toLocaleString('en-US');
+
+  function verdict(kind, heading, message, extra) {
+    return h('div', { class: `dpl-planner-verdict is-${kind}`, role: 'alert', dataset: { kind } }, [
+      h('strong', { text: heading }),
+      h('p', { text: message }),
+      extra ? h('p', { class: 'dpl-planner-verdict-extra', text: extra }) : null,
+    ]);
+  }
+
+  function render(plan) {
+    const parts = [h('h2', { class: 'dpl-planner-title', text: plan.title || t('plan.untitled') })];
+    if (plan.reject) {
+      parts.push(verdict('reject', t('plan.reject', { rule: plan.reject.rule }), plan.reject.message,
+        plan.reject.recommend ? t('plan.recommend', { what: plan.reject.recommend }) : ''));
+    }
+    if (plan.refusal) {
+      parts.push(verdict('refusal', t('plan.refusal', { rule: plan.refusal.rule }), plan.refusal.message,
+        plan.refusal.refused || plan.refusal.instead ? t('plan.instead', { refused: plan.refusal.refused || '—', instead: plan.refusal.instead || '—' }) : ''));
+    }
+    if (plan.schedule) {
+      const rows = [
+        row(t('plan.r.schedule'), plan.scheduleTitle || plan.schedule, 'is-key'),
+        row(t('plan.r.rule'), plan.rule),
+        row(t('plan.r.ranks'), t('plan.v.ranks', { p: plan.ranks, s: plan.stages })),
+        row(t('plan.r.microbatches'), t('plan.v.microbatches', { m: plan.microbatches, ratio: (plan.microbatches / plan.ranks).toFixed(1) })),
+        row(t('plan.r.bubble'), t('plan.v.bubble', { b: formatPercent(plan.bubbleFraction, 2), b1: formatPercent(plan.bubbleFraction1f1b, 2) }), 'is-key'),
+        row(t('plan.r.saved'), t('plan.v.saved', { saved: hours(plan.gpuHoursSavedVs1f1b), total: hours(plan.gpuHours), source: t(`plan.source.${plan.gpuHoursSource}`) }), 'is-key'),
+        row(t('plan.r.params'), t('plan.v.params', { n: formatCount(plan.paramsPerGpu), copies: plan.paramCopies })),
+        row(t('plan.r.memory'), t('plan.v.memory', { used: gb(plan.memoryPerGpuGb), usable: gb(plan.usableMemoryGb) })),
+        row(t('plan.r.fits'), plan.fits ? t('plan.yes') : t('plan.no'), plan.fits ? 'is-ok' : 'is-bad'),
+      ];
+      if (plan.comm) {
+        rows.push(row(t('plan.r.comm'), t('plan.v.comm', {
+          u: formatPercent(plan.comm.computeUtilization, 1), u1: formatPercent(plan.comm.computeUtilization1f1b, 1),
+          saved: hours(plan.comm.gpuHoursSavedVs1f1b), ratio: plan.comm.ratio,
+        })));
+      }
+      parts.push(h('table', { class: 'dpl-table dpl-planner-table', dataset: { schedule: plan.schedule, ranks: plan.ranks } }, [
+        h('caption', { text: t('plan.tableCaption') }),
+        h('tbody', {}, rows),
+      ]));
+    }
+    if (Array.isArray(plan.reasoning) && plan.reasoning.length) {
+      parts.push(h('h3', { text: t('plan.reasoning') }), h('ol', { class: 'dpl-planner-reasoning' },
+        plan.reasoning.map((r) => h('li', {}, [h('span', { class: 'dpl-planner-topic', text: r.topic }), ' ', r.text]))));
+    }
+    parts.push(h('h3', { text: t('plan.kernel') }), h('p', { class: 'dpl-planner-kernel', text: plan.allToAll }));
+    if (plan.rollback) parts.push(h('h3', { text: t('plan.rollback') }), h('p', { class: 'dpl-planner-rollback', text: plan.rollback.text }));
+    clear(output).append(...parts);
+    output.dataset.schedule = plan.schedule || '';
+    output.dataset.state = plan.reject ? 'reject' : plan.refusal ? 'refusal' : 'plan';
+  }
+
+  function setMarkdown(text) {
+    if (mdUrl) URL.revokeObjectURL(mdUrl);
+    mdUrl = text === null ? '' : URL.createObjectURL(new Blob([text], { type: 'text/markdown' }));
+    mdLink.href = mdUrl || '#';
+    if (mdUrl) mdLink.removeAttribute('aria-disabled');
+    else mdLink.setAttribute('aria-disabled', 'true');
+  }
+
+  async function run() {
+    clearTimeout(timer);
+    const mine = ++token;
+    const spec = readSpec();
+    root.classList.add('is-loading');
+    try {
+      const [plan, md] = await Promise.all([deps.sim.plan(spec), deps.sim.planMarkdown(spec)]);
+      if (mine !== token) return;
+      showErrors(null);
+      render(plan);
+      setMarkdown(md);
+    } catch (error) {
+      if (mine !== token) return;
+      showErrors(error);
+      setMarkdown(null);
+      output.dataset.state = 'error';
+    } finally {
+      if (mine === token) root.classList.remove('is-loading');
+    }
+  }
+
+  preset.addEventListener('change', () => {
+    const spec = presetSpec(preset.value);
+    if (!spec) return;
+    fill(spec);
+    run();
+  });
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    run();
+  });
+  form.addEventListener('input', (e) => {
+    if (e.target === preset) return;
+    if (e.target === controls['/model/type']) applyType();
+    preset.value = '';
+    clearTimeout(timer);
+    timer = setTimeout(run, TYPING_DELAY_MS);
+  });
+  form.addEventListener('change', (e) => {
+    if (e.target === preset) return;
+    run();
+  });
+  mdLink.addEventListener('click', (e) => {
+    if (!mdUrl) e.preventDefault();
+  });
+
+  preset.value = PLANNER_PRESETS[0].id;
+  fill(presetSpec(PLANNER_PRESETS[0].id));
+
+  return {
+    update() {
+      if (started) return;
+      started = true;
+      run();
+    },
+    destroy() {
+      token += 1;
+      clearTimeout(timer);
+      if (mdUrl) URL.revokeObjectURL(mdUrl);
+      root.remove();
+    },
+  };
+}
