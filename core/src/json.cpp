@@ -143,10 +143,7 @@ Json costs_to_json(const Costs& c) {
   return j;
 }
 
-namespace {
-
-Json op_to_json(const TimedOp& t) {
-  const Op& op = t.op;
+Json op_fields_to_json(const Op& op) {
   Json j;
   j["op"] = op_kind_name(op.kind);
   if (op.kind == OpKind::ForwardBackward) {
@@ -162,6 +159,13 @@ Json op_to_json(const TimedOp& t) {
     j["stage"] = op.chunk.stage;
     if (op.kind == OpKind::Backward) j["zb"] = op.zero_bubble;
   }
+  return j;
+}
+
+namespace {
+
+Json op_to_json(const TimedOp& t) {
+  Json j = op_fields_to_json(t.op);
   j["start"] = t.start;
   j["end"] = t.end;
   return j;

@@ -33,6 +33,9 @@ Result<int> int_from_json(const Json& json, const std::string& path, const std::
 Result<double> number_from_json(const Json& json, const std::string& path, const std::string& name);
 
 Json costs_to_json(const Costs& costs);
+/// An op's identifying fields as in a timeline entry, without times: {"op","dir","mb","stage","zb"}
+/// or {"op":"FB","fdir","fmb","fstage","bdir","bmb","bstage"}.
+Json op_fields_to_json(const Op& op);
 /// The full result: config, metrics, per-rank stats, reference formula and (optionally) timeline.
 Json result_to_json(const SimResult& result, bool with_timeline = true);
 /// {"code","message","path"}

@@ -138,22 +138,7 @@ Result<TraceRequest> trace_request_from_json(const Json& json) {
 namespace {
 
 Json cell_to_json(const TimedOp& t, std::size_t index, int offset) {
-  const Op& op = t.op;
-  Json j;
-  j["op"] = op_kind_name(op.kind);
-  if (op.kind == OpKind::ForwardBackward) {
-    j["fdir"] = op.chunk.dir;
-    j["fmb"] = op.chunk.mb;
-    j["fstage"] = op.chunk.stage;
-    j["bdir"] = op.backward_chunk.dir;
-    j["bmb"] = op.backward_chunk.mb;
-    j["bstage"] = op.backward_chunk.stage;
-  } else {
-    j["dir"] = op.chunk.dir;
-    j["mb"] = op.chunk.mb;
-    j["stage"] = op.chunk.stage;
-    if (op.kind == OpKind::Backward) j["zb"] = op.zero_bubble;
-  }
+  Json j = op_fields_to_json(t.op);
   j["index"] = index;
   j["offset"] = offset;
   return j;
