@@ -83,6 +83,17 @@ constexpr int kNobody = -1;
 
 enum class Need { Forward, Backward };
 
+// Everything the engine knows about one chunk, together so a dependency check touches one cache
+// line: when its F and B finished, which rank runs it, and the ranks parked on it (heads of
+// intrusive lists threaded through next_waiter_).
+struct ChunkState {
+  Tick forward_end = kNotDone;
+  Tick backward_end = kNotDone;
+  int rank = kNobody;
+  int forward_waiters = kNobody;
+  int backward_waiters = kNobody;
+};
+
 // What a rank's head op is blocked on: a chunk's forward or backward, by dense chunk key.
 struct Wait {
   Need need = Need::Forward;
@@ -92,17 +103,15 @@ struct Wait {
 class Engine {
  public:
   Engine(const Schedule& s, const Costs& costs, bool record_timeline)
-      : s_(s), costs_(costs), record_timeline_(record_timeline), index_(s), forward_end_(index_.size(), kNotDone),
-        backward_end_(index_.size(), kNotDone), chunk_rank_(index_.size(), kNobody),
-        forward_waiters_(index_.size(), kNobody), backward_waiters_(index_.size(), kNobody),
+      : s_(s), costs_(costs), record_timeline_(record_timeline), index_(s), chunks_(index_.size()),
         next_waiter_(static_cast<std::size_t>(s.ranks), kNobody),
         waiting_on_(static_cast<std::size_t>(s.ranks)),
         head_(static_cast<std::size_t>(s.ranks), 0), free_at_(static_cast<std::size_t>(s.ranks), 0),
         tally_(static_cast<std::size_t>(s.ranks)), timeline_(static_cast<std::size_t>(s.ranks)) {
     for (int r = 0; r < s.ranks; ++r) {
       for (const Op& op : s.rank_ops[static_cast<std::size_t>(r)]) {
-        chunk_rank_[index_(op.chunk)] = r;
-        if (op.kind == OpKind::ForwardBackward) chunk_rank_[index_(op.backward_chunk)] = r;
+        chunks_[index_(op.chunk)].rank = r;
+        if (op.kind == OpKind::ForwardBackward) chunks_[index_(op.backward_chunk)].rank = r;
       }
       if (record_timeline_)
         timeline_[static_cast<std::size_t>(r)].reserve(s.rank_ops[static_cast<std::size_t>(r)].size());
@@ -169,12 +178,13 @@ class Engine {
 
   // Raises `ready` to cover one dependency, or reports that it is unfinished.
   bool need(int r, Need what, std::size_t k, Tick& ready, Wait& wait) const {
-    const Tick end = what == Need::Forward ? forward_end_[k] : backward_end_[k];
+    const ChunkState& c = chunks_[k];
+    const Tick end = what == Need::Forward ? c.forward_end : c.backward_end;
     if (end == kNotDone) {
       wait = Wait{what, k};
       return false;
     }
-    const Tick arrival = chunk_rank_[k] == r ? end : end + costs_.p2p_latency;
+    const Tick arrival = c.rank == r ? end : end + costs_.p2p_latency;
     ready = std::max(ready, arrival);
     return true;
   }
@@ -202,19 +212,20 @@ class Engine {
   }
 
   void park(int r, const Wait& wait) {
-    auto& heads = wait.need == Need::Forward ? forward_waiters_ : backward_waiters_;
-    next_waiter_[static_cast<std::size_t>(r)] = heads[wait.key];
-    heads[wait.key] = r;
+    ChunkState& c = chunks_[wait.key];
+    int& head = wait.need == Need::Forward ? c.forward_waiters : c.backward_waiters;
+    next_waiter_[static_cast<std::size_t>(r)] = head;
+    head = r;
     waiting_on_[static_cast<std::size_t>(r)] = wait;
   }
 
-  void wake(std::vector<int>& heads, std::size_t k, std::vector<int>& work) {
-    for (int r = heads[k]; r != kNobody;) {
+  void wake(int& head, std::vector<int>& work) {
+    for (int r = head; r != kNobody;) {
       const int next = next_waiter_[static_cast<std::size_t>(r)];
       work.push_back(r);
       r = next;
     }
-    heads[k] = kNobody;
+    head = kNobody;
   }
 
   void finish(const Op& op, Tick end, std::vector<int>& work) {
@@ -230,12 +241,14 @@ class Engine {
   }
 
   void finish_forward(std::size_t k, Tick end, std::vector<int>& work) {
-    forward_end_[k] = end;
-    if (forward_waiters_[k] != kNobody) wake(forward_waiters_, k, work);
+    ChunkState& c = chunks_[k];
+    c.forward_end = end;
+    if (c.forward_waiters != kNobody) wake(c.forward_waiters, work);
   }
   void finish_backward(std::size_t k, Tick end, std::vector<int>& work) {
-    backward_end_[k] = end;
-    if (backward_waiters_[k] != kNobody) wake(backward_waiters_, k, work);
+    ChunkState& c = chunks_[k];
+    c.backward_end = end;
+    if (c.backward_waiters != kNobody) wake(c.backward_waiters, work);
   }
 
   Error deadlock_error() const {
@@ -250,7 +263,7 @@ class Engine {
       const Wait& w = waiting_on_[ru];
       const Op awaited{w.need == Need::Forward ? OpKind::Forward : OpKind::Backward, false,
                        index_.chunk(w.key), {}};
-      const int holder = chunk_rank_[w.key];
+      const int holder = chunks_[w.key].rank;
       msg += std::string(listed > 1 ? ";" : "") + " rank " + std::to_string(r) + " op " +
              std::to_string(head_[ru]) + " " + op_label(s_.rank_ops[ru][head_[ru]]) +
              " waits for " + op_label(awaited) + " on rank " + std::to_string(holder);
@@ -263,9 +276,7 @@ class Engine {
   const TickCosts costs_;
   const bool record_timeline_;
   detail::ChunkIndex index_;
-  std::vector<Tick> forward_end_, backward_end_;
-  std::vector<int> chunk_rank_;
-  std::vector<int> forward_waiters_, backward_waiters_;  // heads of intrusive lists of ranks
+  std::vector<ChunkState> chunks_;
   std::vector<int> next_waiter_;
   std::vector<Wait> waiting_on_;
   std::vector<std::size_t> head_;
