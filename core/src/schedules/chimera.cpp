@@ -36,15 +36,7 @@ Schedule generate_chimera(const SimConfig& config) {
   const int d = config.ranks;
   const int per_direction_unit = d / 2;
   const int units = config.microbatches / d;
-  Schedule s;
-  s.name = "chimera";
-  s.ranks = d;
-  s.stages = d;
-  s.directions = 2;
-  s.microbatches_per_direction = config.microbatches / 2;
-  s.stages_per_rank = 2;
-  s.param_copies = 2;
-  s.rank_ops.resize(static_cast<std::size_t>(d));
+  Schedule s = two_direction_shell(config, "chimera");
   for (int r = 0; r < d; ++r) {
     std::vector<std::pair<std::int64_t, Op>> slotted;
     slotted.reserve(2 * static_cast<std::size_t>(config.microbatches));

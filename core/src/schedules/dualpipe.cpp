@@ -11,15 +11,7 @@ namespace pipesim::detail {
 
 Schedule generate_dualpipe(const SimConfig& config) {
   const int ranks = config.ranks;
-  Schedule s;
-  s.name = "dualpipe";
-  s.ranks = ranks;
-  s.stages = ranks;
-  s.directions = 2;
-  s.microbatches_per_direction = config.microbatches / 2;
-  s.stages_per_rank = 2;
-  s.param_copies = 2;
-  s.rank_ops.resize(static_cast<std::size_t>(ranks));
+  Schedule s = two_direction_shell(config, "dualpipe");
   for (int r = 0; r < ranks; ++r) {
     DualPipeRankPlan plan;
     plan.half_ranks = ranks / 2;

@@ -17,6 +17,11 @@ Schedule generate_chimera(const SimConfig& config);
 /// A single-direction schedule shell with one stage per rank and empty op lists.
 Schedule one_stage_per_rank(const SimConfig& config, const char* name);
 
+/// A bidirectional shell (DualPipe, Chimera): two directions of M/2 micro-batches over the same
+/// ranks; rank r holds stage r of direction 0 and stage R-1-r of direction 1, so two copies of
+/// the parameters. Empty op lists.
+Schedule two_direction_shell(const SimConfig& config, const char* name);
+
 inline Op forward_op(int dir, int mb, int stage) { return Op{OpKind::Forward, false, {dir, mb, stage}, {}}; }
 inline Op backward_op(int dir, int mb, int stage, bool zero_bubble = false) {
   return Op{OpKind::Backward, zero_bubble, {dir, mb, stage}, {}};

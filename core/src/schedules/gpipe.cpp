@@ -1,4 +1,4 @@
-// GPipe (Huang et al., 2019): every micro-batch's forward, then every backward. Rank r holds
+// The shared schedule shells, and GPipe (Huang et al., 2019): every micro-batch's forward, then every backward. Rank r holds
 // stage r. Peak activations grow with M; the bubble is (P-1)(F+B) per rank.
 #include "generators.h"
 
@@ -11,6 +11,19 @@ Schedule one_stage_per_rank(const SimConfig& config, const char* name) {
   s.stages = config.ranks;
   s.directions = 1;
   s.microbatches_per_direction = config.microbatches;
+  s.rank_ops.resize(static_cast<std::size_t>(config.ranks));
+  return s;
+}
+
+Schedule two_direction_shell(const SimConfig& config, const char* name) {
+  Schedule s;
+  s.name = name;
+  s.ranks = config.ranks;
+  s.stages = config.ranks;
+  s.directions = 2;
+  s.microbatches_per_direction = config.microbatches / 2;
+  s.stages_per_rank = 2;
+  s.param_copies = 2;
   s.rank_ops.resize(static_cast<std::size_t>(config.ranks));
   return s;
 }
