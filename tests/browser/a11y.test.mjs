@@ -1,5 +1,6 @@
-// axe-core finds no violations on the reader, the timeline explorer (chart and table), the
-// sweep and the iframe embed, in light and dark themes. The page's CSP forbids injected scripts,
+// axe-core finds no violations on the reader, the timeline explorer (chart and table, with its
+// compute and communication streams expanded), the sweep, the planner and the iframe embed, in
+// light and dark themes. The page's CSP forbids injected scripts,
 // so the test context bypasses CSP to add axe (the page itself is unchanged).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -36,6 +37,11 @@ const PAGES = [
   ['sweep', '#view=sweep', '.view-sweep .dpl-sweep-svg'],
   ['sweep table', '#view=sweep&table=1', '.view-sweep .dpl-table'],
   ['bad parameter', '#view=timeline&ranks=3', '.view-timeline .dpl-error'],
+  ['timeline streams', '#view=timeline&commRatio=1&streams=1', '.view-timeline .dpl-part'],
+  ['timeline streams table', '#view=timeline&ranks=4&microbatches=8&commRatio=1&streams=1&table=1', '.view-timeline .dpl-table tr.is-part'],
+  ['streams unavailable', '#view=timeline&streams=1', '.view-timeline .dpl-streams-hint:not([hidden])'],
+  ['bad comm value', '#view=timeline&commRatio=1&attnShare=2', '.view-timeline .dpl-error'],
+  ['planner from the address', '#view=planner&plan=nope&cluster.gpus=abc', '.view-planner .dpl-field-msg[data-path="/cluster/gpus"]:not(:empty)'],
   ['embed', 'embed.html?widget=timeline&ranks=4&microbatches=8', '.dpl-op'],
 ];
 
@@ -76,7 +82,7 @@ test('every control is reachable by keyboard and shows a visible focus ring', as
       assert.notEqual(info.outline, 'none', `${info.key} has no focus outline`);
       assert.ok(info.width >= 24 && info.height >= 24 || info.key.includes('dpl-op') || info.key === 'A', `${info.key} is ${info.width}x${info.height}, under 24px`);
     }
-    for (const key of ['schedule', 'ranks', 'forward', 'play', 'nextOp', 'table']) assert.ok(seen.has(key), `${key} not reached by Tab`);
+    for (const key of ['schedule', 'ranks', 'forward', 'comm', 'play', 'nextOp', 'streams', 'table']) assert.ok(seen.has(key), `${key} not reached by Tab`);
   } finally {
     await context.close();
   }

@@ -1,10 +1,11 @@
 // Each embed mode renders in Chromium: embed.html in an iframe (reporting its height by
 // postMessage, and still working at a fixed height), the classic-script figure widget through a
 // course-style window.LF, and the <dualpipe-timeline> custom element. Host pages are served by
-// request interception on the same origin, under the same CSP as the site.
+// request interception on the same origin, under the same CSP as the site. Embeds also take the
+// communication model and the stream view.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openPage, waitForTimeline, pipesim, readDrawnOps, expectedOps, screenshot } from './helpers.mjs';
+import { startServer, launchBrowser, openPage, waitForTimeline, pipesim, readDrawnOps, expectedOps, expectedParts, screenshot } from './helpers.mjs';
 
 let server;
 let browser;
@@ -141,6 +142,32 @@ test('the <dualpipe-timeline> custom element renders in light DOM and follows it
     assert.deepEqual(drawn, expectedOps(api.simulate({ schedule: '1f1b', ranks: 6, microbatches: 6 })));
     await page.waitForSelector('#bad .dpl-error');
     assert.equal(await page.$eval('#bad .dpl-error-message', (p) => p.textContent), 'ranks must be an even integer >= 2 for dualpipe (got 5)');
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('embeds take the communication model (flat, nested or as attributes) and can start with the streams expanded', async () => {
+  const { context, page, log } = await openPage(browser);
+  try {
+    const partsOf = (scope) => page.$$eval(`${scope} .dpl-timeline-svg [data-part]`, (rs) => rs.length);
+    const expectedCount = (config) => expectedParts(api.simulate(config)).length;
+    await page.goto(`${server.url}embed.html?widget=timeline&ranks=4&microbatches=8&commRatio=1&commLayers=2&streams=1`);
+    await page.waitForSelector('.dpl-timeline-svg [data-part]');
+    assert.equal(await partsOf('body'), expectedCount({ schedule: 'dualpipe', ranks: 4, microbatches: 8, costs: { comm: { ratio: 1, layers: 2 } } }));
+    assert.equal(await page.getAttribute('[data-action="streams"]', 'aria-pressed'), 'true');
+
+    await hostPages(page, {
+      'comm.html': ['text/html', html('<div class="lesson-figure" id="fig" data-figure=\'dualpipe-schedule {"ranks":4,"microbatches":8,"streams":1,"costs":{"comm":{"ratio":0.5,"attnShare":0.25}}}\'></div><dualpipe-timeline id="el" schedule="1f1b" ranks="4" microbatches="8" comm-ratio="1" streams="1"></dualpipe-timeline>',
+        '<script src="/js/embed/figure-widget.js"></script><script type="module" src="/js/embed/dualpipe-timeline-element.js"></script>', '<script src="go.js"></script>')],
+      'go.js': ['text/javascript', 'window.LF.mountAll();'],
+    });
+    await page.goto(`${server.url}__test__/comm.html`);
+    await page.waitForSelector('#fig .dpl-timeline-svg [data-part]');
+    await page.waitForSelector('#el .dpl-timeline-svg [data-part]');
+    assert.equal(await partsOf('#fig'), expectedCount({ schedule: 'dualpipe', ranks: 4, microbatches: 8, costs: { comm: { ratio: 0.5, attnShare: 0.25 } } }));
+    assert.equal(await partsOf('#el'), expectedCount({ schedule: '1f1b', ranks: 4, microbatches: 8, costs: { comm: { ratio: 1 } } }));
     assert.deepEqual(log.errors, []);
   } finally {
     await context.close();

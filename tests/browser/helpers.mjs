@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -35,6 +36,25 @@ export async function startServer() {
       child.kill('SIGTERM');
     }),
   };
+}
+
+/**
+ * Registers before/after hooks for a test file: the static server, Chromium and (for files that
+ * compare the page with the simulator) the pipesim API in Node. Returns an object whose
+ * `server`, `browser` and `api` are set once the hooks have run.
+ */
+export function useSite() {
+  const site = {};
+  before(async () => {
+    site.server = await startServer();
+    site.browser = await launchBrowser();
+    site.api = await pipesim();
+  });
+  after(async () => {
+    await site.browser?.close();
+    await site.server?.stop();
+  });
+  return site;
 }
 
 /** Launches headless Chromium with the flags that work in this container. */
@@ -108,6 +128,36 @@ export function expectedOps(result) {
       push(op === 'FB'
         ? { op, rank: tl.rank[i], fdir: tl.dir[i], fmb: tl.mb[i], fstage: tl.stage[i], bdir: tl.bdir[i], bmb: tl.bmb[i], bstage: tl.bstage[i], start: tl.start[i], end: tl.end[i] }
         : { op, rank: tl.rank[i], dir: tl.dir[i], mb: tl.mb[i], stage: tl.stage[i], zb: tl.zb[i], start: tl.start[i], end: tl.end[i] });
+    }
+  }
+  return out;
+}
+
+/**
+ * The data-* attributes of every stream part a result's timeline must show (typed-array result
+ * with `comm`), as strings: op i of a rank has the parts of comm.ops["Bz" for a zero-bubble B,
+ * else its kind], shifted by its start (times on the 1e-6 tick grid). An FB pair's forward parts
+ * belong to its forward chunk (dir/mb), the rest to its backward chunk. Worked out here from the
+ * raw result, not with the page's own helpers.
+ */
+export function expectedParts(result) {
+  const tl = result.timeline;
+  const kinds = ['F', 'B', 'W', 'FB'];
+  const tick = (v) => Math.round(v * 1e6) / 1e6;
+  const out = [];
+  const seq = new Map();
+  for (let i = 0; i < tl.count; i++) {
+    const rank = tl.rank[i];
+    const op = seq.get(rank) ?? 0;
+    seq.set(rank, op + 1);
+    const kind = kinds[tl.op[i]];
+    for (const p of result.comm.ops[kind === 'B' && tl.zb[i] ? 'Bz' : kind].parts) {
+      const backwardChunk = kind === 'FB' && p.pass !== 'F';
+      out.push({
+        rank: String(rank), op: String(op), stream: p.stream, part: p.part, pass: p.pass, layer: String(p.layer),
+        dir: String(backwardChunk ? tl.bdir[i] : tl.dir[i]), mb: String(backwardChunk ? tl.bmb[i] : tl.mb[i]),
+        start: String(tick(tl.start[i] + p.start)), end: String(tick(tl.start[i] + p.end)),
+      });
     }
   }
   return out;

@@ -1,7 +1,8 @@
-// web/js/state.js under Node: the URL hash round trip and its error reporting.
+// web/js/state.js under Node: the URL hash round trip (costs with their communication model, the
+// stream view, a planner spec) and its error reporting.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseParams, serializeState, configOf, createStore, DEFAULT_STATE } from '../../web/js/state.js';
+import { parseParams, serializeState, configOf, createStore, DEFAULT_STATE, DEFAULT_COMM } from '../../web/js/state.js';
 
 test('every state field survives serialize -> parse', () => {
   const state = {
@@ -50,4 +51,39 @@ test('configOf builds the simulator config; the store notifies changed keys only
   store.set({ ranks: 4, t: 3 });
   assert.deepEqual(seen, [['ranks', 't']]);
   assert.equal(store.get().ranks, 4);
+});
+
+test('the communication model, the stream view and a plan survive serialize -> parse', () => {
+  const state = {
+    ...DEFAULT_STATE, view: 'timeline',
+    costs: { ...DEFAULT_STATE.costs, comm: { ratio: 0.5, attnShare: 0.25, layers: 4 } },
+    streams: true,
+    plan: { plan: 'dense-70b-1024', 'cluster.gpus': '512', 'model.type': 'moe', customAllToAllKernel: 'true' },
+  };
+  const text = serializeState(state);
+  assert.equal(text, 'view=timeline&commRatio=0.5&attnShare=0.25&commLayers=4&streams=1&plan=dense-70b-1024&cluster.gpus=512&model.type=moe&customAllToAllKernel=true');
+  assert.deepEqual(parseParams(`#${text}`), { state, errors: [] });
+  // Defaults are left out of the address, but commRatio is always written: it switches the model on.
+  const plain = { ...DEFAULT_STATE, costs: { ...DEFAULT_STATE.costs, comm: { ...DEFAULT_COMM } } };
+  assert.equal(serializeState(plain), 'commRatio=1');
+  assert.deepEqual(parseParams('commRatio=1').state.costs, { ...DEFAULT_STATE.costs, comm: { ratio: 1, attnShare: 0.5, layers: 1 } });
+  // Without any comm key there is no comm at all (the simulator then runs exactly as before).
+  assert.equal('comm' in parseParams('forward=2').state.costs, false);
+});
+
+test('comm and plan values pass through as written, so the simulator can name the field', () => {
+  const { state, errors } = parseParams('attnShare=abc&commLayers=2.5&cluster.gpus=lots&plan=nope&streams=1');
+  assert.deepEqual(state.costs.comm, { ratio: 1, attnShare: 'abc', layers: 2.5 });
+  assert.deepEqual(state.plan, { plan: 'nope', 'cluster.gpus': 'lots' });
+  assert.equal(state.streams, true);
+  assert.deepEqual(errors, []);
+});
+
+test('the store sees a changed comm model inside costs, and not an equal one', () => {
+  const store = createStore({ ...DEFAULT_STATE, costs: { ...DEFAULT_STATE.costs, comm: { ratio: 1, attnShare: 0.5, layers: 1 } } });
+  const seen = [];
+  store.subscribe((s, changed) => seen.push(changed));
+  store.set({ costs: { ...DEFAULT_STATE.costs, comm: { ratio: 1, attnShare: 0.5, layers: 1 } } });
+  store.set({ costs: { ...DEFAULT_STATE.costs, comm: { ratio: 2, attnShare: 0.5, layers: 1 } } });
+  assert.deepEqual(seen, [['costs']]);
 });

@@ -1,14 +1,18 @@
 // The planner view in Chromium: presets plan as pipesim.plan does, a reject is shown with its
-// reason, a bad field gets the SimError message beside it, and the Markdown download works.
+// reason, a bad field gets the SimError message beside it, the Markdown download works, and a
+// plan survives the address (a bad value there gets its message beside its field).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openPage, screenshot } from './helpers.mjs';
+import { startServer, launchBrowser, openPage, screenshot, pipesim } from './helpers.mjs';
+import { presetSpec } from '../../web/js/lib/planner-presets.js';
 
 let server;
 let browser;
+let api;
 before(async () => {
   server = await startServer();
   browser = await launchBrowser();
+  api = await pipesim();
 });
 after(async () => {
   await browser?.close();
@@ -81,6 +85,92 @@ test('a bad field shows the simulator message beside that field, and clears when
     await page.press(gpus, 'Enter');
     await page.waitForFunction((sel) => document.querySelector(sel)?.textContent === '', msg);
     await page.waitForSelector(`${OUT} .dpl-planner-table[data-schedule="dualpipe"]`);
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a plan round-trips through the address: its preset and the fields changed from it', async () => {
+  const { context, page, log } = await openPage(browser);
+  try {
+    await page.goto(`${server.url}#view=planner`);
+    await page.waitForSelector(`${OUT} .dpl-planner-table`, { timeout: 20000 });
+    await choosePreset(page, 'dense-70b-1024');
+    await page.waitForFunction(() => location.hash.includes('plan=dense-70b-1024'));
+    await page.fill('.view-planner input[name="cluster.gpus"]', '512');
+    await page.fill('.view-planner input[name="cluster.nodes"]', '64');
+    await page.press('.view-planner input[name="cluster.nodes"]', 'Enter');
+    await page.waitForFunction(() => location.hash.includes('cluster.nodes=64'));
+    const hash = await page.evaluate(() => location.hash);
+    assert.equal(hash, '#view=planner&plan=dense-70b-1024&cluster.gpus=512&cluster.nodes=64');
+
+    // The copied address, opened afresh, plans the same spec as pipesim.plan does here.
+    const spec = presetSpec('dense-70b-1024');
+    Object.assign(spec.cluster, { gpus: 512, nodes: 64 });
+    const plan = api.plan(spec);
+    const fresh = await openPage(browser);
+    try {
+      await fresh.page.goto(`${server.url}${hash}`);
+      await fresh.page.waitForSelector(`${OUT} .dpl-planner-table`, { timeout: 20000 });
+      const shown = await fresh.page.evaluate((out) => ({
+        preset: document.querySelector('.view-planner select[name="preset"]').value,
+        gpus: document.querySelector('.view-planner input[name="cluster.gpus"]').value,
+        nodes: document.querySelector('.view-planner input[name="cluster.nodes"]').value,
+        layers: document.querySelector('.view-planner input[name="model.layers"]').value,
+        schedule: document.querySelector(`${out} .dpl-planner-table`).dataset.schedule,
+        ranks: document.querySelector(`${out} .dpl-planner-table`).dataset.ranks,
+        hash: location.hash,
+      }), OUT);
+      assert.deepEqual(shown, { preset: '', gpus: '512', nodes: '64', layers: '80', schedule: plan.schedule, ranks: String(plan.ranks), hash });
+      assert.deepEqual(fresh.log.errors, []);
+    } finally {
+      await fresh.context.close();
+    }
+    // Back to a preset unchanged: the address holds just its name.
+    await choosePreset(page, 'dense-7b-8gpu');
+    await page.waitForFunction(() => location.hash === '#view=planner&plan=dense-7b-8gpu');
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a bad plan value in the address gets its message beside the field, never a blank page', async () => {
+  const { context, page, log } = await openPage(browser);
+  try {
+    const base = presetSpec('deepseek-v3-2048-h800');
+    const rejected = (edit) => {
+      const spec = JSON.parse(JSON.stringify(base));
+      edit(spec);
+      try { api.plan(spec); } catch (error) { return error.message; }
+      return null;
+    };
+    const cases = [
+      ['cluster.gpus=abc', '/cluster/gpus', rejected((s) => { s.cluster.gpus = 'abc'; })],
+      ['model.type=hybrid', '/model/type', rejected((s) => { s.model.type = 'hybrid'; })],
+      ['customAllToAllKernel=maybe', '/customAllToAllKernel', rejected((s) => { s.customAllToAllKernel = 'maybe'; })],
+      ['plan=dense-9000', 'plan', 'plan must be one of deepseek-v3-2048-h800, dense-70b-1024, dense-7b-8gpu (got "dense-9000")'],
+    ];
+    for (const [params, path, message] of cases) {
+      assert.ok(message, `${params} is rejected`);
+      await page.goto(`${server.url}#view=planner&${params}`);
+      const msg = `.view-planner .dpl-field-msg[data-path="${path}"]`;
+      await page.waitForFunction((sel) => document.querySelector(sel)?.textContent.length > 0, msg, { timeout: 20000 });
+      assert.equal(await page.textContent(msg), message, params);
+      const control = await page.$eval(msg, (m) => document.querySelector(`[aria-describedby~="${m.id}"]`).getAttribute('aria-invalid'));
+      assert.equal(control, 'true', params);
+      assert.ok(await page.isVisible('.view-planner form'), 'the form is still there');
+      // The address keeps the bad value until the learner changes it.
+      assert.match(await page.evaluate(() => location.hash), new RegExp(params.replace('.', '\\.')));
+    }
+    // Fixing the field plans again and clears the message.
+    await page.goto(`${server.url}#view=planner&cluster.gpus=abc`);
+    await page.waitForSelector('.view-planner .dpl-field-msg[data-path="/cluster/gpus"]:not(:empty)', { timeout: 20000 });
+    await page.fill('.view-planner input[name="cluster.gpus"]', '2048');
+    await page.press('.view-planner input[name="cluster.gpus"]', 'Enter');
+    await page.waitForSelector(`${OUT} .dpl-planner-table[data-schedule="dualpipe"]`);
+    await page.waitForFunction(() => location.hash === '#view=planner');
     assert.deepEqual(log.errors, []);
   } finally {
     await context.close();

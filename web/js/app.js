@@ -77,12 +77,24 @@ function onSimError(error, index) {
   updatePanels(store.get());
 }
 
-/** A timeline of one config inside an exercise: {update(config), destroy()}. */
-function mountRun(el, config) {
+/** The explorer's address for one config (keeping the page's language and theme). */
+const explorerLink = (config, extra = {}) => `#${serializeState({ ...store.get(), view: 'timeline', compare: '', t: null, ...config, ...extra })}`;
+
+/**
+ * A timeline of one config inside an exercise: {update(config), destroy()}. With `streams` it
+ * starts with the compute and communication streams expanded (when the config has costs.comm);
+ * with `link` it ends with a link that opens the same run in the explorer.
+ */
+function mountRun(el, config, { streams = false, link = '' } = {}) {
   const view = timelineView.mount(el, { sim, t });
-  const update = (c) => view.update({ configs: [c], titles: [laneTitle(c)], t: null });
+  const anchor = link ? h('a', { class: 'sim-widget-open', text: link }) : null;
+  if (anchor) el.append(anchor);
+  const update = (c) => {
+    view.update({ configs: [c], titles: [laneTitle(c)], t: null, streams });
+    if (anchor) anchor.href = explorerLink(c, { streams });
+  };
   update(config);
-  return { update, destroy: () => view.destroy() };
+  return { update, destroy: () => { view.destroy(); anchor?.remove(); } };
 }
 
 // The lesson reader mounts a timeline into each ```sim``` placeholder through this mounter; the
@@ -103,7 +115,7 @@ function lessonMounters() {
       const update = (c) => {
         const effective = c.effective(config);
         view.update({ configs: [effective], titles: [laneTitle(effective)], t: null });
-        link.href = `#${serializeState({ ...store.get(), view: 'timeline', compare: '', t: null, ...effective })}`;
+        link.href = explorerLink(effective);
       };
       update(ctx);
       return { update, destroy: () => view.destroy() };
@@ -128,14 +140,15 @@ function ensureView(name) {
   if (name === 'lesson') views.lesson = lessonView.mount($('#lesson-root'), { sim, t, mounters: lessonMounters() });
   if (name === 'timeline') views.timeline = timelineView.mount($('#timeline-root'), { sim, t, onChange, onError: onSimError });
   if (name === 'sweep') views.sweep = sweepView.mount($('#sweep-root'), { sim, t, onChange });
-  if (name === 'planner') views.planner = plannerView.mount($('#planner-root'), { sim, t });
+  if (name === 'planner') views.planner = plannerView.mount($('#planner-root'), { sim, t, onChange });
   return views[name];
 }
 
 /** One line that says what is simulated, shown beside the settings heading (useful folded). */
 function settingsSummary(state) {
   const c = state.costs;
-  const costs = `F=${c.forward} B=${c.backward} W=${c.weight} F&B=${c.overlapped}${c.p2pLatency ? ` p2p=${c.p2pLatency}` : ''}`;
+  const comm = c.comm ? ` a2a=${c.comm.ratio}${c.comm.layers !== 1 ? ` L=${c.comm.layers}` : ''}` : '';
+  const costs = `F=${c.forward} B=${c.backward} W=${c.weight} F&B=${c.overlapped}${c.p2pLatency ? ` p2p=${c.p2pLatency}` : ''}${comm}`;
   if (state.view === 'lesson') return costs;
   const names = [state.schedule, state.compare].filter(Boolean).map(scheduleTitle).join(' vs ');
   const shape = state.view === 'sweep' ? `R=${state.ranks} M=${state.microbatches}` : `${state.ranks} × ${state.microbatches}`;
@@ -170,9 +183,9 @@ function render(state) {
   if (state.view === 'timeline') {
     const configs = [configOf(state)];
     if (state.compare) configs.push(configOf(state, state.compare));
-    view.update({ configs, titles: configs.map(laneTitle), t: state.t, table: state.table, speed: state.speed });
+    view.update({ configs, titles: configs.map(laneTitle), t: state.t, table: state.table, speed: state.speed, streams: state.streams });
   }
-  if (state.view === 'planner') view.update({ lang: state.lang });
+  if (state.view === 'planner') view.update({ lang: state.lang, plan: state.plan });
   if (state.view === 'sweep') view.update({ ranks: state.ranks, microbatches: state.microbatches, costs: state.costs, axis: state.axis, table: state.table });
 }
 

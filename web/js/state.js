@@ -3,6 +3,7 @@
 // a tiny observable; bindHash (the only DOM-touching part) keeps location.hash in step.
 // Values the simulator must judge (schedule names, ranks...) are passed through as written, so
 // a bad URL parameter reaches pipesim.validate and its SimError message names the field.
+import { PLAN_URL_KEYS } from './lib/planner-presets.js';
 
 export const SCHEDULES = ['gpipe', '1f1b', 'zb-h1', 'dualpipe', 'dualpipev'];
 export const VIEWS = ['lesson', 'timeline', 'sweep', 'planner'];
@@ -14,6 +15,13 @@ export const SPEEDS = [0.25, 0.5, 1, 2, 4];
 /** DeepSeek's figure: F=1 B=2 W=1 F&B=3, no link latency (docs/schema.md defaults). */
 export const DEFAULT_COSTS = Object.freeze({ forward: 1, backward: 2, weight: 1, overlapped: 3, p2pLatency: 0 });
 
+/**
+ * The communication model when it is switched on (costs.comm, docs/schema.md): all-to-all at 1:1
+ * with compute (DeepSeek-V3 §3.2.1), attention half the compute, one layer per chunk. Off by
+ * default: DEFAULT_COSTS has no comm.
+ */
+export const DEFAULT_COMM = Object.freeze({ ratio: 1, attnShare: 0.5, layers: 1 });
+
 export const DEFAULT_STATE = Object.freeze({
   view: 'lesson',
   schedule: 'dualpipe',
@@ -23,15 +31,19 @@ export const DEFAULT_STATE = Object.freeze({
   costs: DEFAULT_COSTS,
   t: null, // time cursor; null = the end of the schedule (everything drawn)
   table: false, // data-table view instead of the chart
+  streams: false, // timeline: each rank split into compute and communication streams (needs costs.comm)
   speed: 1,
   axis: 'microbatches', // sweep: vary micro-batches at fixed ranks, or ranks at fixed micro-batches
   theme: 'auto',
   lang: 'en',
   exercise: '', // a lesson exercise to scroll to (#exercise=hand-trace), or '' for none
+  plan: Object.freeze({}), // planner: URL text of its preset (`plan`) and of the fields changed from it
 });
 
 // URL key -> cost field. Short keys keep shared links readable.
 const COST_KEYS = { forward: 'forward', backward: 'backward', weight: 'weight', overlapped: 'overlapped', p2p: 'p2pLatency' };
+// URL key -> costs.comm field. Any of them switches the model on; the others take DEFAULT_COMM.
+const COMM_KEYS = { commRatio: 'ratio', attnShare: 'attnShare', commLayers: 'layers' };
 
 /** "8" -> 8, "8.0" -> 8, "abc" -> "abc" (left for the simulator to reject with its own message). */
 function numberOrRaw(text) {
@@ -54,7 +66,7 @@ function oneOf(key, value, allowed, errors, fallback) {
 export function parseParams(params, base = DEFAULT_STATE) {
   const p = params instanceof URLSearchParams ? params : new URLSearchParams(String(params).replace(/^[#?]/, ''));
   const errors = [];
-  const state = { ...base, costs: { ...base.costs } };
+  const state = { ...base, costs: { ...base.costs }, plan: { ...base.plan } };
   const get = (k) => (p.has(k) ? p.get(k) : null);
 
   if (get('view') !== null) state.view = oneOf('view', get('view'), VIEWS, errors, base.view);
@@ -65,12 +77,18 @@ export function parseParams(params, base = DEFAULT_STATE) {
   for (const [key, field] of Object.entries(COST_KEYS)) {
     if (get(key) !== null) state.costs[field] = numberOrRaw(get(key));
   }
+  if (Object.keys(COMM_KEYS).some((key) => get(key) !== null)) {
+    const comm = { ...DEFAULT_COMM, ...base.costs.comm };
+    for (const [key, field] of Object.entries(COMM_KEYS)) if (get(key) !== null) comm[field] = numberOrRaw(get(key));
+    state.costs.comm = comm;
+  }
   if (get('t') !== null) {
     const t = numberOrRaw(get('t'));
     if (typeof t === 'number' && t >= 0) state.t = t;
     else errors.push({ key: 't', message: `t must be a time >= 0 (got "${get('t')}")` });
   }
   if (get('table') !== null) state.table = get('table') === '1' || get('table') === 'true';
+  if (get('streams') !== null) state.streams = get('streams') === '1' || get('streams') === 'true';
   if (get('speed') !== null) {
     const speed = Number(get('speed'));
     if (SPEEDS.includes(speed)) state.speed = speed;
@@ -80,6 +98,8 @@ export function parseParams(params, base = DEFAULT_STATE) {
   if (get('theme') !== null) state.theme = oneOf('theme', get('theme'), THEMES, errors, base.theme);
   if (get('lang') !== null) state.lang = oneOf('lang', get('lang'), LANGS, errors, base.lang);
   if (get('exercise') !== null) state.exercise = get('exercise').trim();
+  // A plan's values are the planner's to judge (it shows each message beside its field).
+  for (const key of PLAN_URL_KEYS) if (get(key) !== null) state.plan[key] = get(key).trim();
   return { state, errors };
 }
 
@@ -95,13 +115,21 @@ export function serializeState(state, base = DEFAULT_STATE) {
   put('ranks', state.ranks, base.ranks);
   put('microbatches', state.microbatches, base.microbatches);
   for (const [key, field] of Object.entries(COST_KEYS)) put(key, state.costs[field], base.costs[field]);
+  const comm = state.costs.comm;
+  if (comm && comm.ratio !== undefined) {
+    p.set('commRatio', String(comm.ratio)); // always written: it is what switches the model on
+    put('attnShare', comm.attnShare, DEFAULT_COMM.attnShare);
+    put('commLayers', comm.layers, DEFAULT_COMM.layers);
+  }
   if (state.t !== null && state.t !== undefined) p.set('t', String(Number(state.t.toFixed(6))));
   if (state.table) p.set('table', '1');
+  if (state.streams) p.set('streams', '1');
   put('speed', state.speed, base.speed);
   put('axis', state.axis, base.axis);
   put('theme', state.theme, base.theme);
   put('lang', state.lang, base.lang);
   put('exercise', state.exercise, base.exercise);
+  for (const key of PLAN_URL_KEYS) if (state.plan && typeof state.plan[key] === 'string') p.set(key, state.plan[key]);
   return p.toString();
 }
 
@@ -129,11 +157,12 @@ export function createStore(initial) {
   };
 }
 
+/** Equal values; plain objects (costs and their comm, a plan) compare field by field. */
 function sameValue(a, b) {
   if (a === b) return true;
   if (a && b && typeof a === 'object' && typeof b === 'object') {
     const ka = Object.keys(a);
-    return ka.length === Object.keys(b).length && ka.every((k) => a[k] === b[k]);
+    return ka.length === Object.keys(b).length && ka.every((k) => sameValue(a[k], b[k]));
   }
   return false;
 }

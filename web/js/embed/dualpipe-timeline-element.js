@@ -2,13 +2,15 @@
 // so the host page's CSS variables theme it). Load with
 //   <script type="module" src="…/js/embed/dualpipe-timeline-element.js"></script>
 // Attributes: schedule compare ranks microbatches forward backward weight overlapped p2p (or
-// p2p-latency) t table speed theme (light|dark) lang (en|hi) widget (timeline|sweep) axis.
+// p2p-latency) comm-ratio attn-share comm-layers t table streams speed theme (light|dark)
+// lang (en|hi) widget (timeline|sweep) axis.
 import { mountWidget, ensureStylesheet } from './widget-kit.js';
 
 ensureStylesheet(import.meta.url);
 
 const ATTRIBUTES = ['widget', 'schedule', 'compare', 'ranks', 'microbatches', 'forward', 'backward', 'weight',
-  'overlapped', 'p2p', 'p2p-latency', 't', 'table', 'speed', 'axis', 'theme', 'lang'];
+  'overlapped', 'p2p', 'p2p-latency', 'comm-ratio', 'attn-share', 'comm-layers', 't', 'table', 'streams', 'speed', 'axis',
+  'theme', 'lang'];
 
 export class DualpipeTimelineElement extends HTMLElement {
   static get observedAttributes() { return ATTRIBUTES; }

@@ -19,11 +19,15 @@ export function simulator() {
 }
 
 // Aliases accepted from figure configs and attributes, mapped to the URL keys of state.js.
-const ALIASES = { p2pLatency: 'p2p', 'p2p-latency': 'p2p', latency: 'p2p', mb: 'microbatches', micro_batches: 'microbatches' };
+const ALIASES = { p2pLatency: 'p2p', 'p2p-latency': 'p2p', latency: 'p2p', mb: 'microbatches', micro_batches: 'microbatches',
+  'comm-ratio': 'commRatio', 'attn-share': 'attnShare', 'comm-layers': 'commLayers' };
+// A nested communication model {"comm": {"ratio": 1, ...}} -> its URL keys.
+const COMM_KEYS = { ratio: 'commRatio', attnShare: 'attnShare', layers: 'commLayers' };
 
 /**
  * URL-style parameters from a query string, URLSearchParams, or a plain object such as a figure
- * fence's {"ranks":8,"microbatches":20,"costs":{"forward":1}} (costs may be nested or flat).
+ * fence's {"ranks":8,"microbatches":20,"costs":{"forward":1}} (costs may be nested or flat; so
+ * may the communication model: "costs":{"comm":{"ratio":1}} or "commRatio":1).
  */
 export function toParams(input) {
   if (input instanceof URLSearchParams) return new URLSearchParams(input);
@@ -33,9 +37,17 @@ export function toParams(input) {
     if (value === undefined || value === null) return;
     params.set(ALIASES[key] || key, String(value));
   };
+  const putComm = (comm) => {
+    for (const [k, v] of Object.entries(comm)) put(COMM_KEYS[k] || k, v);
+  };
   for (const [key, value] of Object.entries(input || {})) {
     if (key === 'costs' && value && typeof value === 'object') {
-      for (const [k, v] of Object.entries(value)) put(k, v);
+      for (const [k, v] of Object.entries(value)) {
+        if (k === 'comm' && v && typeof v === 'object') putComm(v);
+        else put(k, v);
+      }
+    } else if (key === 'comm' && value && typeof value === 'object') {
+      putComm(value);
     } else {
       put(key, value);
     }
@@ -90,7 +102,7 @@ export function mountWidget(element, input, defaults = {}) {
       const configs = [configOf(state)];
       if (state.compare) configs.push(configOf(state, state.compare));
       const titles = configs.map((c) => t('lane.title', { schedule: t(`sched.${c.schedule}`) === `sched.${c.schedule}` ? c.schedule : t(`sched.${c.schedule}`), ranks: c.ranks, mb: c.microbatches }));
-      view.update({ configs, titles, t: state.t, table: state.table, speed: state.speed });
+      view.update({ configs, titles, t: state.t, table: state.table, speed: state.speed, streams: state.streams });
     }
   }
 

@@ -11,7 +11,7 @@ export const PRESETS = [
   { id: 'latency', schedule: 'dualpipe', compare: '1f1b', ranks: 4, microbatches: 8, costs: { ...DEFAULT_COSTS, p2pLatency: 0.5 } },
 ];
 
-/** The preset the state matches exactly, or null. */
+/** The preset the state matches exactly, or null (the communication model is not part of a preset). */
 export function matchPreset(state) {
   const same = (a, b) => Object.keys(a).every((k) => a[k] === b[k]);
   return PRESETS.find((p) => p.schedule === state.schedule && p.compare === state.compare

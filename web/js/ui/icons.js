@@ -10,6 +10,7 @@ const PATHS = {
   prevOp: 'M16 3v14L6 10zM4 3h2v14H4z',
   nextOp: 'M4 3v14l10-7zM14 3h2v14h-2z',
   table: 'M2 3h16v14H2zM4 5v3h5V5zm7 0v3h5V5zM4 10v5h5v-5zm7 0v5h5v-5z',
+  streams: 'M2 3h16v5H2zM2 10h7v3H2zm9 0h7v3h-7zM5 15h9v3H5z',
   chart: 'M2 4h9v4H2zM8 10h10v4H8z',
   download: 'M9 2h2v8l3-3 1.4 1.4L10 13.8 4.6 8.4 6 7l3 3zM3 15h14v2H3z',
 };

@@ -9,6 +9,7 @@
 import { h, s, uniqueId } from './dom.js';
 import { icon } from './icons.js';
 import { sig } from './exercise-fields.js';
+import { partClass, partText } from '../lib/stream-parts.js';
 
 const W = 720;
 const LEFT = 92;
@@ -83,15 +84,15 @@ export function createPairView({ t, sim, reducedMotion = () => false, defaults =
       const x = scaleX(part.start);
       const w = Math.max(1, scaleX(part.end) - x);
       const y = laneY[part.stream];
-      const kind = part.pass === 'W' ? 'W' : part.pass === 'F' ? 'F' : 'B';
       const marked = highlighted && (part.label === 'DISPATCH(F)' || part.label === 'COMBINE(F)'
         || pair.hiding.some((hd) => (hd.label === 'DISPATCH(F)' || hd.label === 'COMBINE(F)') && hd.hiddenBy.some((b) => b.part === index)));
-      const g = s('g', { class: `dpl-pair-part d-${chunkDir(part.pass)} k-${kind}${part.stream === 'comm' ? ' is-comm' : ''}${marked ? ' is-marked' : ''}`,
+      const g = s('g', { class: `dpl-pair-part ${partClass(part, chunkDir(part.pass))}${marked ? ' is-marked' : ''}`,
         dataset: { label: part.label, stream: part.stream, start: part.start, end: part.end, layer: part.layer } }, [
         s('rect', { x: x + 0.5, y: y + 2, width: w - 1, height: LANE_H - 4, rx: 3, class: 'dpl-cell' }),
         s('title', { text: `${part.label}${pair.costs?.comm?.layers > 1 ? ` · layer ${part.layer}` : ''}: ${sig(part.start)}–${sig(part.end)}` }),
       ]);
-      if (w > 34) g.append(s('text', { x: x + w / 2, y: y + LANE_H / 2 + 4, 'text-anchor': 'middle', class: 'dpl-cell-label', text: part.label }));
+      const label = partText(part, w, 6.6);
+      if (label) g.append(s('text', { x: x + w / 2, y: y + LANE_H / 2 + 4, 'text-anchor': 'middle', class: 'dpl-cell-label', text: label }));
       svg.append(g);
     });
     const axisY = TOP + 2 * LANE_H + GAP + 16;

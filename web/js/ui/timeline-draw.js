@@ -2,11 +2,15 @@
 // idle background, and a translucent veil over everything after the time cursor (the future
 // stays faintly visible and hoverable). Several lanes (compared schedules) share one x scale so
 // their lengths compare directly. The veil and cursor are HTML layers moved by CSS transform, so
-// playing never repaints the SVG (thousands of ops at 16 x 64) and frames stay cheap.
+// playing never repaints the SVG (thousands of ops at 16 x 64) and frames stay cheap. With the
+// communication model, a lane can also show each rank's compute and communication streams
+// (ui/timeline-streams.js) under its op row.
 import { h, s } from './dom.js';
 import { linearScale, ticks, timelinePerUnit } from '../lib/scale.js';
 import { opDataset, describeOp } from '../lib/timeline-data.js';
+import { commKey, partCount } from '../lib/stream-parts.js';
 import { formatNumber } from '../lib/format.js';
+import { drawStreams, streamsHeight, SUB_ROWS } from './timeline-streams.js';
 
 export const LAYOUT = Object.freeze({ rowHeight: 26, rowGap: 6, left: 64, right: 60, top: 26, bottom: 8 });
 
@@ -29,6 +33,11 @@ export function drawDefs(prefix) {
         s('rect', { width: 8, height: 8, class: 'dpl-idle-bg' }),
         s('line', { x1: 0, y1: 0, x2: 0, y2: 8, class: 'dpl-idle-line' }),
       ]),
+      // Exposed communication: the compute stream waiting inside an op.
+      s('pattern', { id: `${prefix}-exposed`, patternUnits: 'userSpaceOnUse', width: 5, height: 5, patternTransform: 'rotate(45)' }, [
+        s('rect', { width: 5, height: 5, class: 'dpl-exposed-bg' }),
+        s('line', { x1: 0, y1: 0, x2: 0, y2: 5, class: 'dpl-exposed-line' }),
+      ]),
     ]),
   ]);
 }
@@ -47,13 +56,20 @@ function label(x, y, text, kind, dir) {
   return s('text', { x, y, class: `dpl-cell-label k-${kind} d-${dir}`, 'text-anchor': 'middle', 'dominant-baseline': 'central' }, [String(text)]);
 }
 
+/** With the communication model, what an op of this kind spends computing and waiting. */
+function commNote(o, comm, t) {
+  const entry = comm && comm.ops && comm.ops[commKey(o)];
+  if (!entry) return '';
+  return ` ${t('op.comm', { compute: formatNumber(entry.compute), comm: formatNumber(entry.comm), exposed: formatNumber(entry.exposed) })}`;
+}
+
 /** One op: a rect (F, B, W) or a diagonally split shared cell (overlapped F&B pair). */
-function drawOp(o, x, y, w, hgt, prefix, t) {
+function drawOp(o, x, y, w, hgt, prefix, t, comm) {
   const g = s('g', {
     class: `dpl-op op-${o.kind}`,
     tabindex: -1,
     role: 'img',
-    'aria-label': describeOp(o, t, formatNumber),
+    'aria-label': describeOp(o, t, formatNumber) + commNote(o, comm, t),
     dataset: opDataset(o),
   });
   if (o.kind === 'FB') {
@@ -80,17 +96,22 @@ function drawOp(o, x, y, w, hgt, prefix, t) {
 }
 
 /**
- * One lane's SVG. Returns the element, its op groups by rank, and setCursor(t).
+ * One lane's SVG. Returns the element, its op groups by rank, and setCursor(t). With `streams`
+ * (and a result that has `comm`), each rank also shows its compute and communication streams.
  * @param {{rows: object[][], result: object}} lane
- * @param {{makespan: number, perUnit: number, prefix: string, t: Function}} opts
+ * @param {{makespan: number, perUnit: number, prefix: string, t: Function, streams?: boolean}} opts
  */
-export function drawLane(lane, { makespan, perUnit, prefix, t }) {
+export function drawLane(lane, { makespan, perUnit, prefix, t, streams = false }) {
   const L = LAYOUT;
+  const comm = lane.result.comm;
+  const expanded = Boolean(streams && comm);
+  const block = L.rowHeight + (expanded ? streamsHeight() : 0);
+  const gap = L.rowGap + (expanded ? 6 : 0); // expanded ranks need a clearer break between them
   const plotWidth = Math.max(1, makespan * perUnit);
   const width = L.left + plotWidth + L.right;
-  const height = L.top + lane.rows.length * (L.rowHeight + L.rowGap) - L.rowGap + L.bottom;
+  const height = L.top + lane.rows.length * (block + gap) - gap + L.bottom;
   const x = linearScale([0, makespan || 1], [L.left, L.left + plotWidth]);
-  const rowY = (r) => L.top + r * (L.rowHeight + L.rowGap);
+  const rowY = (r) => L.top + r * (block + gap);
 
   const svg = s('svg', {
     class: 'dpl-timeline-svg',
@@ -124,17 +145,20 @@ export function drawLane(lane, { makespan, perUnit, prefix, t }) {
     }
   });
   svg.append(rowsG);
+  const streamsDrawn = expanded ? drawStreams(lane, { x, rowY, layout: L, plotWidth, width, prefix, t }) : null;
+  if (streamsDrawn) svg.append(streamsDrawn.background);
 
   const opsG = s('g', { class: 'dpl-ops' });
   const cells = lane.rows.map((ops, r) =>
     ops.map((o) => {
       const x0 = x(o.start);
-      const g = drawOp(o, x0, rowY(r), Math.max(1, x(o.end) - x0), L.rowHeight, prefix, t);
+      const g = drawOp(o, x0, rowY(r), Math.max(1, x(o.end) - x0), L.rowHeight, prefix, t, comm);
       opsG.append(g);
       return g;
     }),
   );
   svg.append(opsG);
+  if (streamsDrawn) svg.append(streamsDrawn.parts);
 
   // Everything after the cursor sits under a veil: not yet run, but still readable on hover.
   // The plot window clips veil and cursor to the plot area; only their transforms change.
@@ -152,12 +176,34 @@ export function drawLane(lane, { makespan, perUnit, prefix, t }) {
     cursor.classList.toggle('is-end', time >= makespan);
   }
 
-  return { svg, element, cells, setCursor };
+  return { svg, element, cells, setCursor, streams: expanded };
 }
 
-/** Pixels per time unit for these lanes in `available` pixels (see timelinePerUnit). */
-export function pixelsPerUnit(lanes, makespan, available) {
+/**
+ * Up to this many parts, the stream view widens the chart so every part shows its letter; above
+ * it, text for every part costs more to lay out than it helps (16 x 64 has 10,240 parts), so
+ * only parts that are wide anyway are labelled and the tooltips name the rest.
+ */
+export const LETTERED_PARTS = 6000;
+
+/**
+ * Pixels per time unit for these lanes in `available` pixels (see timelinePerUnit). With
+ * `streams` and at most LETTERED_PARTS parts, the shortest part also gets room for its letter.
+ */
+export function pixelsPerUnit(lanes, makespan, available, { streams = false } = {}) {
   let shortestOp = Infinity;
   for (const lane of lanes) for (const ops of lane.rows) for (const o of ops) shortestOp = Math.min(shortestOp, o.end - o.start);
-  return timelinePerUnit({ makespan, plot: Math.max(120, available - LAYOUT.left - LAYOUT.right), shortestOp });
+  let perUnit = timelinePerUnit({ makespan, plot: Math.max(120, available - LAYOUT.left - LAYOUT.right), shortestOp });
+  const lettered = streams && lanes.reduce((n, l) => n + partCount(l.rows, l.result.comm), 0) <= LETTERED_PARTS;
+  for (const lane of lettered ? lanes : []) {
+    const comm = lane.result.comm;
+    if (!comm) continue;
+    const keys = new Set(lane.rows.flatMap((ops) => ops.map(commKey)));
+    for (const key of keys) {
+      for (const p of comm.ops[key]?.parts || []) {
+        if (p.end > p.start) perUnit = Math.max(perUnit, timelinePerUnit({ makespan, plot: 0, shortestOp: p.end - p.start, minCellPx: SUB_ROWS.charPx + 6 }));
+      }
+    }
+  }
+  return perUnit;
 }

@@ -1,10 +1,13 @@
 // The timeline widget's non-chart parts: legend, transport controls, data table and lane
-// heading. Each builder returns plain elements; the view in views/timeline.js wires behaviour.
+// heading, and where the arrow keys move between op cells. Each builder returns plain elements;
+// the view in views/timeline.js wires behaviour.
 import { h, s } from './dom.js';
 import { icon } from './icons.js';
 import { describeOp, opDataset, presentKinds } from '../lib/timeline-data.js';
+import { opParts, opExposed, partDataset, describePart, partCount, PART_NAMES } from '../lib/stream-parts.js';
 import { formatNumber, formatPercent } from '../lib/format.js';
 import { SPEEDS } from '../state.js';
+import { clamp } from '../lib/scale.js';
 
 /** A 28x18 swatch drawn with the same classes and patterns as the chart cells. */
 function swatch(kind, dir, prefix) {
@@ -18,6 +21,14 @@ function swatch(kind, dir, prefix) {
     parts.push(s('rect', { ...box, class: 'dpl-pair-border' }));
   } else if (kind === 'idle') {
     parts.push(s('rect', { ...box, class: 'dpl-idle', fill: `url(#${prefix}-idle)` }));
+  } else if (kind === 'exposed') {
+    parts.push(s('rect', { ...box, class: 'dpl-exposed', fill: `url(#${prefix}-exposed)` }));
+  } else if (PART_NAMES.includes(kind)) {
+    // A stream part: solid for compute, outlined for communication, with its letter.
+    const comm = kind === 'dispatch' || kind === 'combine';
+    const cls = `k-B d-${dir}${comm ? ' is-comm' : ''}`;
+    parts.push(s('rect', { ...box, class: `dpl-part dpl-cell ${cls}` }));
+    parts.push(s('text', { x: 14, y: 9.5, class: `dpl-part-label ${cls}`, 'text-anchor': 'middle', 'dominant-baseline': 'central' }, [kind[0].toUpperCase()]));
   } else {
     parts.push(s('rect', { ...box, class: `dpl-cell k-${kind} d-${dir}` }));
     const dark = kind === 'B' || kind === 'Bi';
@@ -26,7 +37,7 @@ function swatch(kind, dir, prefix) {
   return s('svg', { class: 'dpl-swatch', width: 28, height: 18, viewBox: '0 0 28 18', 'aria-hidden': 'true', focusable: 'false' }, parts);
 }
 
-/** Legend for the kinds and directions present in the drawn lanes. */
+/** Legend for the kinds and directions present in the drawn lanes (and their stream parts). */
 export function buildLegend(lanes, prefix, t) {
   const kinds = new Set();
   const dirs = new Set();
@@ -44,7 +55,18 @@ export function buildLegend(lanes, prefix, t) {
   }
   items.push(h('li', {}, [h('span', { class: 'dpl-swatches' }, [swatch('idle', 0, prefix)]), h('span', { text: t('legend.idle') })]));
   const dirNote = dirList.length > 1 ? h('p', { class: 'dpl-legend-note', text: t('legend.dirs') }) : null;
-  return h('div', { class: 'dpl-legend' }, [h('ul', { 'aria-label': t('legend.title') }, items), dirNote]);
+  const legend = h('div', { class: 'dpl-legend' }, [h('ul', { 'aria-label': t('legend.title') }, items), dirNote]);
+  if (lanes.some((l) => l.streams)) {
+    const partItems = PART_NAMES.map((part) => h('li', { dataset: { part } }, [
+      h('span', { class: 'dpl-swatches' }, [swatch(part, 0, prefix)]), h('span', { text: t(`legend.part.${part}`) }),
+    ]));
+    partItems.push(h('li', {}, [h('span', { class: 'dpl-swatches' }, [swatch('exposed', 0, prefix)]), h('span', { text: t('legend.exposed') })]));
+    legend.append(
+      h('ul', { class: 'dpl-legend-parts', 'aria-label': t('legend.parts') }, partItems),
+      h('p', { class: 'dpl-legend-note', text: t('legend.streams') }),
+    );
+  }
+  return legend;
 }
 
 /** Heading above a lane: schedule, shape and headline numbers. */
@@ -56,6 +78,9 @@ export function buildLaneHeading(lane, t) {
     t('stat.bubbleFraction', { v: formatPercent(r.bubble.fraction) }),
     t('stat.peak', { v: r.maxPeakActivations }),
   ];
+  if (r.comm) {
+    stats.push(t('stat.hidden', { v: formatPercent(r.comm.hiddenFraction) }), t('stat.computeUtil', { v: formatPercent(r.comm.computeUtilization) }));
+  }
   return h('div', { class: 'dpl-lane-heading' }, [
     h('span', { class: 'dpl-lane-title', text: lane.title }),
     h('span', { class: 'dpl-lane-stats', text: stats.join(' · ') }),
@@ -77,6 +102,9 @@ export function buildTransport(t, idPrefix) {
     SPEEDS.map((v) => h('option', { value: String(v), text: `${v}×` })));
   const readout = h('output', { class: 'dpl-readout', for: `${idPrefix}-scrub` });
   const table = h('button', { type: 'button', class: 'dpl-btn dpl-toggle', 'aria-pressed': 'false', dataset: { action: 'table' } }, [icon('table'), h('span', { text: t('ctl.table') })]);
+  // Stays focusable when unavailable (aria-disabled), so pressing it can say what it needs.
+  const streams = h('button', { type: 'button', class: 'dpl-btn dpl-toggle', 'aria-pressed': 'false', 'aria-describedby': `${idPrefix}-streams-hint`, dataset: { action: 'streams' } }, [icon('streams'), h('span', { text: t('ctl.streams') })]);
+  const streamsHint = h('p', { class: 'dpl-streams-hint', id: `${idPrefix}-streams-hint`, hidden: true });
   const bar = h('div', { class: 'dpl-transport', role: 'toolbar', 'aria-label': t('ctl.toolbar') }, [
     h('div', { class: 'dpl-transport-buttons' }, [
       button('start', t('ctl.start'), t('key.home')),
@@ -89,16 +117,43 @@ export function buildTransport(t, idPrefix) {
     ]),
     h('div', { class: 'dpl-scrub-wrap' }, [scrub, readout]),
     h('label', { class: 'dpl-speed-label' }, [h('span', { text: t('ctl.speedShort') }), speed]),
-    table,
+    h('div', { class: 'dpl-transport-toggles' }, [streams, table]),
   ]);
-  return { bar, play, scrub, speed, readout, table };
+  return { bar, play, scrub, speed, readout, table, streams, streamsHint };
 }
 
-/** The data-table view: the same ops as the chart, as text, one table per lane. */
+/** Why no lane can expand into streams ('' when one can): no communication model, or too many parts. */
+export function streamsBlockerOf(lanes, maxParts, t) {
+  const withComm = lanes.filter((l) => l.result.comm);
+  if (!withComm.length) return t('tl.streamsNeedComm');
+  const parts = withComm.reduce((n, l) => n + partCount(l.rows, l.result.comm), 0);
+  return parts > maxParts ? t('tl.streamsTooMany', { n: parts.toLocaleString('en'), max: maxParts.toLocaleString('en') }) : '';
+}
+
+/**
+ * The Streams toggle's state. While something blocks it, it stays focusable but aria-disabled,
+ * and its hint shows once the streams were asked for (the address) or the toggle was pressed.
+ */
+export function showStreamsToggle({ streams: button, streamsHint: hint }, { wanted, blocker, pressed }, t) {
+  button.setAttribute('aria-pressed', String(wanted && !blocker));
+  if (blocker) button.setAttribute('aria-disabled', 'true');
+  else button.removeAttribute('aria-disabled');
+  button.title = blocker || t('ctl.streamsTitle');
+  hint.textContent = blocker;
+  hint.hidden = !(blocker && (wanted || pressed || !hint.hidden));
+}
+
+/** The data-table view: the same ops as the chart, as text, one table per lane; with the
+ *  streams expanded, each op is followed by its parts and its exposed waits. */
 export function buildTables(lanes, t) {
   return lanes.map((lane) => {
+    const comm = lane.streams ? lane.result.comm : null;
+    const layers = comm ? lane.result.costs?.comm?.layers ?? 1 : 1;
     const head = ['col.rank', 'col.seq', 'col.op', 'col.dir', 'col.mb', 'col.stage', 'col.start', 'col.end'];
+    if (comm) head.push('col.stream');
+    const row = (cells, attrs) => h('tr', attrs, cells.map((c, i) => h(i === 0 ? 'th' : 'td', i === 0 ? { scope: 'row', text: c } : { text: c })));
     const rows = [];
+    const gapsByKey = new Map();
     for (const ops of lane.rows) {
       for (const o of ops) {
         const both = (a, b) => `${a} / ${b}`;
@@ -111,7 +166,18 @@ export function buildTables(lanes, t) {
           fb ? both(o.fstage, o.bstage) : o.stage,
           formatNumber(o.start), formatNumber(o.end),
         ];
-        rows.push(h('tr', { dataset: opDataset(o), title: describeOp(o, t, formatNumber) }, cells.map((c, i) => h(i === 0 ? 'th' : 'td', i === 0 ? { scope: 'row', text: c } : { text: c }))));
+        if (comm) cells.push('');
+        rows.push(row(cells, { dataset: opDataset(o), title: describeOp(o, t, formatNumber) }));
+        if (!comm) continue;
+        // Parts and waits in time order; a wait sorts before a part that starts with it.
+        const sub = [...opExposed(o, comm, gapsByKey), ...opParts(o, comm)].sort((a, b) => a.start - b.start || (a.part ? 1 : -1));
+        for (const p of sub) {
+          const name = p.part ? `${p.label}${layers > 1 ? ` · ${t('part.layerShort', { layer: p.layer + 1 })}` : ''}` : t('part.exposed');
+          const stream = t(`part.stream.${p.part ? p.stream : 'compute'}`);
+          rows.push(row([o.rank, o.seq + 1, name, p.part ? p.dir : '', p.part ? p.mb : '', '', formatNumber(p.start), formatNumber(p.end), stream], {
+            class: p.part ? 'is-part' : 'is-part is-exposed', dataset: p.part ? partDataset(p) : p, title: describePart(p, t, formatNumber, layers),
+          }));
+        }
       }
     }
     return h('div', { class: 'dpl-table-wrap', tabindex: 0, role: 'region', 'aria-label': lane.title }, [
@@ -122,4 +188,33 @@ export function buildTables(lanes, t) {
       ]),
     ]);
   });
+}
+
+/**
+ * The op cell an arrow, Home or End key moves to from cell `g`, in a lane's `cells` (op groups by
+ * rank): along its rank, or to the op nearest in time on the rank above or below. null at an
+ * edge; undefined for any other key.
+ */
+export function cellTarget(cells, g, key) {
+  const rank = Number(g.dataset.rank);
+  const row = cells[rank];
+  const index = row.indexOf(g);
+  const mid = (c) => (Number(c.dataset.start) + Number(c.dataset.end)) / 2;
+  const at = (i) => row[clamp(i, 0, row.length - 1)];
+  const nearestIn = (r) => {
+    const target = cells[r];
+    if (!target || !target.length) return null;
+    let best = target[0];
+    for (const c of target) if (Math.abs(mid(c) - mid(g)) < Math.abs(mid(best) - mid(g))) best = c;
+    return best;
+  };
+  const moves = {
+    ArrowRight: () => at(index + 1),
+    ArrowLeft: () => at(index - 1),
+    ArrowDown: () => nearestIn(rank + 1),
+    ArrowUp: () => nearestIn(rank - 1),
+    Home: () => at(0),
+    End: () => at(row.length - 1),
+  };
+  return moves[key] ? moves[key]() || null : undefined;
 }

@@ -48,9 +48,11 @@ export function mount(element, deps) {
     return raw === '' || Number.isNaN(Number(raw)) ? raw : Number(raw);
   };
 
+  let comm = null; // the communication model in force: a preset sets the costs, not this
   preset.control.addEventListener('change', () => {
     const p = PRESETS.find((x) => x.id === preset.control.value);
-    if (p) deps.onChange({ schedule: p.schedule, compare: p.compare, ranks: p.ranks, microbatches: p.microbatches, costs: { ...p.costs }, t: null });
+    const costs = comm ? { ...p?.costs, comm } : { ...p?.costs };
+    if (p) deps.onChange({ schedule: p.schedule, compare: p.compare, ranks: p.ranks, microbatches: p.microbatches, costs, t: null });
   });
   schedule.control.addEventListener('change', () => deps.onChange({ schedule: schedule.control.value, t: null }));
   compare.control.addEventListener('change', () => deps.onChange({ compare: compare.control.value, t: null }));
@@ -65,6 +67,7 @@ export function mount(element, deps) {
 
   return {
     update(state) {
+      comm = state.costs?.comm || null;
       const set = (f, value) => {
         if (document.activeElement !== f.control && f.control.value !== String(value)) f.control.value = String(value);
       };

@@ -1,39 +1,66 @@
-// Cost controls shared by every widget: F, B, W, F&B and p2p latency. Also tells whether
-// DeepSeek's published bubble formula holds for the current schedule and costs, and shows its
-// value next to the simulated bubble (max idle per rank).
+// Cost controls shared by every widget: F, B, W, F&B and p2p latency, and the optional
+// communication model (costs.comm: all-to-all ratio, attention share, layers per chunk; off
+// unless switched on). Also tells whether DeepSeek's published bubble formula holds for the
+// current schedule and costs, and shows its value next to the simulated bubble (max idle per rank).
 // mount(element, deps) -> { update(state), destroy() }
 //   deps.sim.simulate(config)   deps.t   deps.onChange({costs})
 // state: { costs, config (the schedule the formula is about), fieldErrors: {path: message} }
 import { h, uniqueId } from '../ui/dom.js';
 import { formatNumber } from '../lib/format.js';
-import { DEFAULT_COSTS } from '../state.js';
+import { DEFAULT_COSTS, DEFAULT_COMM } from '../state.js';
 
 const FIELDS = ['forward', 'backward', 'weight', 'overlapped', 'p2pLatency'];
+// Form name (also the URL key, state.js) -> costs.comm field.
+const COMM_FIELDS = { commRatio: 'ratio', attnShare: 'attnShare', commLayers: 'layers' };
 const TYPING_DELAY_MS = 350; // simulate when typing pauses, not on every keystroke
+
+/** "" or "abc" stays text, so the simulator's message names the field; otherwise a number. */
+function readNumber(input) {
+  const raw = input.value.trim();
+  return raw === '' || Number.isNaN(Number(raw)) ? raw : Number(raw);
+}
 
 export function mount(element, deps) {
   const t = deps.t;
   const prefix = uniqueId('dpl-cost');
   const inputs = {};
   const messages = {};
-  const rows = FIELDS.map((field) => {
-    const id = `${prefix}-${field}`;
-    inputs[field] = h('input', {
-      type: 'number', id, name: field, inputmode: 'decimal', step: 'any', min: 0,
-      'aria-describedby': `${id}-msg`, dataset: { path: `/costs/${field}` },
+  const paths = {}; // field name -> the JSON pointer a SimError names it by
+  const numberField = (name, path, hint) => {
+    const id = `${prefix}-${name}`;
+    paths[name] = path;
+    inputs[name] = h('input', {
+      type: 'number', id, name, inputmode: 'decimal', step: 'any', min: 0,
+      'aria-describedby': `${id}-msg${hint ? ` ${id}-hint` : ''}`, dataset: { path },
     });
-    messages[field] = h('p', { class: 'dpl-field-msg', id: `${id}-msg`, 'aria-live': 'polite' });
+    messages[name] = h('p', { class: 'dpl-field-msg', id: `${id}-msg`, 'aria-live': 'polite' });
     return h('div', { class: 'dpl-field' }, [
-      h('label', { for: id }, [h('span', { class: 'dpl-field-sym', text: t(`cost.${field}.sym`) }), h('span', { text: t(`cost.${field}`) })]),
-      inputs[field],
-      messages[field],
+      h('label', { for: id }, [h('span', { class: 'dpl-field-sym', text: t(`cost.${name}.sym`) }), h('span', { text: t(`cost.${name}`) })]),
+      inputs[name],
+      hint ? h('p', { class: 'dpl-field-hint', id: `${id}-hint`, text: hint }) : null,
+      messages[name],
     ]);
-  });
+  };
+  const rows = FIELDS.map((field) => numberField(field, `/costs/${field}`));
   const reset = h('button', { type: 'button', class: 'dpl-btn dpl-reset' }, [t('cost.reset')]);
   const reference = h('div', { class: 'dpl-reference', 'aria-live': 'polite' });
+
+  // The communication model: a switch, and its three fields while it is on.
+  const commId = `${prefix}-comm`;
+  const commOn = h('input', { type: 'checkbox', id: commId, name: 'comm', 'aria-describedby': `${commId}-hint ${commId}-msg`, dataset: { path: '/costs/comm' } });
+  messages.comm = h('p', { class: 'dpl-field-msg', id: `${commId}-msg`, 'aria-live': 'polite' });
+  const commGrid = h('div', { class: 'dpl-cost-grid dpl-comm-grid', hidden: true },
+    Object.entries(COMM_FIELDS).map(([name, field]) => numberField(name, `/costs/comm/${field}`, t(`cost.${name}.hint`))));
+  const commBox = h('div', { class: 'dpl-comm' }, [
+    h('div', { class: 'dpl-comm-switch' }, [commOn, h('label', { for: commId, text: t('cost.comm') })]),
+    h('p', { class: 'dpl-field-hint', id: `${commId}-hint`, text: t('cost.comm.hint') }),
+    messages.comm,
+    commGrid,
+  ]);
   const root = h('fieldset', { class: 'dpl dpl-costs' }, [
     h('legend', { text: t('cost.legend') }),
     h('div', { class: 'dpl-cost-grid' }, [...rows, h('div', { class: 'dpl-cost-foot' }, [reset])]),
+    commBox,
     reference,
   ]);
   element.append(root);
@@ -45,23 +72,33 @@ export function mount(element, deps) {
   let stateErrors = {}; // from the app (the explorer's timeline)
   let ownError = null; // {path, message} from this panel's own run of the config
 
-  /** Each field shows the message whose JSON pointer names it, from either source. */
+  /**
+   * Each field shows the message whose JSON pointer names it, from either source; a message
+   * about the comm model as a whole (or a field it does not show) goes under its switch.
+   */
   function showMessages() {
-    for (const field of FIELDS) {
-      const path = `/costs/${field}`;
-      const message = stateErrors[path] || (ownError && ownError.path === path ? ownError.message : '');
-      messages[field].textContent = message;
-      if (message) inputs[field].setAttribute('aria-invalid', 'true');
-      else inputs[field].removeAttribute('aria-invalid');
+    const messageFor = (path) => stateErrors[path] || (ownError && ownError.path === path ? ownError.message : '');
+    const commPaths = [...Object.keys(stateErrors), ownError?.path || ''].filter((p) => p === '/costs/comm' || p.startsWith('/costs/comm/'));
+    const shown = new Set(Object.values(paths));
+    for (const [name, path] of Object.entries(paths)) {
+      const message = messageFor(path);
+      messages[name].textContent = message;
+      if (message) inputs[name].setAttribute('aria-invalid', 'true');
+      else inputs[name].removeAttribute('aria-invalid');
     }
+    const other = commPaths.find((p) => !shown.has(p));
+    messages.comm.textContent = other ? messageFor(other) : '';
+    if (other) commOn.setAttribute('aria-invalid', 'true');
+    else commOn.removeAttribute('aria-invalid');
   }
 
   function read() {
     const next = {};
-    for (const field of FIELDS) {
-      const raw = inputs[field].value.trim();
-      // An empty or half-typed field goes to the simulator as text so its message names the field.
-      next[field] = raw === '' || Number.isNaN(Number(raw)) ? raw : Number(raw);
+    // An empty or half-typed field goes to the simulator as text so its message names the field.
+    for (const field of FIELDS) next[field] = readNumber(inputs[field]);
+    if (commOn.checked) {
+      next.comm = {};
+      for (const [name, field] of Object.entries(COMM_FIELDS)) next.comm[field] = readNumber(inputs[name]);
     }
     return next;
   }
@@ -80,11 +117,24 @@ export function mount(element, deps) {
     timer = setTimeout(commit, TYPING_DELAY_MS);
   });
   root.addEventListener('change', commit);
+  commOn.addEventListener('change', () => { commGrid.hidden = !commOn.checked; });
   reset.addEventListener('click', () => {
     costs = { ...DEFAULT_COSTS };
-    for (const field of FIELDS) inputs[field].value = String(DEFAULT_COSTS[field]);
+    fill();
     deps.onChange({ costs: { ...DEFAULT_COSTS } });
   });
+
+  /** Shows `costs` in the fields, except one the learner is typing in; comm fields keep defaults while off. */
+  function fill() {
+    const comm = costs.comm && typeof costs.comm === 'object' ? costs.comm : null;
+    const values = { ...costs };
+    for (const [name, field] of Object.entries(COMM_FIELDS)) values[name] = comm && comm[field] !== undefined ? comm[field] : DEFAULT_COMM[field];
+    for (const [name, input] of Object.entries(inputs)) {
+      if (document.activeElement !== input && input.value !== String(values[name])) input.value = String(values[name]);
+    }
+    commOn.checked = Boolean(comm);
+    commGrid.hidden = !comm;
+  }
 
   async function showReference(config) {
     const mine = ++token;
@@ -130,11 +180,7 @@ export function mount(element, deps) {
   return {
     update(state) {
       costs = { ...state.costs };
-      for (const field of FIELDS) {
-        const input = inputs[field];
-        // Leave a field alone while the learner is typing in it.
-        if (document.activeElement !== input && input.value !== String(costs[field])) input.value = String(costs[field]);
-      }
+      fill();
       stateErrors = state.fieldErrors || {};
       showMessages();
       if (state.config) {

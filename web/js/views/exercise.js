@@ -8,7 +8,8 @@
 //   deps.t  deps.lang  deps.sim (simulate, sweep, recover, params, traceGrid, overlapPair)
 //   deps.definition  deps.number (1-based)  deps.saved (progress record of this exercise, or null)
 //   deps.onResult({correct, answers, inputs})  after each check the learner makes
-//   deps.mountRun(el, config) -> {destroy()}   a timeline of one simulation (wired by app.js)
+//   deps.mountRun(el, config, {streams?, link?}) -> {update(config), destroy()}   a timeline of one
+//     simulation (wired by app.js); a run with costs.comm is shown at once, its streams expanded
 //   deps.schedules  names the simulator offers (chimera may be absent)
 //   deps.reducedMotion() -> boolean
 // state: {} (language changes remount the lesson)
@@ -129,8 +130,22 @@ export function mount(element, deps) {
     root.append(h('div', { class: 'dpl-ex-extra' }, [extra.ui.element]));
   }
 
+  // ---- a run with the communication model: shown at once, split into compute and comm streams ----
+  const allRuns = Object.entries(def.config?.runs || {});
+  const streamRuns = allRuns.filter(([, run]) => run.costs?.comm);
+  if (streamRuns.length) {
+    const box = h('div', { class: 'dpl-ex-streams' }, [h('p', { class: 'dpl-ex-streams-caption', text: t('ex.streams.caption') })]);
+    root.append(box);
+    const configs = buildRequests(def, inputs, { costs }).runs;
+    for (const [id] of streamRuns) {
+      const slot = h('div', { class: 'dpl-ex-run', dataset: { run: id } });
+      box.append(slot);
+      runViews.push({ id, view: deps.mountRun(slot, configs[id], { streams: true, link: t('ex.streams.open') }) });
+    }
+  }
+
   // ---- simulations the learner reads from (mounted when opened) --------------------------------
-  const runs = Object.entries(def.config?.runs || {});
+  const runs = allRuns.filter(([, run]) => !run.costs?.comm);
   const runsBox = h('details', { class: 'dpl-ex-runs' }, [h('summary', { text: t('ex.runs', { n: runs.length }) })]);
   const mountRuns = (box) => {
     if (box.dataset.mounted) return;

@@ -10,7 +10,8 @@ import { h, clear } from '../ui/dom.js';
 import { formatLike, readPath } from '../lib/format.js';
 import { DEFAULT_COSTS } from '../state.js';
 
-const sameCosts = (a, b) => Object.keys(DEFAULT_COSTS).every((k) => a[k] === b[k]);
+// The communication model counts too: switched on in the cost panel, it reaches every lesson widget.
+const sameCosts = (a, b) => Object.keys(DEFAULT_COSTS).every((k) => a[k] === b[k]) && JSON.stringify(a.comm) === JSON.stringify(b.comm);
 
 export function mount(element, deps) {
   const t = deps.t;

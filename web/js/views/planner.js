@@ -1,33 +1,26 @@
 // Planner: a form for the planner spec (docs/schema.md "Planner"), three presets, and the plan
 // pipesim.plan returns, drawn beside the form as structured HTML. A reject or refusal is shown
 // first with its reason; a SimError is shown under the field its path names. Offers the plan as
-// Markdown (pipesim.planMarkdown) for download.
+// Markdown (pipesim.planMarkdown) for download. The spec lives in the address too, so a plan is
+// shared by copying it: the preset it starts from (`plan=`) and every field changed from that
+// preset, under the field's dotted name (`cluster.gpus=512`). Values from the address go to the
+// simulator as written, so a bad one gets the simulator's message beside its field.
 // mount(element, deps) -> { update(state), destroy() }
 //   deps.sim.plan(spec) / deps.sim.planMarkdown(spec) -> Promise   deps.t
-// state: { lang } (nothing else: the planner keeps its spec in the form)
+//   deps.onChange?({plan})   the plan's URL text after each change (state.js serialises it)
+// state: { lang, plan: {plan?: presetId, 'cluster.gpus'?: text, ...} }
 import { h, clear, uniqueId, errorBox } from '../ui/dom.js';
 import { formatPercent } from '../lib/format.js';
-import { PLANNER_PRESETS, presetSpec } from '../lib/planner-presets.js';
+import { PLANNER_PRESETS, presetSpec, PLAN_FIELDS as FIELDS, PLAN_URL_KEYS, planKey as key } from '../lib/planner-presets.js';
 
 const TYPING_DELAY_MS = 350;
+const DEFAULT_PRESET = PLANNER_PRESETS[0].id;
+const TRUE_TEXT = ['true', '1'];
+const FALSE_TEXT = ['false', '0'];
 
-// [path in the spec, input kind]; the path is also the SimError path that blames the field.
-const FIELDS = [
-  ['/cluster/gpus', 'number'],
-  ['/cluster/gpuModel', 'text'],
-  ['/cluster/memoryPerGpuGb', 'number'],
-  ['/cluster/nodes', 'number'],
-  ['/cluster/gpusPerNode', 'number'],
-  ['/cluster/interconnectGbpsPerGpu', 'number'],
-  ['/model/type', 'type'],
-  ['/model/totalParams', 'number'],
-  ['/model/activeParams', 'number'],
-  ['/model/layers', 'number'],
-  ['/model/experts', 'number'],
-  ['/model/expertParallel', 'number'],
-  ['/trainingTokens', 'number'],
-  ['/customAllToAllKernel', 'check'],
-];
+/** A plan's URL text in a fixed order, to tell whether two plan states differ. */
+const planText = (plan) => PLAN_URL_KEYS.filter((k) => typeof plan?.[k] === 'string').map((k) => `${k}=${plan[k]}`).join('&');
+
 const MOE_ONLY = new Set(['/model/activeParams', '/model/experts', '/model/expertParallel']);
 
 /** 671e9 -> "671e9", 14.8e12 -> "14.8e12", 80 -> "80": big counts stay short in the inputs. */
@@ -51,8 +44,6 @@ function formatCount(n) {
   for (const [v, u] of units) if (Math.abs(n) >= v) return `${Number((n / v).toPrecision(3))}${u}`;
   return String(n);
 }
-
-const key = (path) => path.slice(1).replace('/', '.');
 
 export function mount(element, deps) {
   const t = deps.t;
@@ -87,10 +78,11 @@ export function mount(element, deps) {
   };
 
   const presetId = `${prefix}-preset`;
-  const preset = h('select', { id: presetId, name: 'preset' }, [
+  const preset = h('select', { id: presetId, name: 'preset', 'aria-describedby': `${presetId}-msg` }, [
     h('option', { value: '', text: t('plan.preset.custom') }),
     ...PLANNER_PRESETS.map((p) => h('option', { value: p.id, text: t(`plan.preset.${p.id}`) })),
   ]);
+  const presetMsg = h('p', { class: 'dpl-field-msg', id: `${presetId}-msg`, 'aria-live': 'polite', dataset: { path: 'plan' } });
   const planButton = h('button', { type: 'submit', class: 'dpl-btn dpl-btn-primary' }, [t('plan.run')]);
   const mdLink = h('a', { class: 'dpl-btn dpl-link-btn', download: 'dualpipe-plan.md', href: '#', 'aria-disabled': 'true' }, [t('plan.download')]);
   const formError = h('div', { class: 'dpl-planner-formerror' });
@@ -100,7 +92,7 @@ export function mount(element, deps) {
     h('div', { class: 'dpl-planner-grid' }, paths.map((p) => field(p, FIELDS.find((f) => f[0] === p)[1]))),
   ]);
   const form = h('form', { class: 'dpl-planner-form', novalidate: true }, [
-    h('div', { class: 'dpl-field dpl-field-preset' }, [h('label', { for: presetId, text: t('plan.preset') }), preset]),
+    h('div', { class: 'dpl-field dpl-field-preset' }, [h('label', { for: presetId, text: t('plan.preset') }), preset, presetMsg]),
     group('plan.cluster', FIELDS.slice(0, 6).map((f) => f[0])),
     group('plan.model', FIELDS.slice(6, 12).map((f) => f[0])),
     group('plan.training', FIELDS.slice(12).map((f) => f[0])),
@@ -116,6 +108,10 @@ export function mount(element, deps) {
   let timer = 0;
   let mdUrl = '';
   let started = false;
+  let base = DEFAULT_PRESET; // the preset the form started from: the address lists changes from it
+  let badBase = ''; // an unknown preset from the address: kept there (and named) until one is picked
+  let raw = {}; // path -> address text a select or checkbox cannot show ("hybrid"): sent as written
+  let reported = ''; // planText of the plan state last applied or reported
 
   function fill(spec) {
     title = spec.title || '';
@@ -137,6 +133,61 @@ export function mount(element, deps) {
     }
   }
 
+  // ---- the plan in the address -------------------------------------------------------------------
+  /** A field's value as address text: as typed, "moe", "true"; or the raw text it came with. */
+  function fieldText(path, kind) {
+    if (path in raw) return raw[path];
+    const c = controls[path];
+    return kind === 'check' ? String(c.checked) : c.value.trim();
+  }
+
+  /** The same for the base preset's value of a field. */
+  function baseText(path, kind) {
+    const [, group, name] = path.split('/');
+    const spec = presetSpec(base);
+    const value = name ? (spec[group] || {})[name] : spec[group];
+    if (kind === 'check') return String(Boolean(value));
+    if (kind === 'type') return value === 'moe' ? 'moe' : 'dense';
+    return numberText(value);
+  }
+
+  /** {plan?, <field key>: text} for the fields that differ from the base preset. */
+  function planState() {
+    const plan = {};
+    if (badBase || base !== DEFAULT_PRESET) plan.plan = badBase || base;
+    for (const [path, kind] of FIELDS) {
+      const text = fieldText(path, kind);
+      if (text !== baseText(path, kind)) plan[key(path)] = text;
+    }
+    return plan;
+  }
+
+  /** Fills the form from a plan state (the address); an unknown preset is named beside the picker. */
+  function applyPlan(plan) {
+    const wanted = plan.plan ?? DEFAULT_PRESET;
+    const known = PLANNER_PRESETS.some((p) => p.id === wanted);
+    presetMsg.textContent = known ? '' : t('plan.badPreset', { list: PLANNER_PRESETS.map((p) => p.id).join(', '), v: wanted });
+    if (known) preset.removeAttribute('aria-invalid');
+    else preset.setAttribute('aria-invalid', 'true');
+    base = known ? wanted : DEFAULT_PRESET;
+    badBase = known ? '' : wanted;
+    raw = {};
+    fill(presetSpec(base));
+    let changed = false;
+    for (const [path, kind] of FIELDS) {
+      const text = plan[key(path)];
+      if (typeof text !== 'string') continue;
+      changed = true;
+      const c = controls[path];
+      if (kind === 'type' && (text === 'dense' || text === 'moe')) c.value = text;
+      else if (kind === 'check' && (TRUE_TEXT.includes(text) || FALSE_TEXT.includes(text))) c.checked = TRUE_TEXT.includes(text);
+      else if (kind === 'type' || kind === 'check') raw[path] = text; // the simulator names what is wrong with it
+      else c.value = text;
+    }
+    preset.value = changed || !known ? '' : base;
+    applyType();
+  }
+
   function readSpec() {
     const spec = { cluster: {}, model: {} };
     if (title) spec.title = title;
@@ -145,7 +196,7 @@ export function mount(element, deps) {
       if (!moe && MOE_ONLY.has(path)) continue;
       const [, group, name] = path.split('/');
       const c = controls[path];
-      const value = kind === 'check' ? c.checked : kind === 'number' ? parseNumber(c.value) : c.value.trim();
+      const value = path in raw ? raw[path] : kind === 'check' ? c.checked : kind === 'number' ? parseNumber(c.value) : c.value.trim();
       if (value === '') continue; // left out: the simulator names the missing field
       if (name) spec[group][name] = value;
       else spec[group] = value;
@@ -237,6 +288,11 @@ export function mount(element, deps) {
     clearTimeout(timer);
     const mine = ++token;
     const spec = readSpec();
+    const plan = planState();
+    if (planText(plan) !== reported) {
+      reported = planText(plan);
+      deps.onChange?.({ plan });
+    }
     root.classList.add('is-loading');
     try {
       const [plan, md] = await Promise.all([deps.sim.plan(spec), deps.sim.planMarkdown(spec)]);
@@ -257,6 +313,11 @@ export function mount(element, deps) {
   preset.addEventListener('change', () => {
     const spec = presetSpec(preset.value);
     if (!spec) return;
+    base = preset.value;
+    badBase = '';
+    raw = {};
+    presetMsg.textContent = '';
+    preset.removeAttribute('aria-invalid');
     fill(spec);
     run();
   });
@@ -266,6 +327,7 @@ export function mount(element, deps) {
   });
   form.addEventListener('input', (e) => {
     if (e.target === preset) return;
+    delete raw[e.target.dataset.path]; // the learner's own choice replaces the address's text
     if (e.target === controls['/model/type']) applyType();
     preset.value = '';
     clearTimeout(timer);
@@ -273,18 +335,22 @@ export function mount(element, deps) {
   });
   form.addEventListener('change', (e) => {
     if (e.target === preset) return;
+    delete raw[e.target.dataset.path];
     run();
   });
   mdLink.addEventListener('click', (e) => {
     if (!mdUrl) e.preventDefault();
   });
 
-  preset.value = PLANNER_PRESETS[0].id;
-  fill(presetSpec(PLANNER_PRESETS[0].id));
+  preset.value = DEFAULT_PRESET;
+  fill(presetSpec(DEFAULT_PRESET));
 
   return {
-    update() {
-      if (started) return;
+    update(state = {}) {
+      const text = planText(state.plan || {});
+      if (text === reported && started) return;
+      if (text !== reported || !started) applyPlan(state.plan || {});
+      reported = text;
       started = true;
       run();
     },

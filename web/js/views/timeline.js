@@ -1,20 +1,25 @@
 // Timeline widget: simulates one schedule (or two, side by side on the same time axis) and draws
-// it with a time cursor, transport controls, keyboard shortcuts, tooltips and a table view.
+// it with a time cursor, transport controls, keyboard shortcuts, tooltips and a table view. With
+// the communication model (costs.comm) a Streams toggle splits every rank into its compute and
+// communication streams.
 // mount(element, deps) -> { update(state), destroy() }
 //   deps.sim.simulate(config) -> Promise<result>   deps.t(key, vars) -> string
-//   deps.onChange?(patch)   reports settled cursor/table/speed changes (the app puts them in the URL)
+//   deps.onChange?(patch)   reports settled cursor/table/speed/streams changes (the app puts them in the URL)
 //   deps.onError?(error, index)   reports a rejected config (the app marks the offending field)
-// state: { configs: [config, config?], titles?: [string], t: number|null, table, speed }
+// state: { configs: [config, config?], titles?: [string], t: number|null, table, speed, streams }
 import { h, clear, uniqueId, prefersReducedMotion, errorBox } from '../ui/dom.js';
 import { drawDefs, drawLane, pixelsPerUnit, LAYOUT } from '../ui/timeline-draw.js';
-import { buildLegend, buildLaneHeading, buildTransport, buildTables } from '../ui/timeline-parts.js';
+import { buildLegend, buildLaneHeading, buildTransport, buildTables, cellTarget, streamsBlockerOf, showStreamsToggle } from '../ui/timeline-parts.js';
 import { normalizeTimeline, opCount, eventTimes, nextEvent, prevEvent } from '../lib/timeline-data.js';
+import { describePart, partLabel } from '../lib/stream-parts.js';
 import { formatNumber, formatPercent } from '../lib/format.js';
 import { clamp } from '../lib/scale.js';
 import { icon } from '../ui/icons.js';
 
 /** Above this many ops the chart is not drawn (DOM size); the numbers are still shown. */
 export const MAX_DRAWN_OPS = 15000;
+/** Above this many stream parts the Streams toggle is refused (each part is one SVG rect). */
+export const MAX_DRAWN_PARTS = 60000;
 /** At 1x the cursor crosses the whole schedule in this many seconds, whatever its length. */
 const SECONDS_PER_RUN = 12;
 /** Under prefers-reduced-motion, play jumps op by op, one still frame per this many ms (at 1x). */
@@ -39,7 +44,7 @@ export function mount(element, deps) {
   const transport = buildTransport(t, prefix);
   const tooltip = h('div', { class: 'dpl-tooltip', role: 'tooltip', id: `${prefix}-tip`, hidden: true });
   const status = h('p', { class: 'dpl-status', 'aria-live': 'polite' });
-  const body = h('div', { class: 'dpl-timeline-body' }, [legendSlot, scroll, tables, transport.bar, help, status]);
+  const body = h('div', { class: 'dpl-timeline-body' }, [legendSlot, scroll, tables, transport.bar, transport.streamsHint, help, status]);
   root.append(defs, body, tooltip);
   element.append(root);
 
@@ -55,6 +60,8 @@ export function mount(element, deps) {
   let speed = 1;
   transport.speed.value = '1';
   let tableMode = false;
+  let streamsWanted = false;
+  let streamsBlocker = ''; // why the streams cannot be drawn for the current results, or ''
   let configKey = '';
   let token = 0;
   let lastReported = null;
@@ -79,6 +86,7 @@ export function mount(element, deps) {
     clear(tables);
     lanes = [];
     transport.bar.hidden = true;
+    transport.streamsHint.hidden = true;
     help.hidden = true;
   }
 
@@ -88,9 +96,10 @@ export function mount(element, deps) {
     scroll.style.minHeight = '';
     const available = scroll.clientWidth || element.clientWidth || 800;
     lastWidth = available;
-    const perUnit = pixelsPerUnit(lanes, makespan, available);
+    const streams = streamsWanted && !streamsBlocker;
+    const perUnit = pixelsPerUnit(lanes, makespan, available, { streams });
     lanes.forEach((lane) => {
-      const drawn = drawLane(lane, { makespan, perUnit, prefix, t });
+      const drawn = drawLane(lane, { makespan, perUnit, prefix, t, streams });
       Object.assign(lane, drawn);
       scroll.append(h('div', { class: 'dpl-lane' }, [buildLaneHeading(lane, t), drawn.element]));
     });
@@ -104,6 +113,21 @@ export function mount(element, deps) {
     transport.scrub.max = String(makespan);
     setCursor(cursor ?? makespan, false);
     applyTableMode();
+    applyStreams(false);
+  }
+
+  // ---- the stream view -------------------------------------------------------------------------
+  const applyStreams = (pressed) => showStreamsToggle(transport, { wanted: streamsWanted, blocker: streamsBlocker, pressed }, t);
+
+  function toggleStreams() {
+    if (streamsBlocker) {
+      applyStreams(true);
+      status.textContent = streamsBlocker;
+      return;
+    }
+    streamsWanted = !streamsWanted;
+    if (lanes.length) draw();
+    report({ streams: streamsWanted });
   }
 
   async function simulate(configs, titles) {
@@ -137,6 +161,7 @@ export function mount(element, deps) {
       return;
     }
     lanes = results.map((result, i) => ({ result, rows: normalizeTimeline(result), title: titles[i] }));
+    streamsBlocker = streamsBlockerOf(lanes, MAX_DRAWN_PARTS, t);
     makespan = Math.max(...results.map((r) => r.makespan));
     events = eventTimes(lanes.flatMap((l) => l.rows));
     cursor = wantedT === null ? makespan : clamp(wantedT, 0, makespan);
@@ -231,8 +256,18 @@ export function mount(element, deps) {
   }
 
   // ---- tooltips: hover and keyboard focus show the same details --------------------------------
+  const TIP_TARGETS = '.dpl-op, .dpl-part, .dpl-exposed';
+  function tipText(g) {
+    if (g.classList.contains('dpl-op')) return g.getAttribute('aria-label');
+    // Parts carry data only (thousands of them): their text is written when hovered.
+    const d = g.dataset;
+    const lane = lanes.find((l) => l.svg.contains(g));
+    const layers = lane?.result.costs?.comm?.layers ?? 1;
+    const part = d.part ? { ...d, label: partLabel(d.part, d.pass) } : { ...d };
+    return describePart(part, t, (v) => formatNumber(Number(v)), layers);
+  }
   function showTip(g) {
-    tooltip.textContent = g.getAttribute('aria-label');
+    tooltip.textContent = tipText(g);
     tooltip.hidden = false;
     const box = g.getBoundingClientRect();
     const host = root.getBoundingClientRect();
@@ -244,43 +279,15 @@ export function mount(element, deps) {
   function hideTip() { tooltip.hidden = true; }
 
   // ---- keyboard --------------------------------------------------------------------------------
-  function cellAt(lane, rank, index) {
-    const row = lanes[lane] && lanes[lane].cells[rank];
-    return row && row[clamp(index, 0, row.length - 1)];
-  }
-
-  function moveFocus(from, to) {
-    if (!to) return;
-    from.setAttribute('tabindex', '-1');
-    to.setAttribute('tabindex', '0');
-    to.focus();
-  }
-
   /** Arrow keys inside the chart move between op cells (roving tabindex), like a grid. */
   function onCellKey(event, g) {
-    const laneIndex = lanes.findIndex((l) => l.svg.contains(g));
-    const rank = Number(g.dataset.rank);
-    const row = lanes[laneIndex].cells[rank];
-    const index = row.indexOf(g);
-    const mid = (Number(g.dataset.start) + Number(g.dataset.end)) / 2;
-    const nearestIn = (r) => {
-      const target = lanes[laneIndex].cells[r];
-      if (!target || !target.length) return null;
-      let best = target[0];
-      for (const c of target) if (Math.abs((+c.dataset.start + +c.dataset.end) / 2 - mid) < Math.abs((+best.dataset.start + +best.dataset.end) / 2 - mid)) best = c;
-      return best;
-    };
-    const moves = {
-      ArrowRight: () => cellAt(laneIndex, rank, index + 1),
-      ArrowLeft: () => cellAt(laneIndex, rank, index - 1),
-      ArrowDown: () => nearestIn(rank + 1),
-      ArrowUp: () => nearestIn(rank - 1),
-      Home: () => cellAt(laneIndex, rank, 0),
-      End: () => cellAt(laneIndex, rank, row.length - 1),
-    };
-    if (moves[event.key]) {
+    const target = cellTarget(lanes.find((l) => l.svg.contains(g)).cells, g, event.key);
+    if (target !== undefined) {
       event.preventDefault();
-      moveFocus(g, moves[event.key]());
+      if (!target) return;
+      g.setAttribute('tabindex', '-1');
+      target.setAttribute('tabindex', '0');
+      target.focus();
     } else if (event.key === 'Enter') {
       event.preventDefault(); // move the time cursor to the end of this op
       pause();
@@ -333,6 +340,7 @@ export function mount(element, deps) {
       applyTableMode();
       report({ table: tableMode });
     },
+    streams: toggleStreams,
   };
 
   root.addEventListener('click', (event) => {
@@ -346,8 +354,8 @@ export function mount(element, deps) {
     speed = Number(transport.speed.value);
     report({ speed });
   });
-  scroll.addEventListener('pointerover', (e) => { const g = e.target.closest('.dpl-op'); if (g) showTip(g); });
-  scroll.addEventListener('pointerout', (e) => { if (e.target.closest('.dpl-op')) hideTip(); });
+  scroll.addEventListener('pointerover', (e) => { const g = e.target.closest(TIP_TARGETS); if (g) showTip(g); });
+  scroll.addEventListener('pointerout', (e) => { if (e.target.closest(TIP_TARGETS)) hideTip(); });
   scroll.addEventListener('focusin', (e) => {
     const g = e.target.closest('.dpl-op');
     if (g) {
@@ -378,6 +386,8 @@ export function mount(element, deps) {
         tableMode = state.table;
         applyTableMode();
       }
+      const streamsChanged = typeof state.streams === 'boolean' && state.streams !== streamsWanted;
+      if (streamsChanged) streamsWanted = state.streams;
       const wanted = state.t === undefined ? null : state.t;
       if (key !== configKey) {
         configKey = key;
@@ -386,7 +396,10 @@ export function mount(element, deps) {
         const titles = state.titles || state.configs.map((c) => c.schedule);
         if (!lanes.length) reserveHeight(state.configs);
         simulate(state.configs, titles);
-      } else if (wanted !== lastReported && lanes.length && !playing) {
+      } else if (streamsChanged && lanes.length) {
+        draw();
+      }
+      if (wanted !== lastReported && lanes.length && !playing) {
         // Only a cursor the widget did not report itself (a pasted URL, back/forward) moves it.
         lastReported = wanted;
         setCursor(wanted === null ? makespan : wanted, false);

@@ -1,0 +1,103 @@
+// The communication model's op parts (docs/schema.md "Communication model") placed on the
+// timeline: every op of a kind has the same parts, listed once in result.comm.ops[key] with
+// times relative to the op's start, so a rank's compute and communication streams are its ops'
+// parts shifted by each op's start. Also the stretches inside an op where the compute stream
+// waits for an all-to-all (exposed communication), the CSS classes and short labels the stream
+// view and exercise 3's pair view share, and text for tooltips and tables. DOM-free.
+
+/** The four parts of a chunk (DeepSeek-V3 §3.2.1), in the order a forward runs them. */
+export const PART_NAMES = Object.freeze(['attn', 'dispatch', 'mlp', 'combine']);
+const LETTERS = { attn: 'A', dispatch: 'D', mlp: 'M', combine: 'C' };
+
+/** Times are whole ticks of 1e-6 (docs/schema.md): sums are rounded back onto that grid. */
+export const atTick = (v) => Math.round(v * 1e6) / 1e6;
+
+/** The key of an op's entry in result.comm.ops: "Bz" for a zero-bubble B, else its kind. */
+export function commKey(o) {
+  return o.kind === 'B' && o.zb ? 'Bz' : o.kind;
+}
+
+/** The chunk a part belongs to: an FB pair's forward parts are its forward chunk's, the rest its backward's. */
+function chunkOf(o, pass) {
+  if (o.kind !== 'FB') return { dir: o.dir, mb: o.mb };
+  return pass === 'F' ? { dir: o.fdir, mb: o.fmb } : { dir: o.bdir, mb: o.bmb };
+}
+
+/**
+ * The parts of op `o` (a timeline-data.js record) at absolute times:
+ * [{rank, op (index on its rank), kind, stream, part, pass, layer, label, dir, mb, start, end}].
+ */
+export function opParts(o, comm) {
+  const entry = comm && comm.ops && comm.ops[commKey(o)];
+  if (!entry) return [];
+  return entry.parts.map((p) => ({
+    rank: o.rank, op: o.seq, kind: o.kind, stream: p.stream, part: p.part, pass: p.pass, layer: p.layer,
+    label: p.label, ...chunkOf(o, p.pass), start: atTick(o.start + p.start), end: atTick(o.start + p.end),
+  }));
+}
+
+/**
+ * Where the compute stream waits inside one op of this entry (relative times, merged, in order):
+ * [0, duration] minus every compute part.
+ */
+export function computeGaps(entry) {
+  const busy = entry.parts.filter((p) => p.stream === 'compute').map((p) => [p.start, p.end]).sort((a, b) => a[0] - b[0]);
+  const gaps = [];
+  let at = 0;
+  for (const [start, end] of busy) {
+    if (start > at + 1e-9) gaps.push({ start: at, end: start });
+    at = Math.max(at, end);
+  }
+  if (entry.duration > at + 1e-9) gaps.push({ start: at, end: entry.duration });
+  return gaps;
+}
+
+/** The exposed stretches of op `o` at absolute times: [{rank, op, start, end}]. */
+export function opExposed(o, comm, gapsByKey) {
+  const key = commKey(o);
+  if (!comm || !comm.ops || !comm.ops[key]) return [];
+  if (!gapsByKey.has(key)) gapsByKey.set(key, computeGaps(comm.ops[key]));
+  return gapsByKey.get(key).map((g) => ({ rank: o.rank, op: o.seq, start: atTick(o.start + g.start), end: atTick(o.start + g.end) }));
+}
+
+/** How many parts the stream view of these rows would draw (to refuse a huge one). */
+export function partCount(rows, comm) {
+  if (!comm || !comm.ops) return 0;
+  let n = 0;
+  for (const ops of rows) for (const o of ops) n += comm.ops[commKey(o)]?.parts.length || 0;
+  return n;
+}
+
+/** The CSS classes of a part (and its label): kind by pass (F, B, W), hue by direction, comm outlined. */
+export function partClass(part, dir) {
+  return `k-${part.pass === 'W' ? 'W' : part.pass === 'F' ? 'F' : 'B'} d-${dir}${part.stream === 'comm' ? ' is-comm' : ''}`;
+}
+
+/** A part's label as core writes it: partLabel('dispatch', 'F') = "DISPATCH(F)". */
+export function partLabel(part, pass) {
+  return `${String(part).toUpperCase()}(${pass})`;
+}
+
+/** What fits inside a part `width` pixels wide: its label (DISPATCH(F)), its letter (D), or ''. */
+export function partText(part, width, charPx = 6) {
+  if (width >= part.label.length * charPx + 6) return part.label;
+  return width >= charPx + 4 ? LETTERS[part.part] || '' : '';
+}
+
+/** The data-* attributes of a drawn part (tests and the table read them). */
+export function partDataset(p) {
+  return { rank: p.rank, op: p.op, stream: p.stream, part: p.part, pass: p.pass, layer: p.layer, dir: p.dir, mb: p.mb, start: p.start, end: p.end };
+}
+
+/**
+ * One line describing a part (or an exposed wait, which has no `part`) for tooltips and tables;
+ * `layers` is the comm model's layers per chunk (the layer is named only when there are several).
+ */
+export function describePart(p, t, fmt = (v) => String(v), layers = 1) {
+  const span = t('op.span', { start: fmt(p.start), end: fmt(p.end) });
+  const where = t('part.where', { rank: p.rank, op: Number(p.op) + 1 });
+  if (!p.part) return `${where}: ${t('part.exposed')}. ${span}`;
+  const layer = layers > 1 ? `, ${t('part.layer', { layer: Number(p.layer) + 1, layers })}` : '';
+  const chunk = t('part.chunk', { dir: p.dir, mb: p.mb });
+  return `${where}: ${p.label}${layer}, ${t(`part.stream.${p.stream}`)}; ${chunk}. ${span}`;
+}
