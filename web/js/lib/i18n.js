@@ -528,6 +528,14 @@ export const STRINGS = {
     'form.ranks': 'रैंक (GPU)',
     'form.microbatches': 'माइक्रो-बैच',
     'form.constraints': 'शर्त: {c}',
+    // The shape rules of each schedule. English comes from the simulator's catalogue (schedules());
+    // these replace it in Hindi. tests/browser/lib-i18n.test.mjs checks every schedule has one.
+    'constraints.gpipe': 'रैंक >= 1, माइक्रो-बैच >= 1',
+    'constraints.1f1b': 'रैंक >= 1, माइक्रो-बैच >= 1',
+    'constraints.zb-h1': 'रैंक >= 1, माइक्रो-बैच >= 1',
+    'constraints.dualpipe': 'रैंक सम और >= 2, माइक्रो-बैच सम और >= 2 × रैंक',
+    'constraints.dualpipev': 'रैंक >= 1 (2 × रैंक स्टेज), माइक्रो-बैच >= 2 × रैंक',
+    'constraints.chimera': 'रैंक सम और >= 2, माइक्रो-बैच रैंक का गुणज',
     'preset.deepseek': 'DeepSeek का चित्र: DualPipe, 8 रैंक, 20 माइक्रो-बैच',
     'preset.dualpipe-vs-1f1b': 'DualPipe बनाम 1F1B, 8 × 20',
     'preset.dualpipe-vs-zb': 'DualPipe बनाम ZB-H1, 8 × 20',
@@ -798,6 +806,11 @@ export function translator(lang) {
     const template = table[key] ?? STRINGS.en[key] ?? key;
     return template.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? String(vars[name]) : m));
   };
+}
+
+/** A schedule's shape rules in `lang`: the translation if there is one, else the simulator's text. */
+export function scheduleConstraints(lang, info) {
+  return (STRINGS[lang] || STRINGS.en)[`constraints.${info.name}`] ?? info.constraints;
 }
 
 /** Keys present in English but missing in `lang` (symbols and schedule names may stay English). */

@@ -5,6 +5,7 @@
 // state: { schedule, compare, ranks, microbatches, costs, fieldErrors: {path: message} }
 import { h, uniqueId } from '../ui/dom.js';
 import { PRESETS, matchPreset } from '../lib/presets.js';
+import { scheduleConstraints } from '../lib/i18n.js';
 
 const TYPING_DELAY_MS = 400;
 
@@ -80,7 +81,7 @@ export function mount(element, deps) {
       const match = matchPreset(state);
       preset.control.value = match ? match.id : '';
       const info = schedules.find((s) => s.name === state.schedule);
-      schedule.hint.textContent = info ? t('form.constraints', { c: info.constraints }) : '';
+      schedule.hint.textContent = info ? t('form.constraints', { c: scheduleConstraints(state.lang, info) }) : '';
       const errors = state.fieldErrors || {};
       const show = (f, message) => {
         f.msg.textContent = message || '';
