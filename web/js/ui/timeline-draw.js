@@ -128,16 +128,21 @@ export function drawLane(lane, { makespan, perUnit, prefix, t, streams = false }
     axis.append(s('line', { x1: x(v), x2: x(v), y1: L.top - 6, y2: height - L.bottom, class: 'dpl-grid' }));
     axis.append(s('text', { x: x(v), y: L.top - 10, class: 'dpl-tick', 'text-anchor': 'middle' }, [formatNumber(v)]));
   }
-  axis.append(s('text', { x: L.left - 8, y: L.top - 10, class: 'dpl-tick dpl-axis-name', 'text-anchor': 'end' }, [t('axis.time')]));
   // The idle column is centred in the right gutter, clear of the last tick's label.
   axis.append(s('text', { x: width - L.right / 2 + 4, y: L.top - 10, class: 'dpl-tick dpl-axis-name', 'text-anchor': 'middle' }, [t('axis.idle')]));
   svg.append(axis);
 
-  // Rank labels, the idle texture behind each row (visible wherever no op covers it), idle totals.
+  // Row names live in their own narrow SVG, frozen at the left edge while a wide chart scrolls
+  // sideways (CSS: .dpl-gutter is sticky), so a learner always knows which rank a row is.
+  const gutter = s('svg', { class: 'dpl-gutter-svg', width: L.left, height, viewBox: `0 0 ${L.left} ${height}` });
+  gutter.append(s('rect', { x: 0, y: 0, width: L.left, height, class: 'dpl-gutter-bg' }));
+  gutter.append(s('text', { x: L.left - 8, y: L.top - 10, class: 'dpl-tick dpl-axis-name', 'text-anchor': 'end' }, [t('axis.time')]));
+
+  // The idle texture behind each row (visible wherever no op covers it), idle totals.
   const rowsG = s('g', { class: 'dpl-rows', 'aria-hidden': 'true' });
   lane.rows.forEach((ops, r) => {
     const y = rowY(r);
-    rowsG.append(s('text', { x: L.left - 8, y: y + L.rowHeight / 2, class: 'dpl-rank-label', 'text-anchor': 'end', 'dominant-baseline': 'central' }, [t('axis.rank', { rank: r })]));
+    gutter.append(s('text', { x: L.left - 8, y: y + L.rowHeight / 2, class: 'dpl-rank-label', 'text-anchor': 'end', 'dominant-baseline': 'central' }, [t('axis.rank', { rank: r })]));
     rowsG.append(s('rect', { x: L.left, y, width: plotWidth, height: L.rowHeight, class: 'dpl-idle', fill: `url(#${prefix}-idle)` }));
     const idle = lane.result.perRank && lane.result.perRank[r] ? lane.result.perRank[r].idle : null;
     if (idle !== null) {
@@ -146,7 +151,10 @@ export function drawLane(lane, { makespan, perUnit, prefix, t, streams = false }
   });
   svg.append(rowsG);
   const streamsDrawn = expanded ? drawStreams(lane, { x, rowY, layout: L, plotWidth, width, prefix, t }) : null;
-  if (streamsDrawn) svg.append(streamsDrawn.background);
+  if (streamsDrawn) {
+    svg.append(streamsDrawn.background);
+    gutter.append(streamsDrawn.labels);
+  }
 
   const opsG = s('g', { class: 'dpl-ops' });
   const cells = lane.rows.map((ops, r) =>
@@ -166,7 +174,7 @@ export function drawLane(lane, { makespan, perUnit, prefix, t, streams = false }
   const cursor = h('div', { class: 'dpl-cursor', 'aria-hidden': 'true' });
   const windowEl = h('div', { class: 'dpl-plot-window' }, [veil, cursor]);
   Object.assign(windowEl.style, { left: `${L.left}px`, top: `${L.top - 4}px`, width: `${plotWidth + 2}px`, height: `${height - L.top - L.bottom + 6}px` });
-  const element = h('div', { class: 'dpl-lane-plot' }, [svg, windowEl]);
+  const element = h('div', { class: 'dpl-lane-plot' }, [svg, windowEl, h('div', { class: 'dpl-gutter', 'aria-hidden': 'true' }, [gutter])]);
 
   function setCursor(time) {
     const cx = x(Math.min(time, makespan)) - L.left;

@@ -38,12 +38,14 @@ export const streamsHeight = () => 2 * (SUB_ROWS.gap + SUB_ROWS.height);
 
 /**
  * Draws the sub-rows of every rank. `rowY(r)` is the top of rank r's op row, `x` the time scale.
- * Returns {background, parts}: the tracks and labels (behind the ops), and the parts on top.
+ * Returns {background, parts, labels}: the tracks (behind the ops), the parts on top, and the
+ * sub-row names for the lane's frozen rank gutter.
  */
 export function drawStreams(lane, { x, rowY, layout: L, plotWidth, width, prefix, t }) {
   const comm = lane.result.comm;
   const background = s('g', { class: 'dpl-stream-rows', 'aria-hidden': 'true' });
   const parts = s('g', { class: 'dpl-parts', 'aria-hidden': 'true' });
+  const labels = s('g', { class: 'dpl-stream-labels' });
   const gapsByKey = new Map();
   const subY = (r, stream) => rowY(r) + L.rowHeight + SUB_ROWS.gap + (stream === 'comm' ? SUB_ROWS.height + SUB_ROWS.gap : 0);
   const mid = SUB_ROWS.height / 2;
@@ -52,8 +54,8 @@ export function drawStreams(lane, { x, rowY, layout: L, plotWidth, width, prefix
   lane.rows.forEach((ops, r) => {
     for (const stream of ['compute', 'comm']) {
       const y = subY(r, stream);
+      labels.append(s('text', { x: L.left - 8, y: y + mid, class: 'dpl-stream-label', 'text-anchor': 'end', 'dominant-baseline': 'central' }, [t(`stream.${stream}.short`)]));
       background.append(
-        s('text', { x: L.left - 8, y: y + mid, class: 'dpl-stream-label', 'text-anchor': 'end', 'dominant-baseline': 'central' }, [t(`stream.${stream}.short`)]),
         s('rect', { x: L.left, y, width: plotWidth, height: SUB_ROWS.height, class: 'dpl-idle dpl-stream-track', fill: `url(#${prefix}-idle)` }),
       );
     }
@@ -80,5 +82,5 @@ export function drawStreams(lane, { x, rowY, layout: L, plotWidth, width, prefix
       }
     }
   });
-  return { background, parts };
+  return { background, parts, labels };
 }
