@@ -110,12 +110,22 @@ enum class Need { Forward, Backward };
 // Everything the engine knows about one chunk, together so a dependency check touches one cache
 // line: when its F and B finished, which rank ran them, and the ranks parked on it (heads of
 // intrusive lists threaded through next_waiter_).
+// Ranks are stored as int16 (kMaxRanks fits) so the state is 24 bytes, not 32: large sweeps are
+// bound by cache misses on these tables.
+using RankId = std::int16_t;
+static_assert(kMaxRanks <= INT16_MAX, "ChunkState stores ranks as int16");
 struct ChunkState {
   Tick forward_end = kNotDone;
   Tick backward_end = kNotDone;
-  int rank = kNobody;
-  int forward_waiters = kNobody;
-  int backward_waiters = kNobody;
+  RankId rank = kNobody;
+  RankId forward_waiters = kNobody;
+  RankId backward_waiters = kNobody;
+};
+
+// The index_ keys of an op's chunks: `chunk`, and for an FB pair its backward part's too.
+struct OpKeys {
+  std::size_t chunk = 0;
+  std::size_t backward_chunk = 0;
 };
 
 // What a rank's head op is blocked on: a chunk's forward or backward, by dense chunk key.
@@ -172,9 +182,11 @@ class Engine {
     RankTally tally = tally_[ru];
     while (head < count) {
       const Op& op = ops[head];
+      const OpKeys keys{index_(op.chunk),
+                        op.kind == OpKind::ForwardBackward ? index_(op.backward_chunk) : 0};
       Tick ready = free_at;
       Wait wait;
-      if (!dependencies_ready(r, op, ready, wait)) {
+      if (!dependencies_ready(r, op, keys, ready, wait)) {
         park(r, wait);
         break;
       }
@@ -188,7 +200,7 @@ class Engine {
       tally.peak_activations = std::max(tally.peak_activations, tally.in_flight);
       free_at = end;
       ++head;
-      finish(r, op, end, work);
+      finish(r, op, keys, end, work);
     }
     head_[ru] = head;
     free_at_[ru] = free_at;
@@ -209,36 +221,36 @@ class Engine {
   }
 
   // The data-flow rules (issue #2): F(s) needs F(s-1); B(s) needs its own F and B(s+1); W needs B.
-  bool forward_ready(int r, const Chunk& c, Tick& ready, Wait& wait) const {
-    return c.stage == 0 || need(r, Need::Forward, index_(c) - index_.stage_stride(), ready, wait);
+  // `key` is the chunk's index_ key, computed once per op and shared with finish().
+  bool forward_ready(int r, const Chunk& c, std::size_t key, Tick& ready, Wait& wait) const {
+    return c.stage == 0 || need(r, Need::Forward, key - index_.stage_stride(), ready, wait);
   }
-  bool backward_ready(int r, const Chunk& c, Tick& ready, Wait& wait) const {
-    const std::size_t k = index_(c);
-    if (!need(r, Need::Forward, k, ready, wait)) return false;
+  bool backward_ready(int r, const Chunk& c, std::size_t key, Tick& ready, Wait& wait) const {
+    if (!need(r, Need::Forward, key, ready, wait)) return false;
     return c.stage == index_.last_stage() ||
-           need(r, Need::Backward, k + index_.stage_stride(), ready, wait);
+           need(r, Need::Backward, key + index_.stage_stride(), ready, wait);
   }
-  bool dependencies_ready(int r, const Op& op, Tick& ready, Wait& wait) const {
+  bool dependencies_ready(int r, const Op& op, const OpKeys& keys, Tick& ready, Wait& wait) const {
     switch (op.kind) {
-      case OpKind::Forward: return forward_ready(r, op.chunk, ready, wait);
-      case OpKind::Backward: return backward_ready(r, op.chunk, ready, wait);
-      case OpKind::Weight: return need(r, Need::Backward, index_(op.chunk), ready, wait);
+      case OpKind::Forward: return forward_ready(r, op.chunk, keys.chunk, ready, wait);
+      case OpKind::Backward: return backward_ready(r, op.chunk, keys.chunk, ready, wait);
+      case OpKind::Weight: return need(r, Need::Backward, keys.chunk, ready, wait);
       case OpKind::ForwardBackward:
-        return forward_ready(r, op.chunk, ready, wait) &&
-               backward_ready(r, op.backward_chunk, ready, wait);
+        return forward_ready(r, op.chunk, keys.chunk, ready, wait) &&
+               backward_ready(r, op.backward_chunk, keys.backward_chunk, ready, wait);
     }
     return false;
   }
 
   void park(int r, const Wait& wait) {
     ChunkState& c = chunks_[wait.key];
-    int& head = wait.need == Need::Forward ? c.forward_waiters : c.backward_waiters;
+    RankId& head = wait.need == Need::Forward ? c.forward_waiters : c.backward_waiters;
     next_waiter_[static_cast<std::size_t>(r)] = head;
-    head = r;
+    head = static_cast<RankId>(r);
     waiting_on_[static_cast<std::size_t>(r)] = wait;
   }
 
-  void wake(int& head, std::vector<int>& work) {
+  void wake(RankId& head, std::vector<int>& work) {
     for (int r = head; r != kNobody;) {
       const int next = next_waiter_[static_cast<std::size_t>(r)];
       work.push_back(r);
@@ -249,14 +261,14 @@ class Engine {
 
   // check_schedule guarantees a chunk's F, B and W share a rank, so the rank that finishes its F
   // is the one every later dependency check compares with.
-  void finish(int r, const Op& op, Tick end, std::vector<int>& work) {
+  void finish(int r, const Op& op, const OpKeys& keys, Tick end, std::vector<int>& work) {
     switch (op.kind) {
-      case OpKind::Forward: finish_forward(r, index_(op.chunk), end, work); break;
-      case OpKind::Backward: finish_backward(index_(op.chunk), end, work); break;
+      case OpKind::Forward: finish_forward(r, keys.chunk, end, work); break;
+      case OpKind::Backward: finish_backward(keys.chunk, end, work); break;
       case OpKind::Weight: break;  // nothing waits on a W
       case OpKind::ForwardBackward:
-        finish_forward(r, index_(op.chunk), end, work);
-        finish_backward(index_(op.backward_chunk), end, work);
+        finish_forward(r, keys.chunk, end, work);
+        finish_backward(keys.backward_chunk, end, work);
         break;
     }
   }
@@ -264,7 +276,7 @@ class Engine {
   void finish_forward(int r, std::size_t k, Tick end, std::vector<int>& work) {
     ChunkState& c = chunks_[k];
     c.forward_end = end;
-    c.rank = r;
+    c.rank = static_cast<RankId>(r);
     if (c.forward_waiters != kNobody) wake(c.forward_waiters, work);
   }
   void finish_backward(std::size_t k, Tick end, std::vector<int>& work) {
