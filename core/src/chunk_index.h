@@ -1,5 +1,8 @@
-// Dense numbering of chunks (direction, micro-batch, stage) so per-chunk state lives in flat
-// vectors instead of maps: the engine's hot loop touches only arrays.
+// Dense numbering of chunks (direction, stage, micro-batch) so per-chunk state lives in flat
+// vectors instead of maps: the engine's hot loop touches only arrays. The micro-batch varies
+// fastest because a rank walks its stage's micro-batches mostly in order: its own chunks and the
+// neighbouring stages' chunks it depends on are then read as a few sequential streams, which
+// measured ~2x faster than stage-fastest keys on large shapes (cache misses dominated).
 #pragma once
 
 #include <cstddef>
@@ -22,16 +25,18 @@ class ChunkIndex {
            c.stage < stages_;
   }
   std::size_t operator()(const Chunk& c) const {
-    return (static_cast<std::size_t>(c.dir) * static_cast<std::size_t>(mbs_) +
-            static_cast<std::size_t>(c.mb)) * static_cast<std::size_t>(stages_) +
-           static_cast<std::size_t>(c.stage);
+    return (static_cast<std::size_t>(c.dir) * static_cast<std::size_t>(stages_) +
+            static_cast<std::size_t>(c.stage)) * static_cast<std::size_t>(mbs_) +
+           static_cast<std::size_t>(c.mb);
   }
   /// The inverse of operator().
   Chunk chunk(std::size_t key) const {
     const auto stages = static_cast<std::size_t>(stages_), mbs = static_cast<std::size_t>(mbs_);
-    return Chunk{static_cast<int>(key / stages / mbs), static_cast<int>(key / stages % mbs),
-                 static_cast<int>(key % stages)};
+    return Chunk{static_cast<int>(key / mbs / stages), static_cast<int>(key % mbs),
+                 static_cast<int>(key / mbs % stages)};
   }
+  /// Key distance between the same micro-batch on neighbouring stages.
+  std::size_t stage_stride() const { return static_cast<std::size_t>(mbs_); }
   int last_stage() const { return stages_ - 1; }
 
  private:

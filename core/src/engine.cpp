@@ -30,28 +30,17 @@ constexpr Tick kNotDone = -1;
 Tick to_ticks(double units) { return std::llround(units * kTicksPerUnit); }
 double to_units(Tick ticks) { return static_cast<double>(ticks) / kTicksPerUnit; }
 
-struct TickCosts {
-  explicit TickCosts(const Costs& c)
-      : forward(to_ticks(c.forward)), backward(to_ticks(c.backward)), weight(to_ticks(c.weight)),
-        overlapped(to_ticks(c.overlapped)), p2p_latency(to_ticks(c.p2p_latency)) {
-    if (c.comm) comm = detail::comm_ticks(c);
-  }
-  Tick forward, backward, weight, overlapped, p2p_latency;
-  std::optional<detail::CommTicks> comm;  // the communication model's op lengths (comm.h)
+// What every op costs, looked up by its slot (op_slot) so the hot loop has no switch on kind:
+// its length, the compute and communication time inside it (communication model only; without
+// it compute = length and comm = 0), and how it changes the rank's in-flight activations.
+struct SlotCost {
+  Tick duration = 0, compute = 0, comm = 0;
+  int activation_delta = 0;
 };
 
-// A zero-bubble B computes only the input gradient; its W carries the rest of the full B. Under
-// the communication model an op lasts its compute plus whatever communication it cannot hide.
-Tick op_cost(const Op& op, const TickCosts& c) {
-  if (c.comm) return c.comm->of(op).duration;
-  switch (op.kind) {
-    case OpKind::Forward: return c.forward;
-    case OpKind::Backward: return op.zero_bubble ? c.backward - c.weight : c.backward;
-    case OpKind::Weight: return c.weight;
-    case OpKind::ForwardBackward: return c.overlapped;
-  }
-  return 0;
-}
+// Kind in the low bits, zero-bubble above: 8 slots, of which F, B, W, FB and Bz are used.
+constexpr int kSlots = 8;
+int op_slot(const Op& op) { return static_cast<int>(op.kind) | (op.zero_bubble ? 4 : 0); }
 
 // Activation accounting: a chunk is in flight from the end of its F to the end of its B. In an FB
 // pair the forward's activations appear as the backward's are released, so the pair is net zero.
@@ -65,11 +54,46 @@ int activation_delta(const Op& op) {
   return 0;
 }
 
+// A zero-bubble B computes only the input gradient; its W carries the rest of the full B. Under
+// the communication model an op lasts its compute plus whatever communication it cannot hide.
+struct TickCosts {
+  explicit TickCosts(const Costs& c) : p2p_latency(to_ticks(c.p2p_latency)) {
+    std::optional<detail::CommTicks> comm;
+    if (c.comm) comm = detail::comm_ticks(c);
+    const Op kinds[] = {Op{OpKind::Forward, false, {}, {}}, Op{OpKind::Backward, false, {}, {}},
+                        Op{OpKind::Backward, true, {}, {}}, Op{OpKind::Weight, false, {}, {}},
+                        Op{OpKind::ForwardBackward, false, {}, {}}};
+    for (const Op& op : kinds) {
+      SlotCost& slot = slots[op_slot(op)];
+      slot.activation_delta = activation_delta(op);
+      if (comm) {
+        const detail::KindTicks& k = comm->of(op);
+        slot.duration = k.duration;
+        slot.compute = k.compute;
+        slot.comm = k.comm;
+        continue;
+      }
+      switch (op.kind) {
+        case OpKind::Forward: slot.duration = to_ticks(c.forward); break;
+        case OpKind::Backward:
+          slot.duration = op.zero_bubble ? to_ticks(c.backward) - to_ticks(c.weight) : to_ticks(c.backward);
+          break;
+        case OpKind::Weight: slot.duration = to_ticks(c.weight); break;
+        case OpKind::ForwardBackward: slot.duration = to_ticks(c.overlapped); break;
+      }
+      slot.compute = slot.duration;
+    }
+  }
+  const SlotCost& of(const Op& op) const { return slots[op_slot(op)]; }
+  Tick p2p_latency;
+  SlotCost slots[kSlots];
+};
+
 // What one rank did, accumulated while it runs so no pass over the timeline is needed.
 struct RankTally {
   Tick busy = 0;
-  Tick compute = 0;  // communication model only: compute part of busy
-  Tick comm = 0;     // communication model only: all communication of its ops
+  Tick compute = 0;  // compute part of busy (all of it without the communication model)
+  Tick comm = 0;     // all communication of its ops (0 without the communication model)
   int in_flight = 0;
   int peak_activations = 0;
 };
@@ -84,14 +108,24 @@ constexpr int kNobody = -1;
 enum class Need { Forward, Backward };
 
 // Everything the engine knows about one chunk, together so a dependency check touches one cache
-// line: when its F and B finished, which rank runs it, and the ranks parked on it (heads of
+// line: when its F and B finished, which rank ran them, and the ranks parked on it (heads of
 // intrusive lists threaded through next_waiter_).
+// Ranks are stored as int16 (kMaxRanks fits) so the state is 24 bytes, not 32: large sweeps are
+// bound by cache misses on these tables.
+using RankId = std::int16_t;
+static_assert(kMaxRanks <= INT16_MAX, "ChunkState stores ranks as int16");
 struct ChunkState {
   Tick forward_end = kNotDone;
   Tick backward_end = kNotDone;
-  int rank = kNobody;
-  int forward_waiters = kNobody;
-  int backward_waiters = kNobody;
+  RankId rank = kNobody;
+  RankId forward_waiters = kNobody;
+  RankId backward_waiters = kNobody;
+};
+
+// The index_ keys of an op's chunks: `chunk`, and for an FB pair its backward part's too.
+struct OpKeys {
+  std::size_t chunk = 0;
+  std::size_t backward_chunk = 0;
 };
 
 // What a rank's head op is blocked on: a chunk's forward or backward, by dense chunk key.
@@ -108,14 +142,9 @@ class Engine {
         waiting_on_(static_cast<std::size_t>(s.ranks)),
         head_(static_cast<std::size_t>(s.ranks), 0), free_at_(static_cast<std::size_t>(s.ranks), 0),
         tally_(static_cast<std::size_t>(s.ranks)), timeline_(static_cast<std::size_t>(s.ranks)) {
-    for (int r = 0; r < s.ranks; ++r) {
-      for (const Op& op : s.rank_ops[static_cast<std::size_t>(r)]) {
-        chunks_[index_(op.chunk)].rank = r;
-        if (op.kind == OpKind::ForwardBackward) chunks_[index_(op.backward_chunk)].rank = r;
-      }
-      if (record_timeline_)
+    if (record_timeline_)
+      for (int r = 0; r < s.ranks; ++r)
         timeline_[static_cast<std::size_t>(r)].reserve(s.rank_ops[static_cast<std::size_t>(r)].size());
-    }
   }
 
   Result<EngineRun> run() {
@@ -125,7 +154,8 @@ class Engine {
     while (!work.empty()) {
       const int r = work.back();
       work.pop_back();
-      advance(r, work);
+      if (record_timeline_) advance<true>(r, work);
+      else advance<false>(r, work);
     }
     for (int r = 0; r < s_.ranks; ++r)
       if (head_[static_cast<std::size_t>(r)] < s_.rank_ops[static_cast<std::size_t>(r)].size())
@@ -141,35 +171,36 @@ class Engine {
   // Runs rank r's ops until one must wait; parks r on the chunk it waits for. The rank's state
   // lives in locals for the loop: the per-chunk tables are also int64 vectors, so the compiler
   // could not keep vector elements in registers across their stores.
+  template <bool kRecord>
   void advance(int r, std::vector<int>& work) {
     const auto ru = static_cast<std::size_t>(r);
-    const auto& ops = s_.rank_ops[ru];
+    const Op* const ops = s_.rank_ops[ru].data();
+    const std::size_t count = s_.rank_ops[ru].size();
     auto& timeline = timeline_[ru];
     std::size_t head = head_[ru];
     Tick free_at = free_at_[ru];
     RankTally tally = tally_[ru];
-    while (head < ops.size()) {
+    while (head < count) {
       const Op& op = ops[head];
+      const OpKeys keys{index_(op.chunk),
+                        op.kind == OpKind::ForwardBackward ? index_(op.backward_chunk) : 0};
       Tick ready = free_at;
       Wait wait;
-      if (!dependencies_ready(r, op, ready, wait)) {
+      if (!dependencies_ready(r, op, keys, ready, wait)) {
         park(r, wait);
         break;
       }
-      const Tick cost = op_cost(op, costs_);
-      const Tick end = ready + cost;
-      if (record_timeline_) timeline.push_back(TimedOp{op, to_units(ready), to_units(end)});
-      tally.busy += cost;
-      tally.in_flight += activation_delta(op);
+      const SlotCost& cost = costs_.of(op);
+      const Tick end = ready + cost.duration;
+      if constexpr (kRecord) timeline.push_back(TimedOp{op, to_units(ready), to_units(end)});
+      tally.busy += cost.duration;
+      tally.compute += cost.compute;
+      tally.comm += cost.comm;
+      tally.in_flight += cost.activation_delta;
       tally.peak_activations = std::max(tally.peak_activations, tally.in_flight);
-      if (costs_.comm) {
-        const detail::KindTicks& k = costs_.comm->of(op);
-        tally.compute += k.compute;
-        tally.comm += k.comm;
-      }
       free_at = end;
       ++head;
-      finish(op, end, work);
+      finish(r, op, keys, end, work);
     }
     head_[ru] = head;
     free_at_[ru] = free_at;
@@ -190,36 +221,36 @@ class Engine {
   }
 
   // The data-flow rules (issue #2): F(s) needs F(s-1); B(s) needs its own F and B(s+1); W needs B.
-  // Stage is the fastest-varying part of a chunk key, so neighbouring stages are key -+ 1.
-  bool forward_ready(int r, const Chunk& c, Tick& ready, Wait& wait) const {
-    return c.stage == 0 || need(r, Need::Forward, index_(c) - 1, ready, wait);
+  // `key` is the chunk's index_ key, computed once per op and shared with finish().
+  bool forward_ready(int r, const Chunk& c, std::size_t key, Tick& ready, Wait& wait) const {
+    return c.stage == 0 || need(r, Need::Forward, key - index_.stage_stride(), ready, wait);
   }
-  bool backward_ready(int r, const Chunk& c, Tick& ready, Wait& wait) const {
-    const std::size_t k = index_(c);
-    if (!need(r, Need::Forward, k, ready, wait)) return false;
-    return c.stage == index_.last_stage() || need(r, Need::Backward, k + 1, ready, wait);
+  bool backward_ready(int r, const Chunk& c, std::size_t key, Tick& ready, Wait& wait) const {
+    if (!need(r, Need::Forward, key, ready, wait)) return false;
+    return c.stage == index_.last_stage() ||
+           need(r, Need::Backward, key + index_.stage_stride(), ready, wait);
   }
-  bool dependencies_ready(int r, const Op& op, Tick& ready, Wait& wait) const {
+  bool dependencies_ready(int r, const Op& op, const OpKeys& keys, Tick& ready, Wait& wait) const {
     switch (op.kind) {
-      case OpKind::Forward: return forward_ready(r, op.chunk, ready, wait);
-      case OpKind::Backward: return backward_ready(r, op.chunk, ready, wait);
-      case OpKind::Weight: return need(r, Need::Backward, index_(op.chunk), ready, wait);
+      case OpKind::Forward: return forward_ready(r, op.chunk, keys.chunk, ready, wait);
+      case OpKind::Backward: return backward_ready(r, op.chunk, keys.chunk, ready, wait);
+      case OpKind::Weight: return need(r, Need::Backward, keys.chunk, ready, wait);
       case OpKind::ForwardBackward:
-        return forward_ready(r, op.chunk, ready, wait) &&
-               backward_ready(r, op.backward_chunk, ready, wait);
+        return forward_ready(r, op.chunk, keys.chunk, ready, wait) &&
+               backward_ready(r, op.backward_chunk, keys.backward_chunk, ready, wait);
     }
     return false;
   }
 
   void park(int r, const Wait& wait) {
     ChunkState& c = chunks_[wait.key];
-    int& head = wait.need == Need::Forward ? c.forward_waiters : c.backward_waiters;
+    RankId& head = wait.need == Need::Forward ? c.forward_waiters : c.backward_waiters;
     next_waiter_[static_cast<std::size_t>(r)] = head;
-    head = r;
+    head = static_cast<RankId>(r);
     waiting_on_[static_cast<std::size_t>(r)] = wait;
   }
 
-  void wake(int& head, std::vector<int>& work) {
+  void wake(RankId& head, std::vector<int>& work) {
     for (int r = head; r != kNobody;) {
       const int next = next_waiter_[static_cast<std::size_t>(r)];
       work.push_back(r);
@@ -228,27 +259,39 @@ class Engine {
     head = kNobody;
   }
 
-  void finish(const Op& op, Tick end, std::vector<int>& work) {
+  // check_schedule guarantees a chunk's F, B and W share a rank, so the rank that finishes its F
+  // is the one every later dependency check compares with.
+  void finish(int r, const Op& op, const OpKeys& keys, Tick end, std::vector<int>& work) {
     switch (op.kind) {
-      case OpKind::Forward: finish_forward(index_(op.chunk), end, work); break;
-      case OpKind::Backward: finish_backward(index_(op.chunk), end, work); break;
+      case OpKind::Forward: finish_forward(r, keys.chunk, end, work); break;
+      case OpKind::Backward: finish_backward(keys.chunk, end, work); break;
       case OpKind::Weight: break;  // nothing waits on a W
       case OpKind::ForwardBackward:
-        finish_forward(index_(op.chunk), end, work);
-        finish_backward(index_(op.backward_chunk), end, work);
+        finish_forward(r, keys.chunk, end, work);
+        finish_backward(keys.backward_chunk, end, work);
         break;
     }
   }
 
-  void finish_forward(std::size_t k, Tick end, std::vector<int>& work) {
+  void finish_forward(int r, std::size_t k, Tick end, std::vector<int>& work) {
     ChunkState& c = chunks_[k];
     c.forward_end = end;
+    c.rank = static_cast<RankId>(r);
     if (c.forward_waiters != kNobody) wake(c.forward_waiters, work);
   }
   void finish_backward(std::size_t k, Tick end, std::vector<int>& work) {
     ChunkState& c = chunks_[k];
     c.backward_end = end;
     if (c.backward_waiters != kNobody) wake(c.backward_waiters, work);
+  }
+
+  // The rank whose list holds the F of chunk `key` (error path only: a linear scan).
+  int rank_holding(std::size_t key) const {
+    for (int r = 0; r < s_.ranks; ++r)
+      for (const Op& op : s_.rank_ops[static_cast<std::size_t>(r)])
+        if ((op.kind == OpKind::Forward || op.kind == OpKind::ForwardBackward) && index_(op.chunk) == key)
+          return r;
+    return kNobody;
   }
 
   Error deadlock_error() const {
@@ -263,7 +306,7 @@ class Engine {
       const Wait& w = waiting_on_[ru];
       const Op awaited{w.need == Need::Forward ? OpKind::Forward : OpKind::Backward, false,
                        index_.chunk(w.key), {}};
-      const int holder = chunks_[w.key].rank;
+      const int holder = rank_holding(w.key);
       msg += std::string(listed > 1 ? ";" : "") + " rank " + std::to_string(r) + " op " +
              std::to_string(head_[ru]) + " " + op_label(s_.rank_ops[ru][head_[ru]]) +
              " waits for " + op_label(awaited) + " on rank " + std::to_string(holder);

@@ -4,7 +4,6 @@
 // its W's r ops behind its B's. With p2p latency 0, W <= F and W <= B-W this reproduces the paper's
 // bubble of (P-1)(F+B-2W) per rank exactly (tests/core/table_test.cpp checks it on random costs).
 #include <algorithm>
-#include <deque>
 
 #include "generators.h"
 
@@ -22,15 +21,10 @@ Schedule generate_zb_h1(const SimConfig& config) {
     // waiting, and the more W's it can park there. Even counting the parked W's as live memory
     // (the paper's accounting), rank r holds (P-1-r) + 1 + r = P micro-batches, like 1F1B.
     const int defer = r;
-    std::deque<Chunk> pending;
-    int next_f = 0, next_b = 0;
+    int next_f = 0, next_b = 0, next_w = 0;  // W's run in B order, so the pending ones are [next_w, next_b)
     auto backward = [&] {
-      ops.push_back(backward_op(0, next_b, r, true));
-      pending.push_back(Chunk{0, next_b++, r});
-      while (static_cast<int>(pending.size()) > defer) {
-        ops.push_back(weight_op(pending.front()));
-        pending.pop_front();
-      }
+      ops.push_back(backward_op(0, next_b++, r, true));
+      while (next_b - next_w > defer) ops.push_back(weight_op(Chunk{0, next_w++, r}));
     };
     while (next_f < warmup) ops.push_back(forward_op(0, next_f++, r));
     while (next_f < m_total) {
@@ -38,7 +32,7 @@ Schedule generate_zb_h1(const SimConfig& config) {
       backward();
     }
     while (next_b < m_total) backward();
-    for (const Chunk& c : pending) ops.push_back(weight_op(c));
+    while (next_w < m_total) ops.push_back(weight_op(Chunk{0, next_w++, r}));
   }
   return s;
 }
