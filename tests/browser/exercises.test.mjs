@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { startServer, launchBrowser, openPage, pipesim, screenshot, REPO, ARTIFACTS } from './helpers.mjs';
+import { startServer, launchBrowser, openPage, pipesim, screenshot, waitForExercise, REPO, ARTIFACTS } from './helpers.mjs';
 
 const AXE = path.join(REPO, 'node_modules/axe-core/axe.min.js');
 const definition = (id) => JSON.parse(readFileSync(path.join(REPO, `lessons/exercises/${id}.json`), 'utf8'));
@@ -330,7 +330,7 @@ test('in Hindi the exercises show their Hindi texts and Hindi UI strings', async
   const { context, page, log } = await openPage(browser);
   try {
     await page.goto(`${server.url}?lang=hi`);
-    await page.waitForSelector('#exercise-hand-trace[data-ready]', { timeout: 30000 });
+    await waitForExercise(page, 'hand-trace');
     for (const id of ['recover-gpu-hours', 'hand-trace', 'overlap-window', 'param-overhead', 'dualpipe-vs-chimera']) {
       const def = definition(id);
       await page.waitForSelector(`#exercise-${id}`);
@@ -342,6 +342,25 @@ test('in Hindi the exercises show their Hindi texts and Hindi UI strings', async
     assert.equal(await page.$eval('.dpl-quiz[data-stage="pre"] .dpl-quiz-title', (h) => h.textContent), 'शुरू करने से पहले');
     await page.$eval('#exercise-hand-trace', (e) => e.scrollIntoView());
     await screenshot(page, 'exercise-hi-trace.png');
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('the exercises load only when their section nears the viewport', async () => {
+  const { context, page, log } = await openPage(browser);
+  const requested = [];
+  page.on('request', (r) => requested.push(new URL(r.url()).pathname));
+  try {
+    await page.goto(server.url);
+    await page.waitForSelector('.exercise-list');
+    await page.waitForLoadState('networkidle');
+    const early = requested.filter((p) => /views\/exercise\.js|lessons\/exercises\//.test(p));
+    assert.deepEqual(early, [], 'nothing of the exercises is fetched while the learner reads the top of the lesson');
+    await waitForExercise(page, 'dualpipe-vs-chimera');
+    assert.ok(requested.some((p) => p.endsWith('/js/views/exercise.js')));
+    assert.equal(requested.filter((p) => p.includes('/lessons/exercises/')).length, 5);
     assert.deepEqual(log.errors, []);
   } finally {
     await context.close();
@@ -363,7 +382,7 @@ for (const theme of ['light', 'dark']) {
     try {
       await page.goto(server.url);
       for (const id of ['recover-gpu-hours', 'hand-trace', 'overlap-window', 'param-overhead', 'dualpipe-vs-chimera']) {
-        await page.waitForSelector(`#exercise-${id}[data-ready]`, { timeout: 30000 });
+        await waitForExercise(page, id);
       }
       // Feedback states too: wrong answers, a marked grid cell, an answered quiz question.
       await page.fill('input[data-answer="utilization-gap"]', '0.5');

@@ -162,3 +162,10 @@ export function expectedParts(result) {
   }
   return out;
 }
+
+/** The lesson's exercises load when their section nears the viewport: scroll there, then wait. */
+export async function waitForExercise(page, id, { timeout = 30000 } = {}) {
+  await page.waitForSelector('.exercise-list', { timeout });
+  await page.$eval('.exercise-list', (e) => e.scrollIntoView());
+  await page.waitForSelector(`#exercise-${id}[data-ready]`, { timeout });
+}

@@ -176,3 +176,25 @@ test('a bad plan value in the address gets its message beside the field, never a
     await context.close();
   }
 });
+
+test('the planner and sweep code loads only when their tab is first opened', async () => {
+  const { context, page, log } = await openPage(browser);
+  const requested = [];
+  page.on('request', (r) => requested.push(new URL(r.url()).pathname));
+  try {
+    await page.goto(server.url);
+    await page.waitForSelector('.lesson-body h1, #lesson-root h1', { timeout: 20000 });
+    await page.waitForLoadState('networkidle');
+    assert.deepEqual(requested.filter((p) => /views\/(planner|sweep-chart)\.js$/.test(p)), []);
+    await page.click('.site-nav a[data-view="planner"]');
+    await page.waitForSelector('.view-planner select[name="preset"]', { timeout: 20000 });
+    assert.ok(requested.some((p) => p.endsWith('/js/views/planner.js')));
+    assert.ok(!requested.some((p) => p.endsWith('/js/views/sweep-chart.js')));
+    await page.click('.site-nav a[data-view="sweep"]');
+    await page.waitForSelector('.view-sweep .dpl-sweep', { timeout: 20000 });
+    assert.ok(requested.some((p) => p.endsWith('/js/views/sweep-chart.js')));
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await context.close();
+  }
+});

@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { startServer, launchBrowser, openPage, screenshot, REPO } from './helpers.mjs';
+import { startServer, launchBrowser, openPage, screenshot, waitForExercise, REPO } from './helpers.mjs';
 
 const KEY = 'aifs:progress:v1';
 const LESSON = 'phases/10-llms-from-scratch/19-dualpipe-parallelism';
@@ -121,7 +121,7 @@ test('quiz answers and exercise results survive a reload', async () => {
     await page.goto(server.url);
     await waitForQuiz(page);
     await answer(page, 'pre-q0', byStage('pre')[0].correct);
-    await page.waitForSelector('#exercise-recover-gpu-hours[data-ready]', { timeout: 30000 });
+    await waitForExercise(page, 'recover-gpu-hours');
     await page.fill('#exercise-recover-gpu-hours input[data-answer="utilization-gap"]', '0.1932');
     await page.fill('#exercise-recover-gpu-hours input[data-answer="recovered-gpu-hours"]', '0.07');
     await page.click('#exercise-recover-gpu-hours [data-action="check"]');
@@ -135,6 +135,7 @@ test('quiz answers and exercise results survive a reload', async () => {
     await page.reload();
     await waitForQuiz(page);
     await page.waitForSelector('#quiz-pre-q0[data-answered="correct"]');
+    await waitForExercise(page, 'recover-gpu-hours');
     await page.waitForSelector('#exercise-recover-gpu-hours .dpl-ex-field[data-answer="recovered-gpu-hours"][data-status="wrong"]', { timeout: 30000 });
     assert.equal(await page.inputValue('#exercise-recover-gpu-hours input[data-answer="recovered-gpu-hours"]'), '0.07');
     assert.equal(await page.$eval('#exercise-recover-gpu-hours .dpl-ex-status', (s) => s.textContent), 'Tried (1)');
@@ -183,7 +184,7 @@ for (const [name, text] of [
       }, [KEY, text]);
       await page.goto(server.url);
       await waitForQuiz(page);
-      await page.waitForSelector('#exercise-dualpipe-vs-chimera[data-ready]', { timeout: 30000 });
+      await waitForExercise(page, 'dualpipe-vs-chimera');
       assert.match(await page.$eval('.dpl-progress-text', (p) => p.textContent), /quiz 0 of 6 right \(0 answered\)/);
       await answer(page, 'pre-q0', byStage('pre')[0].correct);
       assert.equal((await stored(page)).lessons[LESSON].answers['pre-q0'].correct, true);
@@ -204,7 +205,7 @@ test('other lessons\' progress is kept; "Reset progress" forgets this lesson onl
     await page.goto(server.url);
     await waitForQuiz(page);
     await answer(page, 'pre-q0', 0);
-    await page.waitForSelector('#exercise-recover-gpu-hours[data-ready]', { timeout: 30000 });
+    await waitForExercise(page, 'recover-gpu-hours');
     await page.fill('#exercise-recover-gpu-hours input[data-answer="utilization-gap"]', '0.3');
     await page.click('#exercise-recover-gpu-hours [data-action="check"]');
     await page.waitForSelector('#exercise-recover-gpu-hours[data-checked]');
@@ -222,7 +223,7 @@ test('other lessons\' progress is kept; "Reset progress" forgets this lesson onl
     assert.deepEqual(Object.keys(data.lessons), ['phases/00-setup-and-tooling/01-dev-environment']);
     await page.waitForFunction(() => !document.querySelector('#quiz-pre-q0').dataset.answered);
     assert.equal(await page.$eval('#quiz-pre-q0 input', (i) => i.disabled), false);
-    await page.waitForSelector('#exercise-recover-gpu-hours[data-ready]');
+    await waitForExercise(page, 'recover-gpu-hours');
     assert.equal(await page.inputValue('#exercise-recover-gpu-hours input[data-answer="utilization-gap"]'), '');
     assert.match(await page.$eval('.dpl-progress-text', (p) => p.textContent), /quiz 0 of 6 right \(0 answered\) · exercises 0 of 5 solved/);
     assert.deepEqual(log.errors, []);

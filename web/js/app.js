@@ -6,12 +6,11 @@ import { translator } from './lib/i18n.js';
 import { withCache } from './lib/sim-cache.js';
 import { createSimClient } from './lib/sim-client.js';
 import { h } from './ui/dom.js';
+import { lazyView } from './ui/lazy-view.js';
 import * as timelineView from './views/timeline.js';
-import * as sweepView from './views/sweep-chart.js';
 import * as costView from './views/cost-controls.js';
 import * as formView from './views/config-form.js';
 import * as lessonView from './views/lesson-reader.js';
-import * as plannerView from './views/planner.js';
 import { createActivities } from './lesson-activities.js';
 import { createProgress } from './lib/progress.js';
 import { initialLang, rememberLang } from './lib/lang-pref.js';
@@ -139,8 +138,9 @@ function ensureView(name) {
   const onChange = (patch) => store.set(patch);
   if (name === 'lesson') views.lesson = lessonView.mount($('#lesson-root'), { sim, t, mounters: lessonMounters() });
   if (name === 'timeline') views.timeline = timelineView.mount($('#timeline-root'), { sim, t, onChange, onError: onSimError });
-  if (name === 'sweep') views.sweep = sweepView.mount($('#sweep-root'), { sim, t, onChange });
-  if (name === 'planner') views.planner = plannerView.mount($('#planner-root'), { sim, t, onChange });
+  // Tabs the landing page does not show load their code when first opened.
+  if (name === 'sweep') views.sweep = lazyView(() => import('./views/sweep-chart.js'), $('#sweep-root'), { sim, t, onChange });
+  if (name === 'planner') views.planner = lazyView(() => import('./views/planner.js'), $('#planner-root'), { sim, t, onChange });
   return views[name];
 }
 

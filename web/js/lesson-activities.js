@@ -4,7 +4,8 @@
 // the checks after the concept section, the post questions after the key terms); and one exercise
 // widget per definition at the end of the Exercises section. Progress goes to localStorage in the
 // course's shape (lib/progress.js). Like app.js, this file wires views; views never import it.
-import * as exerciseView from './views/exercise.js';
+// The exercises sit at the end of a long lesson: their code and definitions load when the section
+// comes within a couple of screens of the viewport, or at once when a link targets an exercise.
 import * as quizView from './views/quiz.js';
 import * as progressView from './views/progress-panel.js';
 import { quizQuestionIds, summarize } from './lib/progress.js';
@@ -26,6 +27,7 @@ async function defaultFetchJson(path) {
 export function createActivities(deps) {
   const fetchJson = deps.fetchJson || defaultFetchJson;
   const exercises = new Map(); // id -> view
+  const loaders = new Set(); // the mounted exercise section's "load now" (see exerciseMounter)
   let pendingFocus = null;
   let quizIds = [];
 
@@ -123,6 +125,7 @@ export function createActivities(deps) {
         container.append(slot);
         return slot;
       });
+      let exerciseView = null;
       const mountOne = (index) => {
         const id = order[index];
         slots[index].replaceChildren();
@@ -139,15 +142,32 @@ export function createActivities(deps) {
           view.focus();
         }
       };
-      order.forEach(async (id, index) => {
-        try {
-          definitions[index] = await fetchJson(`generated/lessons/exercises/${id}.json`);
-        } catch (error) {
-          if (alive) slots[index].replaceChildren(h('div', { class: 'dpl-error', role: 'alert' }, [h('p', { text: String(error.message || error) })]));
-          return;
-        }
-        if (alive) mountOne(index);
-      });
+      const showError = (index, error) => {
+        slots[index].replaceChildren(h('div', { class: 'dpl-error', role: 'alert' }, [h('p', { text: String(error.message || error) })]));
+      };
+      let started = false;
+      const loadAll = () => {
+        if (started) return;
+        started = true;
+        approach?.disconnect();
+        const code = import('./views/exercise.js').then((module) => { exerciseView = module; });
+        order.forEach(async (id, index) => {
+          try {
+            const [definition] = await Promise.all([fetchJson(`generated/lessons/exercises/${id}.json`), code]);
+            definitions[index] = definition;
+          } catch (error) {
+            if (alive) showError(index, error);
+            return;
+          }
+          if (alive) mountOne(index);
+        });
+      };
+      const approach = typeof IntersectionObserver === 'function'
+        ? new IntersectionObserver((entries) => { if (entries.some((e) => e.isIntersecting)) loadAll(); }, { rootMargin: '200% 0px' })
+        : null;
+      if (approach && !pendingFocus) approach.observe(container);
+      else loadAll(); // no observer, or a link already asked for an exercise
+      loaders.add(loadAll);
       // "Reset progress" forgets the answers: remount every exercise empty.
       const unsubscribe = deps.progress.onChange((entry, { reset } = {}) => {
         if (!reset) return;
@@ -160,6 +180,8 @@ export function createActivities(deps) {
         update() {},
         destroy() {
           alive = false;
+          approach?.disconnect();
+          loaders.delete(loadAll);
           unsubscribe();
           for (const [index, view] of views) {
             view.destroy();
@@ -178,6 +200,7 @@ export function createActivities(deps) {
       const view = exercises.get(id);
       if (view) { view.focus(); return true; }
       pendingFocus = id;
+      for (const load of loaders) load();
       return false;
     },
   };
