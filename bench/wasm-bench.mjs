@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // `make bench`, wasm side (issue #3): the same DualPipe simulations in WASM (Node) beside the
 // native bench's figures, the full sweep (5 schedules x even R 4..64 x M in {2R,4R,8R,16R}) in
-// Node and in headless Chromium (main thread and Web Worker), the module's size, and the page
-// payload gzipped. Prints figures only; nothing asserts on time (STYLE.md §8).
+// Node and in headless Chromium (main thread, one Web Worker, and split over the page's pool of
+// workers; warm, and cold as a fresh page's first sweep), the module's size, and the page payload
+// gzipped. Prints figures only; nothing asserts on time (STYLE.md §8).
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -75,32 +76,76 @@ function startServer() {
   return { server, url };
 }
 
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const ms = (values) => `median ${median(values).toFixed(1)} ms, best ${Math.min(...values).toFixed(1)} ms`;
+
+// Warm figures, all in one page: the full sweep on the main thread, through one worker (the
+// client with poolSize 1), and split over the client's default pool of workers, interleaved so
+// the machine's load falls on all three alike.
 async function benchChromium(page, origin) {
   await page.goto(`${origin}/generated/manifest.json`);
-  const figures = await page.evaluate(async (sweep) => {
-    const best = async (reps, fn) => {
-      let ms = Infinity;
-      for (let i = 0; i < reps; i++) {
-        const t0 = performance.now();
-        await fn();
-        ms = Math.min(ms, performance.now() - t0);
-      }
-      return ms;
+  const figures = await page.evaluate(async ({ sweep, reps }) => {
+    const time = async (fn) => {
+      const t0 = performance.now();
+      await fn();
+      return performance.now() - t0;
     };
     const { loadPipesim } = await import('/generated/pipesim.js');
+    const { createSimClient, defaultPoolSize } = await import('/js/lib/sim-client.js');
     const api = await loadPipesim();
-    const mainThread = await best(3, () => api.sweep(sweep));
-    const simulate = await best(5, () => api.simulate({ schedule: 'dualpipe', ranks: 64, microbatches: 1024 }));
-    const { createSimClient } = await import('/js/lib/sim-client.js');
-    const client = createSimClient();
-    await client.schedules();  // start the worker and load its module before timing
-    const worker = await best(3, () => client.sweep(sweep));
-    client.terminate();
-    return { mainThread, worker, simulate };
-  }, SWEEP);
-  console.log(`\nChromium (${browserVersion}): full sweep ${figures.mainThread.toFixed(1)} ms on the main thread, ` +
-              `${figures.worker.toFixed(1)} ms through the worker client (best of 3); ` +
-              `dualpipe R=64 M=1024 simulate ${figures.simulate.toFixed(2)} ms`);
+    const single = createSimClient({ poolSize: 1 });
+    const pooled = createSimClient();
+    await single.prewarm();  // start the workers and load their modules before timing
+    const workers = await pooled.prewarm();
+    const out = { mainThread: [], single: [], pooled: [], simulate: [], workers, poolSize: defaultPoolSize(),
+                  cores: navigator.hardwareConcurrency };
+    for (let i = 0; i < reps; i++) {
+      out.mainThread.push(await time(() => api.sweep(sweep)));
+      out.single.push(await time(() => single.sweep(sweep)));
+      out.pooled.push(await time(() => pooled.sweep(sweep)));
+    }
+    for (let i = 0; i < 5; i++) out.simulate.push(await time(() => api.simulate({ schedule: 'dualpipe', ranks: 64, microbatches: 1024 })));
+    single.terminate();
+    pooled.terminate();
+    return out;
+  }, { sweep: SWEEP, reps: 5 });
+  console.log(`\nChromium (${browserVersion}), full sweep (goal < 250 ms), warm, ${figures.mainThread.length} runs each, interleaved:`);
+  console.log(`  ${'main thread'.padEnd(34)}${ms(figures.mainThread)}`);
+  console.log(`  ${'one worker'.padEnd(34)}${ms(figures.single)}`);
+  console.log(`  ${`pool of ${figures.workers} workers (the page's)`.padEnd(34)}${ms(figures.pooled)}` +
+              `  (pool size = min(hardwareConcurrency ${figures.cores}, 4) = ${figures.poolSize})`);
+  console.log(`  dualpipe R=64 M=1024 simulate on the main thread: ${ms(figures.simulate)}`);
+}
+
+// The first sweep a page runs, in a fresh browser context each time (its own renderer process,
+// nothing loaded): with nothing started, the client's workers start and load pipesim as part of
+// it; "main worker already started" is the page's case (app.js calls schedules() at start-up), so
+// only the extra pool workers start inside the sweep. A first sweep is slower than later ones in
+// every mode, one worker included: a fresh module instance is not warm yet.
+async function benchColdSweep(browser, origin) {
+  const runs = { single: [], pooled: [], pooledAfterStart: [] };
+  for (let i = 0; i < 3; i++) {
+    for (const kind of Object.keys(runs)) {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await page.goto(`${origin}/generated/manifest.json`);
+      runs[kind].push(await page.evaluate(async ({ sweep, kind }) => {
+        const { createSimClient } = await import('/js/lib/sim-client.js');
+        const client = createSimClient(kind === 'single' ? { poolSize: 1 } : {});
+        if (kind === 'pooledAfterStart') await client.schedules();
+        const t0 = performance.now();
+        await client.sweep(sweep);
+        const elapsed = performance.now() - t0;
+        client.terminate();
+        return elapsed;
+      }, { sweep: SWEEP, kind }));
+      await context.close();
+    }
+  }
+  console.log('Chromium, first (cold) full sweep of a fresh page, workers starting inside it (3 runs each):');
+  console.log(`  ${'one worker, nothing started'.padEnd(34)}${ms(runs.single)}`);
+  console.log(`  ${'pool, nothing started'.padEnd(34)}${ms(runs.pooled)}`);
+  console.log(`  ${'pool, main worker already started'.padEnd(34)}${ms(runs.pooledAfterStart)}`);
 }
 
 let browserVersion = '';
@@ -175,6 +220,7 @@ async function main() {
     browserVersion = `Chromium ${browser.version()}`;
     const origin = (await url).replace(/\/$/, '');
     await benchChromium(await browser.newPage(), origin);
+    await benchColdSweep(browser, origin);
     await frameTimes(await browser.newPage(), origin);
     if (existsSync(path.join(WEB, 'index.html'))) {
       printPayload(await payloadOfPage(await browser.newPage(), origin), 'what index.html loads');

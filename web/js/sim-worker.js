@@ -1,12 +1,14 @@
 // Module worker that owns one pipesim instance so sweeps and large simulations never block the
 // page. Protocol (sim-client.js): {id, method, args} in; {id, ok: true, value} or
-// {id, ok: false, error: {code, message, path}} out. Timeline typed arrays are transferred, not
-// copied.
+// {id, ok: false, error: {code, message, path}} out, and once {ready: true | false} when the
+// module has loaded (or failed to: calls then answer with the reason). Timeline typed arrays are
+// transferred, not copied. Several of these run one sweep's parts at once (sweep-pool.js).
 import { loadPipesim } from '../generated/pipesim.js';
 
 const METHODS = new Set(['simulate', 'simulateJson', 'validate', 'sweep', 'schedules', 'lessonReport',
   'recover', 'params', 'traceGrid', 'overlapPair', 'plan', 'planMarkdown']);
 const ready = loadPipesim();
+ready.then(() => self.postMessage({ ready: true }), () => self.postMessage({ ready: false }));
 
 function transferables(method, value) {
   if (method !== 'simulate') return [];
