@@ -84,7 +84,7 @@ async function resolveFile(root, urlPath) {
     }
     const real = await realpath(file);
     if (!real.startsWith(root + path.sep)) return { status: 403 };
-    return info.isFile() ? { file: real, size: info.size } : { status: 404 };
+    return info.isFile() ? { file: real, size: info.size, mtime: info.mtime } : { status: 404 };
   } catch {
     return { status: 404 };
   }
@@ -106,11 +106,20 @@ export function createServer(rootDir) {
       const reason = { 400: 'Bad Request', 403: 'Forbidden', 404: 'Not Found' }[found.status];
       sendText(res, found.status, `${reason}: ${urlPath}\n`);
     } else {
+      // no-cache: a rebuild must reach the next reload. The validator lets the browser revalidate
+      // instead of downloading again: each sweep worker loads the same module, and gets a 304.
+      const etag = `"${found.size.toString(16)}-${found.mtime.getTime().toString(16)}"`;
+      const cache = { 'Cache-Control': 'no-cache', ETag: etag };
+      if (req.headers['if-none-match'] === etag) {
+        res.writeHead(304, { ...SECURITY_HEADERS, ...cache });
+        res.end();
+        return;
+      }
       res.writeHead(200, {
         ...SECURITY_HEADERS,
         'Content-Type': MIME_TYPES[path.extname(found.file).toLowerCase()] ?? 'application/octet-stream',
         'Content-Length': found.size,
-        'Cache-Control': 'no-cache',  // a rebuild must reach the next reload
+        ...cache,
       });
       if (req.method === 'HEAD') res.end();
       else createReadStream(found.file).on('error', () => res.destroy()).pipe(res);

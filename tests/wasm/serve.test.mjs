@@ -39,9 +39,9 @@ test.after(() => {
 });
 
 // A raw request: the path is sent exactly as written (fetch() would normalise "..").
-function get(rawPath, method = 'GET') {
+function get(rawPath, method = 'GET', headers = {}) {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path: rawPath, method }, (res) => {
+    const req = http.request({ host: '127.0.0.1', port, path: rawPath, method, headers }, (res) => {
       let body = '';
       res.setEncoding('utf8').on('data', (chunk) => { body += chunk; }).on('end', () => resolve({ status: res.statusCode, headers: res.headers, body }));
     });
@@ -63,6 +63,22 @@ test('serves each file type with its MIME type, the CSP, nosniff and CORS for cr
     assert.equal(res.headers['access-control-allow-origin'], '*', url);
   }
   assert.equal((await get('/sub/')).body, 'sub');
+});
+
+test('a file is revalidated, not downloaded again: its ETag gets a 304 until the file changes', async () => {
+  writeFileSync(path.join(root, 'g.wasm'), '\0asm');
+  const first = await get('/g.wasm');
+  assert.equal(first.headers['cache-control'], 'no-cache');
+  assert.match(first.headers.etag, /^"[0-9a-f]+-[0-9a-f]+"$/);
+  const again = await get('/g.wasm', 'GET', { 'If-None-Match': first.headers.etag });
+  assert.equal(again.status, 304);
+  assert.equal(again.body, '');
+  assert.equal(again.headers['content-security-policy'], CSP);
+  writeFileSync(path.join(root, 'g.wasm'), '\0asm\x01');  // a rebuild: new size, new tag
+  const rebuilt = await get('/g.wasm', 'GET', { 'If-None-Match': first.headers.etag });
+  assert.equal(rebuilt.status, 200);
+  assert.notEqual(rebuilt.headers.etag, first.headers.etag);
+  assert.equal((await get('/a.mjs', 'GET', { 'If-None-Match': first.headers.etag })).status, 200);
 });
 
 test('a missing file is a plain-text 404 with the same headers', async () => {
