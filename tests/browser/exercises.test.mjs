@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { startServer, launchBrowser, openPage, pipesim, screenshot, waitForExercise, REPO, ARTIFACTS } from './helpers.mjs';
+import { startServer, launchBrowser, openPage, pipesim, screenshot, waitForExercise, requestedPaths, REPO, ARTIFACTS } from './helpers.mjs';
 
 const AXE = path.join(REPO, 'node_modules/axe-core/axe.min.js');
 const definition = (id) => JSON.parse(readFileSync(path.join(REPO, `lessons/exercises/${id}.json`), 'utf8'));
@@ -350,8 +350,7 @@ test('in Hindi the exercises show their Hindi texts and Hindi UI strings', async
 
 test('the exercises load only when their section nears the viewport', async () => {
   const { context, page, log } = await openPage(browser);
-  const requested = [];
-  page.on('request', (r) => requested.push(new URL(r.url()).pathname));
+  const requested = requestedPaths(page);
   try {
     await page.goto(server.url);
     await page.waitForSelector('.exercise-list');

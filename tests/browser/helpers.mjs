@@ -169,3 +169,10 @@ export async function waitForExercise(page, id, { timeout = 30000 } = {}) {
   await page.$eval('.exercise-list', (e) => e.scrollIntoView());
   await page.waitForSelector(`#exercise-${id}[data-ready]`, { timeout });
 }
+
+/** The path of every request `page` makes from now on, in order (a live array). */
+export function requestedPaths(page) {
+  const paths = [];
+  page.on('request', (r) => paths.push(new URL(r.url()).pathname));
+  return paths;
+}

@@ -3,7 +3,7 @@
 // plan survives the address (a bad value there gets its message beside its field).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openPage, screenshot, pipesim } from './helpers.mjs';
+import { startServer, launchBrowser, openPage, screenshot, pipesim, requestedPaths } from './helpers.mjs';
 import { presetSpec } from '../../web/js/lib/planner-presets.js';
 
 let server;
@@ -179,8 +179,7 @@ test('a bad plan value in the address gets its message beside the field, never a
 
 test('the planner and sweep code loads only when their tab is first opened', async () => {
   const { context, page, log } = await openPage(browser);
-  const requested = [];
-  page.on('request', (r) => requested.push(new URL(r.url()).pathname));
+  const requested = requestedPaths(page);
   try {
     await page.goto(server.url);
     await page.waitForSelector('.lesson-body h1, #lesson-root h1', { timeout: 20000 });
