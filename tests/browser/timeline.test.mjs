@@ -220,6 +220,21 @@ test('a bad parameter shows the simulator message in place of the widget and nex
   }
 });
 
+test('on the Hindi page the simulator message for a bad parameter is shown in Hindi, in place and by its field', async () => {
+  const { context, page, log } = await openPage(browser);
+  try {
+    await page.goto(`${server.url}#view=timeline&lang=hi&ranks=8&microbatches=10`);
+    await page.waitForSelector('.view-timeline .dpl-error');
+    const message = 'dualpipe के लिए माइक्रो-बैच कम से कम 2 × रैंक = 16 होने चाहिए (मिला 10)';
+    assert.equal(await page.$eval('.view-timeline .dpl-error-message', (p) => p.textContent), message);
+    assert.equal(await page.$eval('.dpl-field-microbatches .dpl-field-msg', (p) => p.textContent), message);
+    assert.equal(await page.$eval('.view-timeline .dpl-error', (e) => e.dataset.path), '/microbatches');
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('under prefers-reduced-motion, play advances in still frames that land on op boundaries', async () => {
   const { context, page } = await openPage(browser, { reducedMotion: 'reduce' });
   try {

@@ -804,10 +804,12 @@ export const STRINGS = {
 /** A translator for `lang`: t('key', {name: value}). Unknown keys come back as the key itself. */
 export function translator(lang) {
   const table = STRINGS[lang] || STRINGS.en;
-  return (key, vars = {}) => {
+  const t = (key, vars = {}) => {
     const template = table[key] ?? STRINGS.en[key] ?? key;
     return template.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? String(vars[name]) : m));
   };
+  t.lang = STRINGS[lang] ? lang : 'en';  // for texts that do not come from this table (simulator messages)
+  return t;
 }
 
 /** A schedule's shape rules in `lang`: the translation if there is one, else the simulator's text. */

@@ -6,6 +6,7 @@
 import { h, uniqueId } from '../ui/dom.js';
 import { PRESETS, matchPreset } from '../lib/presets.js';
 import { scheduleConstraints } from '../lib/i18n.js';
+import { simMessage } from '../lib/sim-messages.js';
 
 const TYPING_DELAY_MS = 400;
 
@@ -84,7 +85,7 @@ export function mount(element, deps) {
       schedule.hint.textContent = info ? t('form.constraints', { c: scheduleConstraints(state.lang, info) }) : '';
       const errors = state.fieldErrors || {};
       const show = (f, message) => {
-        f.msg.textContent = message || '';
+        f.msg.textContent = simMessage(t.lang, message || '');
         if (message) f.control.setAttribute('aria-invalid', 'true');
         else f.control.removeAttribute('aria-invalid');
       };

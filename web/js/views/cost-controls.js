@@ -7,6 +7,7 @@
 // state: { costs, config (the schedule the formula is about), fieldErrors: {path: message} }
 import { h, uniqueId } from '../ui/dom.js';
 import { formatNumber } from '../lib/format.js';
+import { simMessage } from '../lib/sim-messages.js';
 import { DEFAULT_COSTS, DEFAULT_COMM } from '../state.js';
 
 const FIELDS = ['forward', 'backward', 'weight', 'overlapped', 'p2pLatency'];
@@ -77,7 +78,7 @@ export function mount(element, deps) {
    * about the comm model as a whole (or a field it does not show) goes under its switch.
    */
   function showMessages() {
-    const messageFor = (path) => stateErrors[path] || (ownError && ownError.path === path ? ownError.message : '');
+    const messageFor = (path) => simMessage(t.lang, stateErrors[path] || (ownError && ownError.path === path ? ownError.message : ''));
     const commPaths = [...Object.keys(stateErrors), ownError?.path || ''].filter((p) => p === '/costs/comm' || p.startsWith('/costs/comm/'));
     const shown = new Set(Object.values(paths));
     for (const [name, path] of Object.entries(paths)) {

@@ -5,6 +5,7 @@
 //   deps.sim.sweep(request) -> Promise<{rows}>   deps.t   deps.onChange?(patch)
 // state: { ranks, microbatches, costs, axis, table }
 import { h, s, clear, uniqueId, errorBox } from '../ui/dom.js';
+import { localizedError } from '../lib/sim-messages.js';
 import { icon } from '../ui/icons.js';
 import { linearScale, ticks } from '../lib/scale.js';
 import { formatNumber, formatPercent } from '../lib/format.js';
@@ -166,7 +167,7 @@ export function mount(element, deps) {
       if (mine !== token) return;
       root.classList.remove('is-loading');
       current = null;
-      clear(charts).append(errorBox(error, t('error.heading')));
+      clear(charts).append(errorBox(localizedError(t.lang, error), t('error.heading')));
       charts.hidden = false;
       clear(legend);
       clear(tableWrap);
