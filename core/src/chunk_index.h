@@ -1,8 +1,8 @@
 // Dense numbering of chunks (direction, stage, micro-batch) so per-chunk state lives in flat
 // vectors instead of maps: the engine's hot loop touches only arrays. The micro-batch varies
 // fastest because a rank walks its stage's micro-batches mostly in order: its own chunks and the
-// neighbouring stages' chunks it depends on are then read as a few sequential streams, which
-// measured ~2x faster than stage-fastest keys on large shapes (cache misses dominated).
+// neighbouring stages' chunks it depends on are then read as a few sequential streams (cachegrind
+// on the full sweep: 26% fewer L1 data misses than stage-fastest keys).
 #pragma once
 
 #include <cstddef>
