@@ -2,23 +2,14 @@
 // compute and communication streams expanded), the sweep, the planner and the iframe embed, in
 // light and dark themes. The page's CSP forbids injected scripts,
 // so the test context bypasses CSP to add axe (the page itself is unchanged).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { startServer, launchBrowser, openPage, REPO } from './helpers.mjs';
+import { useSite, openPage, REPO } from './helpers.mjs';
 
 const AXE = path.join(REPO, 'node_modules/axe-core/axe.min.js');
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const site = useSite({ pipesim: false });
 
 /** Runs axe on the page; returns violations as "rule: target" lines (empty when clean). */
 async function axe(page) {
@@ -48,9 +39,9 @@ const PAGES = [
 for (const theme of ['light', 'dark']) {
   for (const [name, url, ready] of PAGES) {
     test(`axe finds no violations: ${name}, ${theme} theme`, async () => {
-      const { context, page } = await openPage(browser, { colorScheme: theme, bypassCSP: true });
+      const { context, page } = await openPage(site.browser, { colorScheme: theme, bypassCSP: true });
       try {
-        await page.goto(`${server.url}${url}`);
+        await page.goto(`${site.server.url}${url}`);
         await page.waitForSelector(ready, { timeout: 30000 });
         if (name === 'reader') {
           await page.waitForFunction(() => [...document.querySelectorAll('.sim-number')].every((n) => n.dataset.live));
@@ -64,9 +55,9 @@ for (const theme of ['light', 'dark']) {
 }
 
 test('every control is reachable by keyboard and shows a visible focus ring', async () => {
-  const { context, page } = await openPage(browser);
+  const { context, page } = await openPage(site.browser);
   try {
-    await page.goto(`${server.url}#view=timeline&ranks=4&microbatches=8`);
+    await page.goto(`${site.server.url}#view=timeline&ranks=4&microbatches=8`);
     await page.waitForSelector('.view-timeline .dpl-op');
     const seen = new Set();
     for (let i = 0; i < 60; i++) {

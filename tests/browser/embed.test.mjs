@@ -3,28 +3,17 @@
 // course-style window.LF, and the <dualpipe-timeline> custom element. Host pages are served by
 // request interception on the same origin, under the same CSP as the site. Embeds also take the
 // communication model and the stream view.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openPage, waitForTimeline, pipesim, readDrawnOps, expectedOps, expectedParts, screenshot } from './helpers.mjs';
+import { useSite, openPage, waitForTimeline, readDrawnOps, expectedOps, expectedParts, screenshot } from './helpers.mjs';
 
-let server;
-let browser;
-let api;
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  api = await pipesim();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const site = useSite();
 
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; worker-src 'self'";
 
 /** Serves `files` ({path: [type, body]}) under /__test__/ on the site's origin. */
 async function hostPages(page, files) {
-  await page.route(`${server.url}__test__/**`, (route) => {
+  await page.route(`${site.server.url}__test__/**`, (route) => {
     const path = new URL(route.request().url()).pathname.replace('/__test__/', '');
     const file = files[path];
     if (!file) return route.fulfill({ status: 404, body: 'not found' });
@@ -36,18 +25,18 @@ async function hostPages(page, files) {
 const html = (body, head = '', tail = '') => `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,">${head}</head><body>${body}${tail}</body></html>`;
 
 test('embed.html in an iframe renders the timeline and reports its height to the parent', async () => {
-  const { context, page, log } = await openPage(browser);
+  const { context, page, log } = await openPage(site.browser);
   try {
     await hostPages(page, {
       'iframe.html': ['text/html', html('<iframe id="auto" title="DualPipe" src="/embed.html?widget=timeline&schedule=1f1b&ranks=4&microbatches=8&theme=dark" width="900" height="150"></iframe><iframe id="fixed" title="DualPipe fixed" src="/embed.html?widget=sweep&ranks=4" width="700" height="300"></iframe>', '<script src="listen.js"></script>')],
       'listen.js': ['text/javascript', `window.heights = []; addEventListener('message', (e) => { if (e.data && e.data.type === 'dualpipe-lab:height') { window.heights.push(e.data.height); document.getElementById('auto').height = e.data.height; } });`],
     });
-    await page.goto(`${server.url}__test__/iframe.html`);
+    await page.goto(`${site.server.url}__test__/iframe.html`);
     const frame = page.frame({ url: /theme=dark/ });
     await waitForTimeline(frame);
     await page.waitForFunction(() => window.heights.some((h) => h > 300));
     const lanes = await readDrawnOps(frame);
-    assert.deepEqual(lanes[0], expectedOps(api.simulate({ schedule: '1f1b', ranks: 4, microbatches: 8 })));
+    assert.deepEqual(lanes[0], expectedOps(site.api.simulate({ schedule: '1f1b', ranks: 4, microbatches: 8 })));
     assert.equal(await frame.evaluate(() => document.documentElement.dataset.theme), 'dark');
     // The iframe was resized to the reported height: the widget shows without inner scrolling.
     const { height, inner } = await page.evaluate(() => ({ height: Number(document.getElementById('auto').height), inner: window.heights.at(-1) }));
@@ -64,12 +53,12 @@ test('embed.html in an iframe renders the timeline and reports its height to the
 });
 
 test('embed.html shows a bad parameter\'s message in place of the widget', async () => {
-  const { context, page, log } = await openPage(browser);
+  const { context, page, log } = await openPage(site.browser);
   try {
-    await page.goto(`${server.url}embed.html?widget=timeline&schedule=dualpipe&ranks=8&microbatches=10`);
+    await page.goto(`${site.server.url}embed.html?widget=timeline&schedule=dualpipe&ranks=8&microbatches=10`);
     await page.waitForSelector('.dpl-error');
     assert.equal(await page.$eval('.dpl-error-message', (p) => p.textContent), 'microbatches must be >= 2 * ranks = 16 for dualpipe (got 10)');
-    await page.goto(`${server.url}embed.html?widget=pie`);
+    await page.goto(`${site.server.url}embed.html?widget=pie`);
     await page.waitForSelector('.dpl-error');
     assert.equal(await page.$eval('.dpl-error-message', (p) => p.textContent), 'widget must be timeline or sweep (got "pie")');
     assert.deepEqual(log.errors, []);
@@ -79,7 +68,7 @@ test('embed.html shows a bad parameter\'s message in place of the widget', async
 });
 
 test('the classic-script figure widget registers with the course\'s LF and mounts, themed by its variables', async () => {
-  const { context, page, log } = await openPage(browser);
+  const { context, page, log } = await openPage(site.browser);
   try {
     // A stand-in for the course's lesson-figures.js: LF.register({name: fn}); fn(host, config).
     await hostPages(page, {
@@ -90,12 +79,12 @@ test('the classic-script figure widget registers with the course\'s LF and mount
         window.mountLessonFigures=function(){document.querySelectorAll('.lesson-figure[data-figure]').forEach(function(host){var spec=host.dataset.figure.trim();var name=spec.split(/\\s+/)[0];var cfg=JSON.parse(spec.slice(name.length).trim()||'{}');FIGS[name](host,cfg);});};})();`],
       'mount.js': ['text/javascript', 'window.mountLessonFigures();'],
     });
-    await page.goto(`${server.url}__test__/course.html`);
+    await page.goto(`${site.server.url}__test__/course.html`);
     await waitForTimeline(page, '#fig');
     const types = await page.evaluate(() => [typeof window.LESSON_FIGURES['dualpipe-schedule'], typeof window.LESSON_FIGURES['dualpipe-schedule'].mount, typeof window.LESSON_FIGURES['dualpipe-sweep']]);
     assert.deepEqual(types, ['function', 'function', 'function']);
     const [drawn] = await readDrawnOps(page, '#fig');
-    assert.deepEqual(drawn, expectedOps(api.simulate({ schedule: 'dualpipe', ranks: 4, microbatches: 8 })));
+    assert.deepEqual(drawn, expectedOps(site.api.simulate({ schedule: 'dualpipe', ranks: 4, microbatches: 8 })));
     // Light DOM, and the course's dark --blueprint colours direction 0's full backward.
     const fill = await page.$eval('#fig .dpl-cell.k-B.d-0', (r) => getComputedStyle(r).fill);
     assert.equal(fill, 'rgb(107, 142, 255)');
@@ -108,16 +97,16 @@ test('the classic-script figure widget registers with the course\'s LF and mount
 });
 
 test('without a course LF, the figure widget creates a minimal one that can mount figures', async () => {
-  const { context, page, log } = await openPage(browser);
+  const { context, page, log } = await openPage(site.browser);
   try {
     await hostPages(page, {
       'bare.html': ['text/html', html('<div class="lesson-figure" data-figure=\'dualpipe-schedule {"schedule":"zb-h1","ranks":4,"microbatches":6}\'></div>', '<script src="/js/embed/figure-widget.js"></script>', '<script src="go.js"></script>')],
       'go.js': ['text/javascript', 'window.LF.mountAll();'],
     });
-    await page.goto(`${server.url}__test__/bare.html`);
+    await page.goto(`${site.server.url}__test__/bare.html`);
     await waitForTimeline(page);
     const [drawn] = await readDrawnOps(page);
-    assert.deepEqual(drawn, expectedOps(api.simulate({ schedule: 'zb-h1', ranks: 4, microbatches: 6 })));
+    assert.deepEqual(drawn, expectedOps(site.api.simulate({ schedule: 'zb-h1', ranks: 4, microbatches: 6 })));
     assert.deepEqual(Object.keys(await page.evaluate(() => window.LF.figures)).sort(), ['dualpipe-schedule', 'dualpipe-sweep']);
     assert.deepEqual(log.errors, []);
   } finally {
@@ -126,20 +115,20 @@ test('without a course LF, the figure widget creates a minimal one that can moun
 });
 
 test('the <dualpipe-timeline> custom element renders in light DOM and follows its attributes', async () => {
-  const { context, page, log } = await openPage(browser);
+  const { context, page, log } = await openPage(site.browser);
   try {
     await hostPages(page, {
       'element.html': ['text/html', html('<dualpipe-timeline id="el" schedule="gpipe" ranks="4" microbatches="6" theme="light"></dualpipe-timeline><dualpipe-timeline id="bad" schedule="dualpipe" ranks="5"></dualpipe-timeline>',
         '<script type="module" src="/js/embed/dualpipe-timeline-element.js"></script>')],
     });
-    await page.goto(`${server.url}__test__/element.html`);
+    await page.goto(`${site.server.url}__test__/element.html`);
     await waitForTimeline(page, '#el');
     assert.equal(await page.$eval('#el', (el) => el.shadowRoot), null);
     assert.equal(await page.$$eval('#el .dpl-rank-label', (l) => l.length), 4);
     await page.$eval('#el', (el) => { el.setAttribute('ranks', '6'); el.setAttribute('schedule', '1f1b'); });
     await page.waitForFunction(() => document.querySelectorAll('#el .dpl-rank-label').length === 6);
     const [drawn] = await readDrawnOps(page, '#el');
-    assert.deepEqual(drawn, expectedOps(api.simulate({ schedule: '1f1b', ranks: 6, microbatches: 6 })));
+    assert.deepEqual(drawn, expectedOps(site.api.simulate({ schedule: '1f1b', ranks: 6, microbatches: 6 })));
     await page.waitForSelector('#bad .dpl-error');
     assert.equal(await page.$eval('#bad .dpl-error-message', (p) => p.textContent), 'ranks must be an even integer >= 2 for dualpipe (got 5)');
     assert.deepEqual(log.errors, []);
@@ -149,11 +138,11 @@ test('the <dualpipe-timeline> custom element renders in light DOM and follows it
 });
 
 test('embeds take the communication model (flat, nested or as attributes) and can start with the streams expanded', async () => {
-  const { context, page, log } = await openPage(browser);
+  const { context, page, log } = await openPage(site.browser);
   try {
     const partsOf = (scope) => page.$$eval(`${scope} .dpl-timeline-svg [data-part]`, (rs) => rs.length);
-    const expectedCount = (config) => expectedParts(api.simulate(config)).length;
-    await page.goto(`${server.url}embed.html?widget=timeline&ranks=4&microbatches=8&commRatio=1&commLayers=2&streams=1`);
+    const expectedCount = (config) => expectedParts(site.api.simulate(config)).length;
+    await page.goto(`${site.server.url}embed.html?widget=timeline&ranks=4&microbatches=8&commRatio=1&commLayers=2&streams=1`);
     await page.waitForSelector('.dpl-timeline-svg [data-part]');
     assert.equal(await partsOf('body'), expectedCount({ schedule: 'dualpipe', ranks: 4, microbatches: 8, costs: { comm: { ratio: 1, layers: 2 } } }));
     assert.equal(await page.getAttribute('[data-action="streams"]', 'aria-pressed'), 'true');
@@ -163,7 +152,7 @@ test('embeds take the communication model (flat, nested or as attributes) and ca
         '<script src="/js/embed/figure-widget.js"></script><script type="module" src="/js/embed/dualpipe-timeline-element.js"></script>', '<script src="go.js"></script>')],
       'go.js': ['text/javascript', 'window.LF.mountAll();'],
     });
-    await page.goto(`${server.url}__test__/comm.html`);
+    await page.goto(`${site.server.url}__test__/comm.html`);
     await page.waitForSelector('#fig .dpl-timeline-svg [data-part]');
     await page.waitForSelector('#el .dpl-timeline-svg [data-part]');
     assert.equal(await partsOf('#fig'), expectedCount({ schedule: 'dualpipe', ranks: 4, microbatches: 8, costs: { comm: { ratio: 0.5, attnShare: 0.25 } } }));

@@ -3,33 +3,22 @@
 // here in Node for the same requests; the hand trace is checked cell by cell; the overlap pair is
 // drawn from core's analyse_pair and animated; the Hindi page shows Hindi exercise texts; axe-core
 // finds nothing in light and dark. Screenshots go to test-artifacts/.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { startServer, launchBrowser, openPage, pipesim, screenshot, waitForExercise, requestedPaths, REPO, ARTIFACTS } from './helpers.mjs';
+import { useSite, openPage, screenshot, waitForExercise, requestedPaths, REPO, ARTIFACTS } from './helpers.mjs';
 
 const AXE = path.join(REPO, 'node_modules/axe-core/axe.min.js');
 const definition = (id) => JSON.parse(readFileSync(path.join(REPO, `lessons/exercises/${id}.json`), 'utf8'));
 
-let server;
-let browser;
-let api;
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  api = await pipesim();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const site = useSite();
 
 /** Opens the lesson at one exercise and waits until the simulator has computed its answers. */
 async function openExercise(options, id, extraHash = '') {
-  const { context, page, log } = await openPage(browser, options);
-  await page.goto(`${server.url}#exercise=${id}${extraHash}`);
+  const { context, page, log } = await openPage(site.browser, options);
+  await page.goto(`${site.server.url}#exercise=${id}${extraHash}`);
   await page.waitForSelector(`#exercise-${id}[data-ready]`, { timeout: 30000 });
   return { context, page, log, scope: `#exercise-${id}` };
 }
@@ -52,7 +41,7 @@ test('exercise 1: wrong answers say which way and how far, right ones pass in se
   const { context, page, log, scope } = await openExercise({}, 'recover-gpu-hours');
   try {
     // 1F1B P=8 M=16: makespan 69, DualPipe 54; gain 48/54 - 48/69 = 40/207 = 0.1932; recovered 0.18 x 15/54 = 0.05.
-    const rec = api.recover({ ranks: 8, microbatches: 16, from: '1f1b', to: 'dualpipe' });
+    const rec = site.api.recover({ ranks: 8, microbatches: 16, from: '1f1b', to: 'dualpipe' });
     assert.ok(Math.abs(rec.utilizationGain - 40 / 207) < 1e-12);
     assert.equal(await page.$eval(`${scope} .dpl-ex-solution`, (d) => d.hidden), true, 'no solution before an attempt');
 
@@ -117,7 +106,7 @@ test('exercise 1: wrong answers say which way and how far, right ones pass in se
 test('exercise 2: the hand trace is checked cell by cell against core\'s grid, mistakes marked, then the first all-busy slot', async () => {
   const { context, page, log, scope } = await openExercise({}, 'hand-trace');
   try {
-    const trace = api.traceGrid({ config: { schedule: 'dualpipe', ranks: 4, microbatches: 8 } });
+    const trace = site.api.traceGrid({ config: { schedule: 'dualpipe', ranks: 4, microbatches: 8 } });
     assert.equal(trace.slots, 26);
     const marks = (cell) => (!cell ? '' : cell.op === 'FB'
       ? `${cell.fmb}${cell.fdir ? "'" : ''} ${cell.bmb}${cell.bdir ? "'" : ''}` : `${cell.mb}${cell.dir ? "'" : ''}`);
@@ -179,7 +168,7 @@ test('exercise 2: the hand trace is checked cell by cell against core\'s grid, m
 test('exercise 3: the pair is core\'s analyse_pair; the choices are checked, then the pair animates (still frames under reduced motion)', async () => {
   const { context, page, log, scope } = await openExercise({ reducedMotion: 'reduce' }, 'overlap-window');
   try {
-    const pair = api.overlapPair({ comm: { ratio: 1, attnShare: 0.5 } });
+    const pair = site.api.overlapPair({ comm: { ratio: 1, attnShare: 0.5 } });
     await page.waitForSelector(`${scope} .dpl-pair-part`);
     const drawn = await page.$$eval(`${scope} .dpl-pair-part`, (gs) => gs.map((g) => [g.dataset.label, g.dataset.stream, Number(g.dataset.start), Number(g.dataset.end)]));
     assert.deepEqual(drawn, pair.parts.map((p) => [p.label, p.stream, p.start, p.end]));
@@ -196,7 +185,7 @@ test('exercise 3: the pair is core\'s analyse_pair; the choices are checked, the
 
     await choice('dispatch-hidden-by', def.answers[0].correct);
     await choice('combine-hidden-by', def.answers[1].correct);
-    const fb24 = api.simulate({ schedule: 'dualpipe', ranks: 8, microbatches: 16, costs: { overlapped: 2.4 } });
+    const fb24 = site.api.simulate({ schedule: 'dualpipe', ranks: 8, microbatches: 16, costs: { overlapped: 2.4 } });
     assert.ok(Math.abs(fb24.bubble.max - 4.2) < 1e-9); // (8/2 - 1)(2.4 + 2 - 3)
     await page.fill(field(scope, 'bubble-cheaper-pair'), '4.2');
     await check(page, scope);
@@ -242,8 +231,8 @@ test('exercise 4: the calculator shows core\'s breakdown; answers in counts, B, 
   const { context, page, log, scope } = await openExercise({}, 'param-overhead');
   try {
     await page.waitForSelector(`${scope} .dpl-params-breakdown table`);
-    const llama = api.params({ model: 'llama3-70b', pp: 8 });
-    const dsv3 = api.params({ model: 'deepseek-v3', pp: 16, ep: 64 });
+    const llama = site.api.params({ model: 'llama3-70b', pp: 8 });
+    const dsv3 = site.api.params({ model: 'deepseek-v3', pp: 16, ep: 64 });
     assert.equal(llama.totalParams, 70553706496); // tests/wasm/exercises.test.mjs works it out
     assert.match(await page.$eval(`${scope} .dpl-params-breakdown tfoot`, (t) => t.textContent), /70,553,706,496/);
     assert.equal(await page.$eval(`${scope} .dpl-params-footprint`, (d) => d.hidden), true, 'per-GPU answers hidden before an attempt');
@@ -291,9 +280,9 @@ test('exercise 4: the calculator shows core\'s breakdown; answers in counts, B, 
 test('exercise 5: DualPipe and Chimera drawn from one sweep; the two properties are checked against what it shows', async () => {
   const { context, page, log, scope } = await openExercise({}, 'dualpipe-vs-chimera');
   try {
-    assert.ok(api.schedules().some((s) => s.name === 'chimera'), 'core offers chimera');
+    assert.ok(site.api.schedules().some((s) => s.name === 'chimera'), 'core offers chimera');
     await page.waitForSelector(`${scope} .dpl-series.s-chimera`);
-    const sweep = api.sweep({ schedules: ['dualpipe', 'chimera'], ranks: [4], microbatches: [8, 16] }).rows;
+    const sweep = site.api.sweep({ schedules: ['dualpipe', 'chimera'], ranks: [4], microbatches: [8, 16] }).rows;
     const [dp8, dp16, ch8, ch16] = sweep;
     // DualPipe: (4/2 - 1)(3 + 2 - 3) = 2 idle per rank whatever M; Chimera grows with every unit of P micro-batches.
     assert.deepEqual([dp8.bubbleMax, dp16.bubbleMax], [2, 2]);
@@ -317,7 +306,7 @@ test('exercise 5: DualPipe and Chimera drawn from one sweep; the two properties 
     assert.match(await page.$eval(`${scope} .dpl-ex-summary`, (s) => s.textContent), /All 6 answers are right/);
     const shape = await page.$eval(`${scope} fieldset[data-answer="property-divisibility"] .dpl-ex-evidence`, (p) => p.textContent);
     let rejected;
-    try { api.simulate({ schedule: 'chimera', ranks: 4, microbatches: 10 }); } catch (error) { rejected = error.message; }
+    try { site.api.simulate({ schedule: 'chimera', ranks: 4, microbatches: 10 }); } catch (error) { rejected = error.message; }
     assert.equal(shape, `The simulator runs DualPipe at M = 10 but rejects Chimera there: “${rejected}”.`);
     await shoot(page, scope, 'exercise-5-chimera.png');
     assert.deepEqual(log.errors, []);
@@ -327,9 +316,9 @@ test('exercise 5: DualPipe and Chimera drawn from one sweep; the two properties 
 });
 
 test('in Hindi the exercises show their Hindi texts and Hindi UI strings', async () => {
-  const { context, page, log } = await openPage(browser);
+  const { context, page, log } = await openPage(site.browser);
   try {
-    await page.goto(`${server.url}?lang=hi`);
+    await page.goto(`${site.server.url}?lang=hi`);
     await waitForExercise(page, 'hand-trace');
     for (const id of ['recover-gpu-hours', 'hand-trace', 'overlap-window', 'param-overhead', 'dualpipe-vs-chimera']) {
       const def = definition(id);
@@ -349,10 +338,10 @@ test('in Hindi the exercises show their Hindi texts and Hindi UI strings', async
 });
 
 test('the exercises load only when their section nears the viewport', async () => {
-  const { context, page, log } = await openPage(browser);
+  const { context, page, log } = await openPage(site.browser);
   const requested = requestedPaths(page);
   try {
-    await page.goto(server.url);
+    await page.goto(site.server.url);
     await page.waitForSelector('.exercise-list');
     await page.waitForLoadState('networkidle');
     const early = requested.filter((p) => /views\/exercise\.js|lessons\/exercises\//.test(p));
@@ -377,9 +366,9 @@ async function axe(page, selector) {
 
 for (const theme of ['light', 'dark']) {
   test(`axe finds no violations on the exercises and quizzes after wrong answers, ${theme} theme`, async () => {
-    const { context, page } = await openPage(browser, { colorScheme: theme, bypassCSP: true });
+    const { context, page } = await openPage(site.browser, { colorScheme: theme, bypassCSP: true });
     try {
-      await page.goto(server.url);
+      await page.goto(site.server.url);
       for (const id of ['recover-gpu-hours', 'hand-trace', 'overlap-window', 'param-overhead', 'dualpipe-vs-chimera']) {
         await waitForExercise(page, id);
       }

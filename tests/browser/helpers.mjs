@@ -41,14 +41,15 @@ export async function startServer() {
 /**
  * Registers before/after hooks for a test file: the static server, Chromium and (for files that
  * compare the page with the simulator) the pipesim API in Node. Returns an object whose
- * `server`, `browser` and `api` are set once the hooks have run.
+ * `server`, `browser` and `api` are set once the hooks have run. Files that never ask the
+ * simulator in Node pass `{ pipesim: false }` and get no `api`.
  */
-export function useSite() {
+export function useSite({ pipesim: withPipesim = true } = {}) {
   const site = {};
   before(async () => {
     site.server = await startServer();
     site.browser = await launchBrowser();
-    site.api = await pipesim();
+    if (withPipesim) site.api = await pipesim();
   });
   after(async () => {
     await site.browser?.close();

@@ -1,23 +1,12 @@
 // The planner view in Chromium: presets plan as pipesim.plan does, a reject is shown with its
 // reason, a bad field gets the SimError message beside it, the Markdown download works, and a
 // plan survives the address (a bad value there gets its message beside its field).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openPage, screenshot, pipesim, requestedPaths } from './helpers.mjs';
+import { useSite, openPage, screenshot, requestedPaths } from './helpers.mjs';
 import { presetSpec } from '../../web/js/lib/planner-presets.js';
 
-let server;
-let browser;
-let api;
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  api = await pipesim();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const site = useSite();
 
 const OUT = '.view-planner .dpl-planner-output';
 
@@ -26,9 +15,9 @@ async function choosePreset(page, id) {
 }
 
 test('the DeepSeek-V3 preset plans DualPipe with P = 16, and the Markdown download says so', async () => {
-  const { context, page, log } = await openPage(browser, { acceptDownloads: true });
+  const { context, page, log } = await openPage(site.browser, { acceptDownloads: true });
   try {
-    await page.goto(`${server.url}#view=planner`);
+    await page.goto(`${site.server.url}#view=planner`);
     await choosePreset(page, 'deepseek-v3-2048-h800');
     await page.waitForSelector(`${OUT} .dpl-planner-table[data-schedule="dualpipe"]`, { timeout: 20000 });
     assert.equal(await page.getAttribute(`${OUT} .dpl-planner-table`, 'data-ranks'), '16');
@@ -51,9 +40,9 @@ test('the DeepSeek-V3 preset plans DualPipe with P = 16, and the Markdown downlo
 });
 
 test('the 7B preset is rejected with its reason shown', async () => {
-  const { context, page, log } = await openPage(browser);
+  const { context, page, log } = await openPage(site.browser);
   try {
-    await page.goto(`${server.url}#view=planner`);
+    await page.goto(`${site.server.url}#view=planner`);
     await choosePreset(page, 'dense-7b-8gpu');
     await page.waitForSelector(`${OUT} .dpl-planner-verdict.is-reject`, { timeout: 20000 });
     const verdict = await page.textContent(`${OUT} .dpl-planner-verdict`);
@@ -68,9 +57,9 @@ test('the 7B preset is rejected with its reason shown', async () => {
 });
 
 test('a bad field shows the simulator message beside that field, and clears when fixed', async () => {
-  const { context, page, log } = await openPage(browser);
+  const { context, page, log } = await openPage(site.browser);
   try {
-    await page.goto(`${server.url}#view=planner`);
+    await page.goto(`${site.server.url}#view=planner`);
     await page.waitForSelector(`${OUT} .dpl-planner-table`, { timeout: 20000 });
     const gpus = '.view-planner input[name="cluster.gpus"]';
     await page.fill(gpus, '-1');
@@ -92,9 +81,9 @@ test('a bad field shows the simulator message beside that field, and clears when
 });
 
 test('a plan round-trips through the address: its preset and the fields changed from it', async () => {
-  const { context, page, log } = await openPage(browser);
+  const { context, page, log } = await openPage(site.browser);
   try {
-    await page.goto(`${server.url}#view=planner`);
+    await page.goto(`${site.server.url}#view=planner`);
     await page.waitForSelector(`${OUT} .dpl-planner-table`, { timeout: 20000 });
     await choosePreset(page, 'dense-70b-1024');
     await page.waitForFunction(() => location.hash.includes('plan=dense-70b-1024'));
@@ -108,10 +97,10 @@ test('a plan round-trips through the address: its preset and the fields changed 
     // The copied address, opened afresh, plans the same spec as pipesim.plan does here.
     const spec = presetSpec('dense-70b-1024');
     Object.assign(spec.cluster, { gpus: 512, nodes: 64 });
-    const plan = api.plan(spec);
-    const fresh = await openPage(browser);
+    const plan = site.api.plan(spec);
+    const fresh = await openPage(site.browser);
     try {
-      await fresh.page.goto(`${server.url}${hash}`);
+      await fresh.page.goto(`${site.server.url}${hash}`);
       await fresh.page.waitForSelector(`${OUT} .dpl-planner-table`, { timeout: 20000 });
       const shown = await fresh.page.evaluate((out) => ({
         preset: document.querySelector('.view-planner select[name="preset"]').value,
@@ -137,13 +126,13 @@ test('a plan round-trips through the address: its preset and the fields changed 
 });
 
 test('a bad plan value in the address gets its message beside the field, never a blank page', async () => {
-  const { context, page, log } = await openPage(browser);
+  const { context, page, log } = await openPage(site.browser);
   try {
     const base = presetSpec('deepseek-v3-2048-h800');
     const rejected = (edit) => {
       const spec = JSON.parse(JSON.stringify(base));
       edit(spec);
-      try { api.plan(spec); } catch (error) { return error.message; }
+      try { site.api.plan(spec); } catch (error) { return error.message; }
       return null;
     };
     const cases = [
@@ -154,7 +143,7 @@ test('a bad plan value in the address gets its message beside the field, never a
     ];
     for (const [params, path, message] of cases) {
       assert.ok(message, `${params} is rejected`);
-      await page.goto(`${server.url}#view=planner&${params}`);
+      await page.goto(`${site.server.url}#view=planner&${params}`);
       const msg = `.view-planner .dpl-field-msg[data-path="${path}"]`;
       await page.waitForFunction((sel) => document.querySelector(sel)?.textContent.length > 0, msg, { timeout: 20000 });
       assert.equal(await page.textContent(msg), message, params);
@@ -165,7 +154,7 @@ test('a bad plan value in the address gets its message beside the field, never a
       assert.match(await page.evaluate(() => location.hash), new RegExp(params.replace('.', '\\.')));
     }
     // Fixing the field plans again and clears the message.
-    await page.goto(`${server.url}#view=planner&cluster.gpus=abc`);
+    await page.goto(`${site.server.url}#view=planner&cluster.gpus=abc`);
     await page.waitForSelector('.view-planner .dpl-field-msg[data-path="/cluster/gpus"]:not(:empty)', { timeout: 20000 });
     await page.fill('.view-planner input[name="cluster.gpus"]', '2048');
     await page.press('.view-planner input[name="cluster.gpus"]', 'Enter');
@@ -178,10 +167,10 @@ test('a bad plan value in the address gets its message beside the field, never a
 });
 
 test('the planner and sweep code loads only when their tab is first opened', async () => {
-  const { context, page, log } = await openPage(browser);
+  const { context, page, log } = await openPage(site.browser);
   const requested = requestedPaths(page);
   try {
-    await page.goto(server.url);
+    await page.goto(site.server.url);
     await page.waitForSelector('.lesson-body h1, #lesson-root h1', { timeout: 20000 });
     await page.waitForLoadState('networkidle');
     assert.deepEqual(requested.filter((p) => /views\/(planner|sweep-chart)\.js$/.test(p)), []);

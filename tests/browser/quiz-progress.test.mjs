@@ -3,11 +3,11 @@
 // localStorage in the course's aifs:progress:v1 shape under this lesson's path and survive a
 // reload; corrupt or foreign data never breaks the page and other lessons stay untouched; the
 // learner can reset this lesson; the language follows ?lang=, #lang= and the remembered choice.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { startServer, launchBrowser, openPage, screenshot, waitForExercise, REPO } from './helpers.mjs';
+import { useSite, openPage, screenshot, waitForExercise, REPO } from './helpers.mjs';
 
 const KEY = 'aifs:progress:v1';
 const LESSON = 'phases/10-llms-from-scratch/19-dualpipe-parallelism';
@@ -15,16 +15,7 @@ const quiz = JSON.parse(readFileSync(path.join(REPO, 'lessons/quiz.json'), 'utf8
 const quizHi = JSON.parse(readFileSync(path.join(REPO, 'lessons/quiz.hi.json'), 'utf8'));
 const byStage = (stage) => quiz.questions.filter((q) => q.stage === stage);
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const site = useSite({ pipesim: false });
 
 const stored = (page) => page.evaluate((k) => JSON.parse(localStorage.getItem(k)), KEY);
 async function waitForQuiz(page) {
@@ -37,9 +28,9 @@ async function answer(page, qid, index) {
 }
 
 test('the quiz stages sit before the lesson, after the concept section and after the key terms', async () => {
-  const { context, page, log } = await openPage(browser);
+  const { context, page, log } = await openPage(site.browser);
   try {
-    await page.goto(server.url);
+    await page.goto(site.server.url);
     await waitForQuiz(page);
     const order = await page.$$eval('.lesson > h2[id], .lesson > .lesson-quiz .dpl-quiz', (els) => els.map((e) => e.id || `quiz:${e.dataset.stage}:${e.querySelectorAll('fieldset').length}`));
     assert.deepEqual(order, ['quiz:pre:1', 'objectives', 'problem', 'concept', 'quiz:check:3', 'use-it', 'ship-it', 'exercises', 'key-terms', 'quiz:post:2', 'corrections']);
@@ -55,9 +46,9 @@ test('the quiz stages sit before the lesson, after the concept section and after
 });
 
 test('an answer gets immediate feedback with the explanation and is stored in the course\'s shape', async () => {
-  const { context, page, log } = await openPage(browser);
+  const { context, page, log } = await openPage(site.browser);
   try {
-    await page.goto(server.url);
+    await page.goto(site.server.url);
     await waitForQuiz(page);
     const pre = byStage('pre')[0];
     // Check without picking: a message, nothing stored.
@@ -101,9 +92,9 @@ test('an answer gets immediate feedback with the explanation and is stored in th
 });
 
 test('the quiz works from the keyboard: arrow keys pick, Enter checks', async () => {
-  const { context, page } = await openPage(browser);
+  const { context, page } = await openPage(site.browser);
   try {
-    await page.goto(server.url);
+    await page.goto(site.server.url);
     await waitForQuiz(page);
     const q = byStage('post')[1];
     await page.focus('#quiz-post-q1 input[type="radio"]');
@@ -116,9 +107,9 @@ test('the quiz works from the keyboard: arrow keys pick, Enter checks', async ()
 });
 
 test('quiz answers and exercise results survive a reload', async () => {
-  const { context, page, log } = await openPage(browser);
+  const { context, page, log } = await openPage(site.browser);
   try {
-    await page.goto(server.url);
+    await page.goto(site.server.url);
     await waitForQuiz(page);
     await answer(page, 'pre-q0', byStage('pre')[0].correct);
     await waitForExercise(page, 'recover-gpu-hours');
@@ -148,7 +139,7 @@ test('quiz answers and exercise results survive a reload', async () => {
 });
 
 test('every quiz answer right and every exercise solved marks the lesson complete', async () => {
-  const { context, page } = await openPage(browser);
+  const { context, page } = await openPage(site.browser);
   try {
     const exercises = Object.fromEntries(['recover-gpu-hours', 'hand-trace', 'overlap-window', 'param-overhead', 'dualpipe-vs-chimera']
       .map((id) => [id, { correct: true, attempts: 1, t: 1, answers: {} }]));
@@ -158,7 +149,7 @@ test('every quiz answer right and every exercise solved marks the lesson complet
         sessionStorage.setItem('seeded', '1');
       }
     }, [KEY, LESSON, exercises]);
-    await page.goto(server.url);
+    await page.goto(site.server.url);
     await waitForQuiz(page);
     const ids = ['pre-q0', 'check-q0', 'check-q1', 'check-q2', 'post-q0', 'post-q1'];
     for (const [i, q] of quiz.questions.entries()) await answer(page, ids[i], q.correct);
@@ -177,12 +168,12 @@ for (const [name, text] of [
   ['a broken entry for this lesson', JSON.stringify({ lessons: { [LESSON]: { answers: { 'pre-q0': 'x', 'check-q0': { picked: 'two' } }, exercises: [1], completedAt: 'soon' } } })],
 ]) {
   test(`corrupt progress (${name}) does not break the page; answering still works`, async () => {
-    const { context, page, log } = await openPage(browser);
+    const { context, page, log } = await openPage(site.browser);
     try {
       await context.addInitScript(([k, v]) => {
         if (!sessionStorage.getItem('seeded')) { localStorage.setItem(k, v); sessionStorage.setItem('seeded', '1'); }
       }, [KEY, text]);
-      await page.goto(server.url);
+      await page.goto(site.server.url);
       await waitForQuiz(page);
       await waitForExercise(page, 'dualpipe-vs-chimera');
       assert.match(await page.$eval('.dpl-progress-text', (p) => p.textContent), /quiz 0 of 6 right \(0 answered\)/);
@@ -196,13 +187,13 @@ for (const [name, text] of [
 }
 
 test('other lessons\' progress is kept; "Reset progress" forgets this lesson only, after a confirmation', async () => {
-  const { context, page, log } = await openPage(browser);
+  const { context, page, log } = await openPage(site.browser);
   const other = { answers: { 'pre-q0': { picked: 2, correct: true, t: 5 } }, completedAt: 9, visitedAt: 3 };
   try {
     await context.addInitScript(([k, v]) => {
       if (!sessionStorage.getItem('seeded')) { localStorage.setItem(k, v); sessionStorage.setItem('seeded', '1'); }
     }, [KEY, JSON.stringify({ lessons: { 'phases/00-setup-and-tooling/01-dev-environment': other }, updatedAt: 4 })]);
-    await page.goto(server.url);
+    await page.goto(site.server.url);
     await waitForQuiz(page);
     await answer(page, 'pre-q0', 0);
     await waitForExercise(page, 'recover-gpu-hours');
@@ -233,24 +224,24 @@ test('other lessons\' progress is kept; "Reset progress" forgets this lesson onl
 });
 
 test('language: ?lang=hi and #lang=hi open Hindi, a choice in the picker is remembered across visits', async () => {
-  const { context, page, log } = await openPage(browser);
+  const { context, page, log } = await openPage(site.browser);
   try {
-    await page.goto(`${server.url}#lang=hi`);
+    await page.goto(`${site.server.url}#lang=hi`);
     await waitForQuiz(page);
     assert.equal(await page.evaluate(() => document.documentElement.lang), 'hi');
     assert.equal(await page.$eval('#quiz-pre-q0 legend', (l) => l.textContent), `1. ${quizHi.questions[0].question}`);
 
-    await page.goto(`${server.url.replace(/\/?$/, '/')}?lang=hi`);
+    await page.goto(`${site.server.url.replace(/\/?$/, '/')}?lang=hi`);
     await waitForQuiz(page);
     assert.equal(await page.evaluate(() => document.documentElement.lang), 'hi');
 
-    await page.goto(server.url);
+    await page.goto(site.server.url);
     await waitForQuiz(page);
     assert.equal(await page.evaluate(() => document.documentElement.lang), 'en', 'a URL alone does not change the remembered choice');
     await page.selectOption('#pref-lang', 'hi');
     await page.waitForFunction(() => document.querySelector('.dpl-quiz-title')?.textContent === 'शुरू करने से पहले');
     assert.equal(await page.evaluate(() => localStorage.getItem('lang')), 'hi');
-    await page.goto(`${server.url.replace(/\/?$/, '/')}index.html`);
+    await page.goto(`${site.server.url.replace(/\/?$/, '/')}index.html`);
     await waitForQuiz(page);
     assert.equal(await page.evaluate(() => document.documentElement.lang), 'hi');
     assert.equal(await page.$eval('.dpl-progress-label', (s) => s.textContent), 'आपकी प्रगति');

@@ -1,22 +1,11 @@
 // The lesson reader in Chromium: it loads with no console error and no request outside its
 // origin, mounts a live timeline for every ```sim``` block, fills every quoted number from the
 // simulator, and follows the shared cost controls. Writes screenshots to test-artifacts/.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openPage, pipesim, readDrawnOps, expectedOps, screenshot } from './helpers.mjs';
+import { useSite, openPage, readDrawnOps, expectedOps, screenshot } from './helpers.mjs';
 
-let server;
-let browser;
-let api;
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  api = await pipesim();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const site = useSite();
 
 /** Waits until every lesson widget has drawn and every number has its live value. */
 async function waitForLesson(page) {
@@ -29,11 +18,11 @@ async function waitForLesson(page) {
 }
 
 test('the reader loads with no console errors and requests nothing outside its origin', async () => {
-  const { context, page, log } = await openPage(browser);
+  const { context, page, log } = await openPage(site.browser);
   try {
-    await page.goto(server.url);
+    await page.goto(site.server.url);
     await waitForLesson(page);
-    const origin = new URL(server.url).origin;
+    const origin = new URL(site.server.url).origin;
     const outside = log.requests.filter((url) => !url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('blob:'));
     assert.deepEqual(outside, []);
     assert.deepEqual(log.errors, []);
@@ -45,15 +34,15 @@ test('the reader loads with no console errors and requests nothing outside its o
 });
 
 test('every sim block becomes a timeline of exactly its config, and every quoted number matches', async () => {
-  const { context, page } = await openPage(browser);
+  const { context, page } = await openPage(site.browser);
   try {
-    await page.goto(server.url);
+    await page.goto(site.server.url);
     await waitForLesson(page);
     const widgets = await page.$$eval('.lesson .sim-widget', (ws) => ws.map((w) => ({ id: w.dataset.simId, config: JSON.parse(w.dataset.config) })));
     assert.ok(widgets.length >= 5, `only ${widgets.length} sim widgets`);
     for (const { id, config } of widgets) {
       const [drawn] = await readDrawnOps(page, `.sim-widget[data-sim-id="${id}"]`);
-      assert.deepEqual(drawn, expectedOps(api.simulate(config)), `widget ${id}`);
+      assert.deepEqual(drawn, expectedOps(site.api.simulate(config)), `widget ${id}`);
     }
     const numbers = await page.$$eval('.lesson .sim-number', (ns) => ns.map((n) => ({ ref: n.dataset.ref, quoted: n.dataset.quoted, live: n.dataset.live, cls: n.className })));
     assert.ok(numbers.length > 0);
@@ -67,9 +56,9 @@ test('every sim block becomes a timeline of exactly its config, and every quoted
 });
 
 test('changing a shared cost re-simulates the lesson widgets and marks the numbers that moved', async () => {
-  const { context, page, log } = await openPage(browser);
+  const { context, page, log } = await openPage(site.browser);
   try {
-    await page.goto(server.url);
+    await page.goto(site.server.url);
     await waitForLesson(page);
     await page.fill('input[name="backward"]', '3');
     await page.press('input[name="backward"]', 'Enter');
@@ -89,9 +78,9 @@ test('changing a shared cost re-simulates the lesson widgets and marks the numbe
 
 test('screenshots of the reader in light and dark, wide and narrow', async () => {
   for (const [theme, width] of [['light', 1280], ['dark', 1280], ['light', 390], ['dark', 390]]) {
-    const { context, page, log } = await openPage(browser, { viewport: { width, height: 900 }, colorScheme: theme });
+    const { context, page, log } = await openPage(site.browser, { viewport: { width, height: 900 }, colorScheme: theme });
     try {
-      await page.goto(server.url);
+      await page.goto(site.server.url);
       await waitForLesson(page);
       await screenshot(page, `reader-${theme}-${width}.png`);
       // A view further down: the first DualPipe figure with its controls.
@@ -108,9 +97,9 @@ test('screenshots of the reader in light and dark, wide and narrow', async () =>
 });
 
 test('switching to Hindi loads the Hindi lesson and UI strings, and survives a reload', async () => {
-  const { context, page, log } = await openPage(browser);
+  const { context, page, log } = await openPage(site.browser);
   try {
-    await page.goto(server.url);
+    await page.goto(site.server.url);
     await waitForLesson(page);
     await page.selectOption('#pref-lang', 'hi');
     await page.waitForFunction(() => location.hash.includes('lang=hi'));
@@ -134,9 +123,9 @@ test('switching to Hindi loads the Hindi lesson and UI strings, and survives a r
 });
 
 test('a cost the simulator rejects is named under its field and in place of each widget', async () => {
-  const { context, page, log } = await openPage(browser);
+  const { context, page, log } = await openPage(site.browser);
   try {
-    await page.goto(`${server.url}#weight=3`);
+    await page.goto(`${site.server.url}#weight=3`);
     const message = 'costs.weight must be <= costs.backward = 2 (got 3)';
     await page.waitForFunction((m) => document.querySelector('.dpl-costs .dpl-field-msg[id$="-weight-msg"]')?.textContent === m, message);
     assert.equal(await page.$eval('input[name="weight"]', (i) => i.getAttribute('aria-invalid')), 'true');

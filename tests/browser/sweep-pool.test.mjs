@@ -3,9 +3,9 @@
 // and for a bad request the same SimError (code, message, path). Checked in Node (the planner and
 // merge against the module, and the limits the planner copies from core) and in Chromium (the
 // pool against one worker, the main thread and Node; terminate; the fallbacks). Needs `make site`.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openPage, pipesim } from './helpers.mjs';
+import { useSite, openPage } from './helpers.mjs';
 import { planSweep, SWEEP_LIMITS, MIN_SPLIT_UNITS } from '../../web/js/lib/sweep-pool.js';
 
 const SCHEDULES = ['gpipe', '1f1b', 'zb-h1', 'dualpipe', 'dualpipev'];
@@ -18,18 +18,7 @@ const SMALL = { schedules: SCHEDULES, ranks: [4, 5, 8, 16, 32, 48, 64], microbat
 const BY_MB = { schedules: SCHEDULES, ranks: [64], microbatches: Array.from({ length: 16 }, (_, i) => 32 * (i + 1)), costs: COSTS };
 const TINY = { schedules: ['1f1b', 'dualpipe'], ranks: [4, 8], microbatches: ['2R'] };
 
-let api;
-let server;
-let browser;
-before(async () => {
-  api = await pipesim();
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const site = useSite();
 
 const errorOf = (fn) => {
   try {
@@ -44,14 +33,14 @@ const errorOf = (fn) => {
 
 test('merged parts equal the whole sweep, row for row, for every pool size', () => {
   for (const [request, pools] of [[FULL, [2]], [SMALL, [2, 3, 4]], [BY_MB, [2, 3, 4]]]) {
-    const whole = JSON.stringify(api.sweep(request));
+    const whole = JSON.stringify(site.api.sweep(request));
     // One ranks (or micro-batch) value per part by default; a few values per part with maxParts.
     for (const workers of pools) {
       for (const maxParts of [workers, 32]) {
         const plan = planSweep(request, { workers, maxParts });
         assert.ok(plan, `${workers} workers: the request splits`);
         assert.equal(plan.parts.length, Math.min(maxParts, request.ranks.length > 1 ? request.ranks.length : request.microbatches.length));
-        const results = plan.parts.map((part) => api.sweep(part.request));
+        const results = plan.parts.map((part) => site.api.sweep(part.request));
         assert.equal(JSON.stringify(plan.merge(results)), whole, `${workers} workers, ${maxParts} parts at most`);
       }
     }
@@ -59,8 +48,8 @@ test('merged parts equal the whole sweep, row for row, for every pool size', () 
   // The merge puts each part's rows back where its cells belong: one ranks value per part here,
   // so parts handed over in another order have the right shape but land in the wrong places.
   const plan = planSweep(SMALL, { workers: 2, maxParts: SMALL.ranks.length });
-  const results = plan.parts.map((part) => api.sweep(part.request));
-  assert.notEqual(JSON.stringify(plan.merge([...results].reverse())), JSON.stringify(api.sweep(SMALL)));
+  const results = plan.parts.map((part) => site.api.sweep(part.request));
+  assert.notEqual(JSON.stringify(plan.merge([...results].reverse())), JSON.stringify(site.api.sweep(SMALL)));
 });
 
 test('parts cut one axis into disjoint pieces, the costliest first, and leave the rest alone', () => {
@@ -84,7 +73,7 @@ test('parts cut one axis into disjoint pieces, the costliest first, and leave th
 
 test('a merge refuses results that are not the parts\' sweeps', () => {
   const plan = planSweep(SMALL, { workers: 2 });
-  const results = plan.parts.map((part) => api.sweep(part.request));
+  const results = plan.parts.map((part) => site.api.sweep(part.request));
   assert.throws(() => plan.merge(results.slice(1)));
   assert.throws(() => plan.merge([{ ...results[0], extra: 1 }, ...results.slice(1)]));
   assert.throws(() => plan.merge([{ rows: results[0].rows.slice(1) }, ...results.slice(1)]));
@@ -113,16 +102,16 @@ test('small, single-worker and unusual requests are not split', () => {
 test('the limits the planner relies on are core\'s', () => {
   const { maxCells, maxOps, maxRanks, opsPerRankMicrobatch } = SWEEP_LIMITS;
   const cells = { schedules: ['gpipe'], ranks: [1], microbatches: Array(maxCells + 1).fill(1) };
-  assert.equal(errorOf(() => api.sweep(cells)).message, `a sweep may have at most ${maxCells} cells (got ${maxCells + 1})`);
+  assert.equal(errorOf(() => site.api.sweep(cells)).message, `a sweep may have at most ${maxCells} cells (got ${maxCells + 1})`);
   const ops = { schedules: ['gpipe'], ranks: [1000], microbatches: Array(31).fill(1000) };  // 31 x 2M ops
-  assert.match(errorOf(() => api.sweep(ops)).message, new RegExp(`above the limit of ${maxOps}$`));
-  assert.equal(errorOf(() => api.sweep({ ...TINY, ranks: [maxRanks + 1] })).message, `ranks must be integers in [1, ${maxRanks}] (got ${maxRanks + 1})`);
-  assert.equal(api.sweep({ ...TINY, ranks: [maxRanks], microbatches: [1] }).rows.length, 2);
+  assert.match(errorOf(() => site.api.sweep(ops)).message, new RegExp(`above the limit of ${maxOps}$`));
+  assert.equal(errorOf(() => site.api.sweep({ ...TINY, ranks: [maxRanks + 1] })).message, `ranks must be integers in [1, ${maxRanks}] (got ${maxRanks + 1})`);
+  assert.equal(site.api.sweep({ ...TINY, ranks: [maxRanks], microbatches: [1] }).rows.length, 2);
   // Every schedule's op estimate stays within opsPerRankMicrobatch x ranks x micro-batches; core
   // names the estimate when it is over its per-simulation cap, which these shapes all are.
-  for (const { name } of api.schedules()) {
+  for (const { name } of site.api.schedules()) {
     for (const [ranks, microbatches] of [[2, 2 ** 20], [64, 2 ** 15], [1024, 2 ** 11]]) {
-      const error = errorOf(() => api.validate({ schedule: name, ranks, microbatches }));
+      const error = errorOf(() => site.api.validate({ schedule: name, ranks, microbatches }));
       assert.equal(error?.code, 'too_large', `${name} ${ranks}x${microbatches}`);
       const estimate = Number(/about (\d+) ops/.exec(error.message)[1]);
       assert.ok(estimate <= opsPerRankMicrobatch * ranks * microbatches, `${name}: ${estimate} ops`);
@@ -134,14 +123,14 @@ test('the limits the planner relies on are core\'s', () => {
 
 /** Runs `fn(request, ...)` in a fresh page that has the client module; returns its value. */
 async function inPage(fn, arg, setup) {
-  const { context, page, log } = await openPage(browser);
+  const { context, page, log } = await openPage(site.browser);
   const failed = [];
   page.on('response', (r) => { if (r.status() >= 400 && new URL(r.url()).pathname !== '/favicon.ico') failed.push(`${r.status()} ${r.url()}`); });
   try {
     if (setup) await page.addInitScript(setup);
-    await page.goto(`${server.url}generated/manifest.json`);
+    await page.goto(`${site.server.url}generated/manifest.json`);
     const value = await page.evaluate(fn, arg);
-    const offOrigin = log.requests.filter((url) => !url.startsWith(server.url));
+    const offOrigin = log.requests.filter((url) => !url.startsWith(site.server.url));
     return { value, failed, offOrigin, log };
   } finally {
     await context.close();
@@ -190,7 +179,7 @@ test('in Chromium the pooled sweep equals one worker, the main thread and Node',
   assert.deepEqual(failed, []);
   assert.deepEqual(offOrigin, []);
   assert.equal(value.defaultPoolSize, Math.max(1, Math.min(value.cores, 4)));
-  const node = Object.fromEntries(Object.entries(requests).map(([name, request]) => [name, JSON.stringify(api.sweep(request))]));
+  const node = Object.fromEntries(Object.entries(requests).map(([name, request]) => [name, JSON.stringify(site.api.sweep(request))]));
   for (const name of Object.keys(requests)) {
     assert.equal(value.single[name], node[name], `${name}: one worker = Node`);
     assert.equal(value.main[name], node[name], `${name}: main thread = Node`);
@@ -237,18 +226,18 @@ test('a bad sweep gives the same SimError through the pool as through one worker
     return out;
   }, bad);
   bad.forEach((request, i) => {
-    const expected = errorOf(() => api.sweep(request));
+    const expected = errorOf(() => site.api.sweep(request));
     assert.ok(expected, `case ${i} is an error in Node`);
     assert.deepEqual(value[i].pooled, expected, `case ${i}: pooled`);
     assert.deepEqual(value[i].single, expected, `case ${i}: one worker`);
   });
-  assert.equal(errorOf(() => api.sweep(bad[1])).path, '/schedules/2');
-  assert.equal(errorOf(() => api.sweep(bad[0])).path, '/ranks/3');
+  assert.equal(errorOf(() => site.api.sweep(bad[1])).path, '/schedules/2');
+  assert.equal(errorOf(() => site.api.sweep(bad[0])).path, '/ranks/3');
 });
 
 // NaN does not survive page.evaluate's arguments, so this request is built in the page.
 test('a NaN cost gives the same SimError through the pool as through one worker', async () => {
-  const expected = errorOf(() => api.sweep({ ...FULL, costs: { ...COSTS, forward: Number.NaN } }));
+  const expected = errorOf(() => site.api.sweep({ ...FULL, costs: { ...COSTS, forward: Number.NaN } }));
   assert.deepEqual(expected, { name: 'SimError', code: 'invalid_config', message: 'costs.forward must be a finite number (got NaN)', path: '/costs/forward' });
   const { value } = await inPage(async ({ full, costs }) => {
     const { createSimClient } = await import('/js/lib/sim-client.js');
@@ -266,9 +255,9 @@ test('a NaN cost gives the same SimError through the pool as through one worker'
 });
 
 test('terminate() stops every worker and rejects the running sweep; the next sweep starts afresh', async () => {
-  const { context, page } = await openPage(browser);
+  const { context, page } = await openPage(site.browser);
   try {
-    await page.goto(`${server.url}generated/manifest.json`);
+    await page.goto(`${site.server.url}generated/manifest.json`);
     const warmed = await page.evaluate(async () => {
       const { createSimClient } = await import('/js/lib/sim-client.js');
       globalThis.pool = createSimClient({ poolSize: 3 });
@@ -291,7 +280,7 @@ test('terminate() stops every worker and rejects the running sweep; the next swe
       const rows = JSON.stringify(await globalThis.pool.sweep(full));
       return { rows, workers: globalThis.pool.workers };
     }, FULL);
-    assert.equal(again.rows, JSON.stringify(api.sweep(FULL)));
+    assert.equal(again.rows, JSON.stringify(site.api.sweep(FULL)));
     assert.equal(again.workers, 3);
   } finally {
     await context.close();
@@ -309,8 +298,8 @@ test('without Worker the client sweeps in this thread, with the same rows and Si
   assert.equal(value.mode, 'in-thread');
   assert.equal(value.workers, 0);
   assert.equal(value.prewarmed, 0);
-  assert.equal(value.rows, JSON.stringify(api.sweep(SMALL)));
-  assert.deepEqual(value.error, errorOf(() => api.sweep({ ...SMALL, ranks: [4, 0] })));
+  assert.equal(value.rows, JSON.stringify(site.api.sweep(SMALL)));
+  assert.deepEqual(value.error, errorOf(() => site.api.sweep({ ...SMALL, ranks: [4, 0] })));
   assert.equal(value.error.path, '/ranks/1');
 });
 
@@ -333,7 +322,7 @@ test('a pool worker that fails to start hands every part to this thread, same ro
       }
     };
   });
-  assert.equal(value.rows, JSON.stringify(api.sweep(FULL)));
+  assert.equal(value.rows, JSON.stringify(site.api.sweep(FULL)));
   assert.equal(value.mode, 'in-thread');
   assert.equal(value.workers, 0);
   assert.ok(failed.some((f) => f.includes('/js/no-such-worker.js')), 'the broken worker was really requested');
@@ -365,5 +354,5 @@ test('when a part fails the whole request runs once more, and its outcome is wha
     };
   });
   assert.ok(value.spoiled > 0, 'the second worker received parts');
-  assert.equal(value.rows, JSON.stringify(api.sweep(FULL)));
+  assert.equal(value.rows, JSON.stringify(site.api.sweep(FULL)));
 });

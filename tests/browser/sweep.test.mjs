@@ -1,31 +1,20 @@
 // The sweep view in Chromium: every schedule on the same axes, invalid shapes as gaps and "n/a"
 // cells, the axis switch, the table view and the CSV download, all matching pipesim.sweep.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openPage, pipesim, screenshot } from './helpers.mjs';
+import { useSite, openPage, screenshot } from './helpers.mjs';
 import { sweepRequest } from '../../web/js/lib/sweep-data.js';
 
-let server;
-let browser;
-let api;
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  api = await pipesim();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const site = useSite();
 
 const COSTS = { forward: 1, backward: 2, weight: 1, overlapped: 3, p2pLatency: 0 };
 
 test('the sweep draws one line per schedule, with gaps where a schedule cannot run', async () => {
-  const { context, page, log } = await openPage(browser);
+  const { context, page, log } = await openPage(site.browser);
   try {
-    await page.goto(`${server.url}#view=sweep`);
+    await page.goto(`${site.server.url}#view=sweep`);
     await page.waitForSelector('.view-sweep .dpl-sweep-svg');
-    const { rows } = api.sweep(sweepRequest({ axis: 'microbatches', ranks: 8, microbatches: 20, costs: COSTS }));
+    const { rows } = site.api.sweep(sweepRequest({ axis: 'microbatches', ranks: 8, microbatches: 20, costs: COSTS }));
     const markers = await page.$$eval('.view-sweep .dpl-sweep-figure:first-child .dpl-series', (gs) =>
       Object.fromEntries(gs.map((g) => [g.getAttribute('class').split(' ')[1].slice(2), g.querySelectorAll('.dpl-series-marker').length])));
     for (const schedule of ['gpipe', '1f1b', 'zb-h1', 'dualpipe', 'dualpipev']) {
@@ -41,11 +30,11 @@ test('the sweep draws one line per schedule, with gaps where a schedule cannot r
 });
 
 test('the table view and the CSV hold every row, n/a where the shape is invalid', async () => {
-  const { context, page } = await openPage(browser, { acceptDownloads: true });
+  const { context, page } = await openPage(site.browser, { acceptDownloads: true });
   try {
-    await page.goto(`${server.url}#view=sweep&axis=ranks&microbatches=16`);
+    await page.goto(`${site.server.url}#view=sweep&axis=ranks&microbatches=16`);
     await page.waitForSelector('.view-sweep .dpl-sweep-svg');
-    const { rows } = api.sweep(sweepRequest({ axis: 'ranks', ranks: 8, microbatches: 16, costs: COSTS }));
+    const { rows } = site.api.sweep(sweepRequest({ axis: 'ranks', ranks: 8, microbatches: 16, costs: COSTS }));
     await page.click('.view-sweep .dpl-sweep-bar .dpl-toggle');
     await page.waitForSelector('.view-sweep .dpl-table');
     const cells = await page.$$eval('.view-sweep .dpl-table tbody tr', (trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));

@@ -1,22 +1,11 @@
 // The timeline explorer in Chromium: it draws exactly what the simulator computes, its
 // keyboard controls move the time cursor, its state survives a reload, and bad parameters
 // show the simulator's message next to the offending field.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openPage, waitForTimeline, pipesim, readDrawnOps, expectedOps } from './helpers.mjs';
+import { useSite, openPage, waitForTimeline, readDrawnOps, expectedOps } from './helpers.mjs';
 
-let server;
-let browser;
-let api;
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  api = await pipesim();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const site = useSite();
 
 const DEEPSEEK = { schedule: 'dualpipe', ranks: 8, microbatches: 20, costs: { forward: 1, backward: 2, weight: 1, overlapped: 3, p2pLatency: 0 } };
 
@@ -25,14 +14,14 @@ async function readout(page) {
 }
 
 test('the DualPipe 8x20 timeline draws 8 rank rows and exactly the simulated ops, in order', async () => {
-  const { context, page, log } = await openPage(browser);
+  const { context, page, log } = await openPage(site.browser);
   try {
-    await page.goto(`${server.url}#view=timeline`);
+    await page.goto(`${site.server.url}#view=timeline`);
     await waitForTimeline(page, '.view-timeline');
     assert.equal(await page.$$eval('.view-timeline .dpl-rank-label', (els) => els.length), 8);
     const lanes = await readDrawnOps(page, '.view-timeline');
     assert.equal(lanes.length, 1);
-    const expected = expectedOps(api.simulate(DEEPSEEK));
+    const expected = expectedOps(site.api.simulate(DEEPSEEK));
     assert.equal(lanes[0].length, expected.length);
     assert.deepEqual(lanes[0], expected);
     // DeepSeek's figure: max idle per rank (F&B + B - 3W)(PP/2 - 1) = (3 + 2 - 3)(4 - 1) = 6.
@@ -48,24 +37,24 @@ test('the DualPipe 8x20 timeline draws 8 rank rows and exactly the simulated ops
 });
 
 test('two compared schedules share one time axis of the longer makespan', async () => {
-  const { context, page } = await openPage(browser);
+  const { context, page } = await openPage(site.browser);
   try {
-    await page.goto(`${server.url}#view=timeline&compare=1f1b`);
+    await page.goto(`${site.server.url}#view=timeline&compare=1f1b`);
     await waitForTimeline(page, '.view-timeline');
     await page.waitForFunction(() => document.querySelectorAll('.view-timeline .dpl-timeline-svg').length === 2);
     const widths = await page.$$eval('.view-timeline .dpl-timeline-svg', (svgs) => svgs.map((s) => s.getAttribute('width')));
     assert.equal(widths[0], widths[1]);
     const lanes = await readDrawnOps(page, '.view-timeline');
-    assert.deepEqual(lanes[1], expectedOps(api.simulate({ ...DEEPSEEK, schedule: '1f1b' })));
+    assert.deepEqual(lanes[1], expectedOps(site.api.simulate({ ...DEEPSEEK, schedule: '1f1b' })));
   } finally {
     await context.close();
   }
 });
 
 test('play, step and scrub work from the keyboard', async () => {
-  const { context, page, log } = await openPage(browser);
+  const { context, page, log } = await openPage(site.browser);
   try {
-    await page.goto(`${server.url}#view=timeline`);
+    await page.goto(`${site.server.url}#view=timeline`);
     await waitForTimeline(page, '.view-timeline');
     await page.focus('.view-timeline .dpl-scroll');
     assert.equal(await readout(page), 't = 66 of 66');
@@ -112,9 +101,9 @@ test('play, step and scrub work from the keyboard', async () => {
 });
 
 test('arrow keys move focus between op cells, and focus shows the details tooltip', async () => {
-  const { context, page } = await openPage(browser);
+  const { context, page } = await openPage(site.browser);
   try {
-    await page.goto(`${server.url}#view=timeline&ranks=4&microbatches=8`);
+    await page.goto(`${site.server.url}#view=timeline&ranks=4&microbatches=8`);
     await waitForTimeline(page, '.view-timeline');
     await page.focus('.view-timeline .dpl-scroll');
     await page.keyboard.press('Tab'); // the one cell in the tab order: rank 0's first op
@@ -139,14 +128,14 @@ test('arrow keys move focus between op cells, and focus shows the details toolti
 });
 
 test('the table view lists the same ops as text', async () => {
-  const { context, page } = await openPage(browser);
+  const { context, page } = await openPage(site.browser);
   try {
-    await page.goto(`${server.url}#view=timeline&ranks=4&microbatches=8`);
+    await page.goto(`${site.server.url}#view=timeline&ranks=4&microbatches=8`);
     await waitForTimeline(page, '.view-timeline');
     await page.click('.view-timeline .dpl-transport [data-action="table"]');
     await page.waitForSelector('.view-timeline .dpl-table');
     const rows = await page.$$eval('.view-timeline .dpl-table tbody tr', (trs) => trs.map((tr) => ({ ...tr.dataset })));
-    assert.deepEqual(rows, expectedOps(api.simulate({ ...DEEPSEEK, ranks: 4, microbatches: 8 })));
+    assert.deepEqual(rows, expectedOps(site.api.simulate({ ...DEEPSEEK, ranks: 4, microbatches: 8 })));
     await page.waitForFunction(() => location.hash.includes('table=1'));
   } finally {
     await context.close();
@@ -154,10 +143,10 @@ test('the table view lists the same ops as text', async () => {
 });
 
 test('URL state round-trips: a reload restores schedules, shape, costs, cursor, view and theme', async () => {
-  const { context, page, log } = await openPage(browser);
+  const { context, page, log } = await openPage(site.browser);
   try {
     const hash = '#view=timeline&schedule=1f1b&compare=zb-h1&ranks=4&microbatches=8&forward=1.5&t=5&theme=dark';
-    await page.goto(`${server.url}${hash}`);
+    await page.goto(`${site.server.url}${hash}`);
     await waitForTimeline(page, '.view-timeline');
     const read = () => page.evaluate(() => ({
       schedule: document.querySelector('select[name="schedule"]').value,
@@ -194,9 +183,9 @@ test('URL state round-trips: a reload restores schedules, shape, costs, cursor, 
 });
 
 test('a bad parameter shows the simulator message in place of the widget and next to its field', async () => {
-  const { context, page, log } = await openPage(browser);
+  const { context, page, log } = await openPage(site.browser);
   try {
-    await page.goto(`${server.url}#view=timeline&ranks=3`);
+    await page.goto(`${site.server.url}#view=timeline&ranks=3`);
     await page.waitForSelector('.view-timeline .dpl-error');
     const message = 'ranks must be an even integer >= 2 for dualpipe (got 3)';
     assert.equal(await page.$eval('.view-timeline .dpl-error-message', (p) => p.textContent), message);
@@ -209,7 +198,7 @@ test('a bad parameter shows the simulator message in place of the widget and nex
     await waitForTimeline(page, '.view-timeline');
     assert.equal(await page.$eval('.dpl-field-ranks .dpl-field-msg', (p) => p.textContent), '');
 
-    await page.goto(`${server.url}#view=timeline&schedule=pipedream&theme=purple`);
+    await page.goto(`${site.server.url}#view=timeline&schedule=pipedream&theme=purple`);
     await page.waitForSelector('.view-timeline .dpl-error');
     const unknown = await page.$eval('.view-timeline .dpl-error', (e) => e.dataset.code);
     assert.equal(unknown, 'unknown_schedule');
@@ -221,9 +210,9 @@ test('a bad parameter shows the simulator message in place of the widget and nex
 });
 
 test('on the Hindi page the simulator message for a bad parameter is shown in Hindi, in place and by its field', async () => {
-  const { context, page, log } = await openPage(browser);
+  const { context, page, log } = await openPage(site.browser);
   try {
-    await page.goto(`${server.url}#view=timeline&lang=hi&ranks=8&microbatches=10`);
+    await page.goto(`${site.server.url}#view=timeline&lang=hi&ranks=8&microbatches=10`);
     await page.waitForSelector('.view-timeline .dpl-error');
     const message = 'dualpipe के लिए माइक्रो-बैच कम से कम 2 × रैंक = 16 होने चाहिए (मिला 10)';
     assert.equal(await page.$eval('.view-timeline .dpl-error-message', (p) => p.textContent), message);
@@ -236,9 +225,9 @@ test('on the Hindi page the simulator message for a bad parameter is shown in Hi
 });
 
 test('under prefers-reduced-motion, play advances in still frames that land on op boundaries', async () => {
-  const { context, page } = await openPage(browser, { reducedMotion: 'reduce' });
+  const { context, page } = await openPage(site.browser, { reducedMotion: 'reduce' });
   try {
-    await page.goto(`${server.url}#view=timeline&ranks=4&microbatches=8&t=0`);
+    await page.goto(`${site.server.url}#view=timeline&ranks=4&microbatches=8&t=0`);
     await waitForTimeline(page, '.view-timeline');
     await page.click('.view-timeline [data-action="play"]');
     await page.waitForFunction(() => Number(document.querySelector('.view-timeline .dpl-scrub').value) >= 2);
@@ -252,9 +241,9 @@ test('under prefers-reduced-motion, play advances in still frames that land on o
 });
 
 test('rank labels and the lane heading stay in view when a wide timeline scrolls sideways', async () => {
-  const { context, page, log } = await openPage(browser);
+  const { context, page, log } = await openPage(site.browser);
   try {
-    await page.goto(`${server.url}#view=timeline&schedule=dualpipe&ranks=16&microbatches=64`);
+    await page.goto(`${site.server.url}#view=timeline&schedule=dualpipe&ranks=16&microbatches=64`);
     await waitForTimeline(page, '.view-timeline');
     const seen = await page.$eval('.view-timeline .dpl-scroll', (scroller) => {
       scroller.scrollLeft = scroller.scrollWidth; // as far right as it goes
