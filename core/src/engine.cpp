@@ -90,7 +90,7 @@ struct TickCosts {
   SlotCost slots[kSlots];
 };
 
-// What one rank did, accumulated while it runs so no pass over the timeline is needed.
+// What one rank did: busy time and activations as it ran, compute and communication after.
 struct RankTally {
   Tick busy = 0;
   Tick compute = 0;  // compute part of busy (all of it without the communication model)
@@ -144,37 +144,45 @@ class WorkStack {
   int* top_;
 };
 
+// A rank's progress, together so a visit loads and stores one small record: its next op, where
+// its list ends, when it is free, and what it has done so far.
+struct RankState {
+  const Op* next = nullptr;
+  const Op* end = nullptr;
+  Tick free_at = 0;
+  Tick busy = 0;
+  int in_flight = 0;
+  int peak_activations = 0;
+};
+
 class Engine {
  public:
   Engine(const Schedule& s, const Costs& costs, bool record_timeline)
       : s_(s), costs_(costs), record_timeline_(record_timeline), index_(s), chunks_(index_.size()),
         next_waiter_(static_cast<std::size_t>(s.ranks), kNobody),
-        waiting_on_(static_cast<std::size_t>(s.ranks)),
-        head_(static_cast<std::size_t>(s.ranks), 0), free_at_(static_cast<std::size_t>(s.ranks), 0),
-        tally_(static_cast<std::size_t>(s.ranks)), timeline_(static_cast<std::size_t>(s.ranks)) {
-    if (record_timeline_)
-      for (int r = 0; r < s.ranks; ++r)
-        timeline_[static_cast<std::size_t>(r)].reserve(s.rank_ops[static_cast<std::size_t>(r)].size());
+        waiting_on_(static_cast<std::size_t>(s.ranks)), ranks_(static_cast<std::size_t>(s.ranks)),
+        timeline_(static_cast<std::size_t>(s.ranks)) {
+    for (std::size_t r = 0; r < ranks_.size(); ++r) {
+      const std::vector<Op>& ops = s.rank_ops[r];
+      ranks_[r].next = ops.data();
+      ranks_[r].end = ops.data() + ops.size();
+      if (record_timeline_) timeline_[r].reserve(ops.size());
+    }
   }
 
   Result<EngineRun> run() {
     // A stack, not a queue: the visiting order cannot change any time (see the file comment).
     WorkStack work(s_.ranks);
     for (int r = s_.ranks - 1; r >= 0; --r) work.push(r);
-    while (!work.empty()) {
-      const int r = work.pop();
-      const bool latency = costs_.p2p_latency != 0;
-      if (record_timeline_) latency ? advance<true, true>(r, work) : advance<true, false>(r, work);
-      else latency ? advance<false, true>(r, work) : advance<false, false>(r, work);
-    }
+    const bool latency = costs_.p2p_latency != 0;
+    if (record_timeline_) latency ? drain<true, true>(work) : drain<true, false>(work);
+    else latency ? drain<false, true>(work) : drain<false, false>(work);
     for (int r = 0; r < s_.ranks; ++r)
-      if (head_[static_cast<std::size_t>(r)] < s_.rank_ops[static_cast<std::size_t>(r)].size())
-        return deadlock_error();
-    add_compute_and_comm();
+      if (!finished(r)) return deadlock_error();
     EngineRun out;
     out.timeline = std::move(timeline_);
-    out.ranks = std::move(tally_);
-    out.makespan = *std::max_element(free_at_.begin(), free_at_.end());
+    for (std::size_t r = 0; r < ranks_.size(); ++r) out.ranks.push_back(tally(r));
+    for (const RankState& rank : ranks_) out.makespan = std::max(out.makespan, rank.free_at);
     return out;
   }
 
@@ -182,33 +190,34 @@ class Engine {
   // Compute and communication time are sums over a rank's list that do not depend on timing, so
   // they are added here rather than in the hot loop: without the communication model compute is
   // all of busy and there is no communication.
-  void add_compute_and_comm() {
-    for (std::size_t r = 0; r < tally_.size(); ++r) {
-      RankTally& tally = tally_[r];
-      if (!costs_.has_comm) {
-        tally.compute = tally.busy;
-        continue;
-      }
-      for (const Op& op : s_.rank_ops[r]) {
-        tally.compute += costs_.of(op).compute;
-        tally.comm += costs_.of(op).comm;
-      }
+  RankTally tally(std::size_t r) const {
+    const RankState& rank = ranks_[r];
+    RankTally t;
+    t.busy = rank.busy;
+    t.in_flight = rank.in_flight;
+    t.peak_activations = rank.peak_activations;
+    if (!costs_.has_comm) {
+      t.compute = t.busy;
+      return t;
     }
+    for (const Op& op : s_.rank_ops[r]) {
+      t.compute += costs_.of(op).compute;
+      t.comm += costs_.of(op).comm;
+    }
+    return t;
   }
 
-  // Runs rank r's ops until one must wait; parks r on the chunk it waits for.
-  // The loop is written for instruction count, which bounds large sweeps: every table is read
-  // through a local pointer, the shape, costs and the rank's clock and tallies are locals written
-  // back once, and each kind of op has its own branch with its cost and activation change as
-  // constants, so there is one switch per op and no cost-table lookup. Measured on the full sweep
-  // against a loop with a slot-cost table and a second switch to publish results: 117 native
-  // instructions per op instead of 135, and 25% fewer instructions executed in the wasm module.
-  // kLatency: p2p latency is not zero. Without it the rank check drops out of every dependency.
+  // Advances ranks from the work stack until it is empty: each runs its ops until one must wait
+  // and parks on the chunk it waits for. kLatency: p2p latency is not zero (without it the rank
+  // check drops out of every dependency). kRecord: keep the timeline.
+  //
+  // Written for instruction count, which bounds large sweeps. The shape and costs are locals set
+  // once per run, a visit loads and stores one RankState, and each kind of op has its own branch
+  // with its cost and activation change as constants: one switch per op, no cost-table lookup.
+  // Measured on the full sweep against a loop with a slot-cost table, per-visit loads of the shape
+  // and a second switch to publish results: the wasm module executes ~30% fewer instructions.
   template <bool kRecord, bool kLatency>
-  void advance(int r, WorkStack& work) {
-    const auto ru = static_cast<std::size_t>(r);
-    const Op* const ops = s_.rank_ops[ru].data();
-    const Op* const ops_end = ops + s_.rank_ops[ru].size();
+  void drain(WorkStack& work) {
     ChunkState* const chunks = chunks_.data();
     const std::size_t stride = index_.stage_stride();
     const std::size_t stages = static_cast<std::size_t>(s_.stages);
@@ -219,11 +228,10 @@ class Engine {
     const Tick backward_zb = costs_.of(OpKind::Backward, true).duration;
     const Tick weight = costs_.of(OpKind::Weight, false).duration;
     const Tick pair = costs_.of(OpKind::ForwardBackward, false).duration;
-    RankTally& tally = tally_[ru];
-    Tick free_at = free_at_[ru];
-    Tick busy = tally.busy;
-    int in_flight = tally.in_flight, peak = tally.peak_activations;
-    Tick ready = 0;
+    // The visited rank and its state, and the op being tried.
+    int r = 0;
+    Tick free_at = 0, busy = 0, ready = 0;
+    int in_flight = 0, peak = 0;
     Wait wait;
 
     // The chunk's dense key: ChunkIndex::operator() with the shape in registers.
@@ -254,7 +262,8 @@ class Engine {
     // The op runs from `ready` for `duration`.
     const auto run_for = [&](const Op& op, Tick duration) {
       const Tick end = ready + duration;
-      if constexpr (kRecord) timeline_[ru].push_back(TimedOp{op, to_units(ready), to_units(end)});
+      if constexpr (kRecord)
+        timeline_[static_cast<std::size_t>(r)].push_back(TimedOp{op, to_units(ready), to_units(end)});
       busy += duration;
       free_at = end;
       return end;
@@ -304,14 +313,22 @@ class Engine {
       return false;
     };
 
-    const Op* op = ops + head_[ru];
-    while (op != ops_end && try_run(*op)) ++op;
-    if (op != ops_end) park(r, wait);
-    head_[ru] = static_cast<std::size_t>(op - ops);
-    free_at_[ru] = free_at;
-    tally.busy = busy;
-    tally.in_flight = in_flight;
-    tally.peak_activations = peak;
+    while (!work.empty()) {
+      r = work.pop();
+      RankState& rank = ranks_[static_cast<std::size_t>(r)];
+      free_at = rank.free_at;
+      busy = rank.busy;
+      in_flight = rank.in_flight;
+      peak = rank.peak_activations;
+      const Op* op = rank.next;
+      while (op != rank.end && try_run(*op)) ++op;
+      if (op != rank.end) park(r, wait);
+      rank.next = op;
+      rank.free_at = free_at;
+      rank.busy = busy;
+      rank.in_flight = in_flight;
+      rank.peak_activations = peak;
+    }
   }
 
   void park(int r, const Wait& wait) {
@@ -331,6 +348,15 @@ class Engine {
     head = kNobody;
   }
 
+  bool finished(int r) const {
+    const RankState& rank = ranks_[static_cast<std::size_t>(r)];
+    return rank.next == rank.end;
+  }
+  std::size_t head_index(int r) const {
+    const auto ru = static_cast<std::size_t>(r);
+    return static_cast<std::size_t>(ranks_[ru].next - s_.rank_ops[ru].data());
+  }
+
   // The rank whose list holds the F of chunk `key` (error path only: a linear scan).
   int rank_holding(std::size_t key) const {
     for (int r = 0; r < s_.ranks; ++r)
@@ -345,7 +371,7 @@ class Engine {
     int listed = 0, stuck = 0;
     for (int r = 0; r < s_.ranks; ++r) {
       const auto ru = static_cast<std::size_t>(r);
-      if (head_[ru] >= s_.rank_ops[ru].size()) continue;
+      if (finished(r)) continue;
       ++stuck;
       if (listed == 4) continue;
       ++listed;
@@ -354,7 +380,7 @@ class Engine {
                        index_.chunk(w.key), {}};
       const int holder = rank_holding(w.key);
       msg += std::string(listed > 1 ? ";" : "") + " rank " + std::to_string(r) + " op " +
-             std::to_string(head_[ru]) + " " + op_label(s_.rank_ops[ru][head_[ru]]) +
+             std::to_string(head_index(r)) + " " + op_label(*ranks_[ru].next) +
              " waits for " + op_label(awaited) + " on rank " + std::to_string(holder);
     }
     if (stuck > listed) msg += "; and " + std::to_string(stuck - listed) + " more stuck ranks";
@@ -368,9 +394,7 @@ class Engine {
   std::vector<ChunkState> chunks_;
   std::vector<int> next_waiter_;
   std::vector<Wait> waiting_on_;
-  std::vector<std::size_t> head_;
-  std::vector<Tick> free_at_;
-  std::vector<RankTally> tally_;
+  std::vector<RankState> ranks_;
   std::vector<std::vector<TimedOp>> timeline_;
 };
 
