@@ -4,7 +4,8 @@
 // a FIFO queue).
 #include "dualpipe_steps.h"
 
-#include <deque>
+#include <cstddef>
+#include <vector>
 
 #include "generators.h"
 
@@ -13,7 +14,9 @@ namespace {
 
 class RankProgram {
  public:
-  RankProgram(const DualPipeRankPlan& plan, std::vector<Op>& ops) : plan_(plan), ops_(ops) {}
+  RankProgram(const DualPipeRankPlan& plan, std::vector<Op>& ops) : plan_(plan), ops_(ops) {
+    pending_w_.reserve(2 * static_cast<std::size_t>(plan.chunks_per_phase));
+  }
 
   void f(int phase) { ops_.push_back(forward_op(dir(phase), next_f_[phase]++, stage(phase))); }
   void b(int phase, bool zb = false) {
@@ -21,15 +24,12 @@ class RankProgram {
     ops_.push_back(backward_op(c.dir, c.mb, c.stage, zb));
     if (zb) pending_w_.push_back(c);
   }
-  void w() {
-    ops_.push_back(weight_op(pending_w_.front()));
-    pending_w_.pop_front();
-  }
+  void w() { ops_.push_back(weight_op(pending_w_[next_w_++])); }
   void fb(int f_phase, int b_phase) {
     const Chunk fc{dir(f_phase), next_f_[f_phase]++, stage(f_phase)};
     ops_.push_back(forward_backward_op(fc, take_backward(b_phase)));
   }
-  bool weights_pending() const { return !pending_w_.empty(); }
+  bool weights_pending() const { return next_w_ < pending_w_.size(); }
 
  private:
   int dir(int phase) const { return plan_.phase_dir[static_cast<std::size_t>(phase)]; }
@@ -40,7 +40,10 @@ class RankProgram {
   std::vector<Op>& ops_;
   int next_f_[2] = {0, 0};
   int next_b_[2] = {0, 0};
-  std::deque<Chunk> pending_w_;
+  // The FIFO: every zero-bubble B's chunk in order, and the next one a W takes. Nothing is
+  // removed (a rank has at most 2 * chunks_per_phase), which keeps w() a plain array read.
+  std::vector<Chunk> pending_w_;
+  std::size_t next_w_ = 0;
 };
 
 }  // namespace
