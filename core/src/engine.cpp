@@ -215,7 +215,8 @@ class Engine {
   // once per run, a visit loads and stores one RankState, and each kind of op has its own branch
   // with its cost and activation change as constants: one switch per op, no cost-table lookup.
   // Measured on the full sweep against a loop with a slot-cost table, per-visit loads of the shape
-  // and a second switch to publish results: the wasm module executes ~30% fewer instructions.
+  // and a second switch to publish results, the wasm module runs the full sweep in over a third
+  // fewer instructions (cachegrind over Node, TurboFan only).
   template <bool kRecord, bool kLatency>
   void drain(WorkStack& work) {
     ChunkState* const chunks = chunks_.data();
