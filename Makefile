@@ -45,8 +45,8 @@ test: deps
 serve: site
 	node scripts/serve.mjs --port $(PORT) --root web
 
-# wasm-bench runs build/native/bench/pipesim_bench itself, prints its output, then the wasm,
-# Chromium and payload figures beside it.
+# wasm-bench runs both builds of bench/bench_core.cpp (native, and wasm under Node) itself, prints
+# their output and ratios, then the JS API, Chromium and payload figures beside them.
 bench: native site
 	node bench/wasm-bench.mjs
 

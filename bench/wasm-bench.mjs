@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// `make bench`, wasm side (issue #3): the same DualPipe simulations in WASM (Node) beside the
-// native bench's figures, the full sweep (5 schedules x even R 4..64 x M in {2R,4R,8R,16R}) in
-// Node and in headless Chromium (main thread, one Web Worker, and split over the page's pool of
-// workers; warm, and cold as a fresh page's first sweep), the module's size, and the page payload
-// gzipped. Prints figures only; nothing asserts on time (STYLE.md §8).
+// `make bench`, wasm side (issue #3): the core bench built natively and as wasm (the same calls,
+// so the ratio is the simulator's own), the same DualPipe simulations through the JS API, the
+// full sweep (5 schedules x even R 4..64 x M in {2R,4R,8R,16R}) in Node and in headless Chromium
+// (main thread, one Web Worker, and split over the page's pool of workers; warm, and cold as a
+// fresh page's first sweep), the module's size, and the page payload gzipped. Prints figures
+// only; nothing asserts on time (STYLE.md §8).
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -16,6 +17,7 @@ import { loadPipesim } from '../wasm/pipesim.js';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const WEB = path.join(ROOT, 'web');
 const NATIVE_BENCH = path.join(ROOT, 'build/native/bench/pipesim_bench');
+const WASM_BENCH = path.join(ROOT, 'build/wasm/bench/pipesim_bench.js');
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const SIMULATIONS = [[64, 1024], [16, 4096]];
@@ -37,10 +39,11 @@ function bestMs(reps, fn) {
   return best;
 }
 
-// Runs the native bench, echoes it, and returns {"R,M": simulate() ms, sweep: ms} as printed.
-function nativeFigures() {
-  if (!existsSync(NATIVE_BENCH)) return { text: `(no ${path.relative(ROOT, NATIVE_BENCH)}: run make native)\n` };
-  const text = execFileSync(NATIVE_BENCH, { encoding: 'utf8' });
+// Runs a build of the core bench (bench_core.cpp), echoes it, and returns {"R,M": simulate() ms,
+// sweep: ms} as printed. `command` is the native binary, or node plus the wasm build's script.
+function coreFigures(command, what) {
+  if (!existsSync(command.at(-1))) return { text: `(no ${path.relative(ROOT, command.at(-1))}: run make ${what})\n` };
+  const text = execFileSync(command[0], command.slice(1), { encoding: 'utf8' });
   const figures = { text };
   for (const line of text.split('\n')) {
     const sim = line.match(/dualpipe R=\s*(\d+)\s+M=\s*(\d+)\s+(\d+) ops.*?\(\s*([\d.]+) ms\)/);
@@ -51,8 +54,20 @@ function nativeFigures() {
   return figures;
 }
 
+// The same core calls compiled to wasm against native: simulate() with its timeline and the full
+// sweep, no JS in between. The JS API figures below add the handoff of results to JS.
+function printCoreRatios(wasm, native) {
+  console.log('wasm vs native, same core calls (goal <= 1.5x):');
+  for (const [ranks, microbatches] of SIMULATIONS) {
+    const w = wasm[`${ranks},${microbatches}`], n = native[`${ranks},${microbatches}`];
+    if (w && n) console.log(`  dualpipe R=${ranks} M=${microbatches} simulate(): ${w.ms} ms vs ${n.ms} ms, ${(w.ms / n.ms).toFixed(2)}x`);
+  }
+  if (wasm.sweep && native.sweep)
+    console.log(`  full sweep: ${wasm.sweep} ms vs ${native.sweep} ms, ${(wasm.sweep / native.sweep).toFixed(2)}x`);
+}
+
 function benchNode(api, native) {
-  console.log('\nwasm in Node (best of 5; native = the simulate() figure above)');
+  console.log('\nwasm through the JS API in Node (best of 5; native = the core simulate() figure above)');
   for (const [ranks, microbatches] of SIMULATIONS) {
     const config = { schedule: 'dualpipe', ranks, microbatches };
     const count = api.simulate(config).timeline.count;
@@ -204,8 +219,11 @@ function printPayload(files, what) {
 }
 
 async function main() {
-  const native = nativeFigures();
+  const native = coreFigures([NATIVE_BENCH], 'native');
   process.stdout.write(native.text);
+  const wasmCore = coreFigures([process.execPath, '--no-experimental-fetch', WASM_BENCH], 'wasm');
+  process.stdout.write(`\n${wasmCore.text}`);
+  printCoreRatios(wasmCore, native);
 
   const moduleUrl = new URL('../build/wasm/wasm/pipesim.mjs', import.meta.url);
   const wasm = readFileSync(new URL('pipesim.wasm', moduleUrl));
