@@ -149,6 +149,7 @@ class WorkStack {
 struct RankState {
   const Op* next = nullptr;
   const Op* end = nullptr;
+  Tick* start_out = nullptr;  // where its next op's start time goes (recording only)
   Tick free_at = 0;
   Tick busy = 0;
   int in_flight = 0;
@@ -160,13 +161,17 @@ class Engine {
   Engine(const Schedule& s, const Costs& costs, bool record_timeline)
       : s_(s), costs_(costs), record_timeline_(record_timeline), index_(s), chunks_(index_.size()),
         next_waiter_(static_cast<std::size_t>(s.ranks), kNobody),
-        waiting_on_(static_cast<std::size_t>(s.ranks)), ranks_(static_cast<std::size_t>(s.ranks)),
-        timeline_(static_cast<std::size_t>(s.ranks)) {
+        waiting_on_(static_cast<std::size_t>(s.ranks)), ranks_(static_cast<std::size_t>(s.ranks)) {
+    std::size_t total = 0;
+    for (const std::vector<Op>& ops : s.rank_ops) total += ops.size();
+    if (record_timeline_) starts_.resize(total);
+    std::size_t offset = 0;
     for (std::size_t r = 0; r < ranks_.size(); ++r) {
       const std::vector<Op>& ops = s.rank_ops[r];
       ranks_[r].next = ops.data();
       ranks_[r].end = ops.data() + ops.size();
-      if (record_timeline_) timeline_[r].reserve(ops.size());
+      if (record_timeline_) ranks_[r].start_out = starts_.data() + offset;
+      offset += ops.size();
     }
   }
 
@@ -180,7 +185,8 @@ class Engine {
     for (int r = 0; r < s_.ranks; ++r)
       if (!finished(r)) return deadlock_error();
     EngineRun out;
-    out.timeline = std::move(timeline_);
+    // Without recording every rank's list is there and empty, as callers have always seen it.
+    out.timeline = record_timeline_ ? build_timeline() : std::vector<std::vector<TimedOp>>(ranks_.size());
     for (std::size_t r = 0; r < ranks_.size(); ++r) out.ranks.push_back(tally(r));
     for (const RankState& rank : ranks_) out.makespan = std::max(out.makespan, rank.free_at);
     return out;
@@ -233,6 +239,7 @@ class Engine {
     int r = 0;
     Tick free_at = 0, busy = 0, ready = 0;
     int in_flight = 0, peak = 0;
+    Tick* start_out = nullptr;
     Wait wait;
 
     // The chunk's dense key: ChunkIndex::operator() with the shape in registers.
@@ -260,11 +267,12 @@ class Engine {
     const auto backward_ready = [&](const Chunk& c, std::size_t k) {
       return need(Need::Forward, k) && (c.stage == last_stage || need(Need::Backward, k + stride));
     };
-    // The op runs from `ready` for `duration`.
-    const auto run_for = [&](const Op& op, Tick duration) {
+    // The op runs from `ready` for `duration`. Recording keeps only its start (8 bytes, not a
+    // 48-byte TimedOp): the ranks interleave, so these writes are scattered over every rank's
+    // list, and at 64 ranks the full records made simulate() memory-bound (2x slower in wasm).
+    const auto run_for = [&](Tick duration) {
       const Tick end = ready + duration;
-      if constexpr (kRecord)
-        timeline_[static_cast<std::size_t>(r)].push_back(TimedOp{op, to_units(ready), to_units(end)});
+      if constexpr (kRecord) *start_out++ = ready;
       busy += duration;
       free_at = end;
       return end;
@@ -290,22 +298,22 @@ class Engine {
       switch (op.kind) {
         case OpKind::Forward:
           if (!forward_ready(op.chunk, key)) return false;
-          forward_done(key, run_for(op, forward));
+          forward_done(key, run_for(forward));
           peak = std::max(peak, ++in_flight);
           return true;
         case OpKind::Backward:
           if (!backward_ready(op.chunk, key)) return false;
-          backward_done(key, run_for(op, op.zero_bubble ? backward_zb : backward));
+          backward_done(key, run_for(op.zero_bubble ? backward_zb : backward));
           --in_flight;
           return true;
         case OpKind::Weight:
           if (!need(Need::Backward, key)) return false;
-          run_for(op, weight);  // nothing waits on a W
+          run_for(weight);  // nothing waits on a W
           return true;
         case OpKind::ForwardBackward: {
           const std::size_t backward_key = key_of(op.backward_chunk);
           if (!forward_ready(op.chunk, key) || !backward_ready(op.backward_chunk, backward_key)) return false;
-          const Tick end = run_for(op, pair);
+          const Tick end = run_for(pair);
           forward_done(key, end);
           backward_done(backward_key, end);
           return true;
@@ -321,6 +329,7 @@ class Engine {
       busy = rank.busy;
       in_flight = rank.in_flight;
       peak = rank.peak_activations;
+      start_out = rank.start_out;
       const Op* op = rank.next;
       while (op != rank.end && try_run(*op)) ++op;
       if (op != rank.end) park(r, wait);
@@ -329,6 +338,7 @@ class Engine {
       rank.busy = busy;
       rank.in_flight = in_flight;
       rank.peak_activations = peak;
+      rank.start_out = start_out;
     }
   }
 
@@ -347,6 +357,21 @@ class Engine {
       r = next;
     }
     head = kNobody;
+  }
+
+  // The timeline from the recorded starts, one rank's list at a time (sequential reads and
+  // writes): an op ends its kind's duration after it starts.
+  std::vector<std::vector<TimedOp>> build_timeline() const {
+    std::vector<std::vector<TimedOp>> timeline(s_.rank_ops.size());
+    const Tick* start = starts_.data();
+    for (std::size_t r = 0; r < timeline.size(); ++r) {
+      timeline[r].reserve(s_.rank_ops[r].size());
+      for (const Op& op : s_.rank_ops[r]) {
+        timeline[r].push_back(TimedOp{op, to_units(*start), to_units(*start + costs_.of(op).duration)});
+        ++start;
+      }
+    }
+    return timeline;
   }
 
   bool finished(int r) const {
@@ -396,7 +421,7 @@ class Engine {
   std::vector<int> next_waiter_;
   std::vector<Wait> waiting_on_;
   std::vector<RankState> ranks_;
-  std::vector<std::vector<TimedOp>> timeline_;
+  std::vector<Tick> starts_;  // every op's start, rank by rank (recording only)
 };
 
 
