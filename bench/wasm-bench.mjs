@@ -71,6 +71,8 @@ function benchNode(api, native) {
   for (const [ranks, microbatches] of SIMULATIONS) {
     const config = { schedule: 'dualpipe', ranks, microbatches };
     const count = api.simulate(config).timeline.count;
+    // Warm-up, as in bench_core.cpp: V8 swaps optimised wasm in only for later calls.
+    for (let i = 0; i < 5; i++) api.simulate(config);
     const arrays = bestMs(5, () => api.simulate(config));
     const json = bestMs(5, () => api.simulateJson(config));
     const ref = native[`${ranks},${microbatches}`];
