@@ -30,9 +30,11 @@ void bench_simulation(int ranks, int microbatches) {
   const Schedule schedule = generate_schedule(config).value();
   std::size_t ops = 0;
   for (const auto& list : schedule.rank_ops) ops += list.size();
-  // Warm-up: V8 first runs wasm in its baseline compiler and swaps in optimised code only for
-  // later calls, so the first few simulations of the wasm build measure the baseline compiler.
-  for (int i = 0; i < 5; ++i) (void)simulate(config);
+  // Warm-up: V8 first runs wasm in its baseline compiler and swaps in optimised code, compiled in
+  // the background, only for later calls. Half a second of calls covers that on a busy 2-core
+  // machine (five calls did not: the first shape measured came out up to 2x slower than the next).
+  const auto warm_until = Clock::now() + std::chrono::milliseconds(500);
+  while (Clock::now() < warm_until) (void)simulate(config);
   const double total = best_seconds(5, [&] { (void)simulate(config); });
   const double checked = best_seconds(5, [&] { (void)simulate_schedule(schedule, config.costs); });
   std::printf("dualpipe R=%-3d M=%-5d %8zu ops  simulate() %7.2f Mops/s (%6.2f ms)  checked simulate_schedule() %7.2f Mops/s\n",
