@@ -226,9 +226,9 @@ class Engine {
   template <bool kRecord, bool kLatency>
   void drain(WorkStack& work) {
     ChunkState* const chunks = chunks_.data();
-    const std::size_t stride = index_.stage_stride();
-    const std::size_t stages = static_cast<std::size_t>(s_.stages);
-    const int last_stage = index_.last_stage();
+    const detail::ChunkIndex index = index_;  // a copy the compiler can keep in registers
+    const std::size_t stride = index.stage_stride();
+    const int last_stage = index.last_stage();
     const Tick latency = costs_.p2p_latency;
     const Tick forward = costs_.of(OpKind::Forward, false).duration;
     const Tick backward = costs_.of(OpKind::Backward, false).duration;
@@ -242,11 +242,6 @@ class Engine {
     Tick* start_out = nullptr;
     Wait wait;
 
-    // The chunk's dense key: ChunkIndex::operator() with the shape in registers.
-    const auto key_of = [&](const Chunk& c) {
-      return (static_cast<std::size_t>(c.dir) * stages + static_cast<std::size_t>(c.stage)) * stride +
-             static_cast<std::size_t>(c.mb);
-    };
     // Raises `ready` to cover one dependency, or records what the rank waits for.
     const auto need = [&](Need what, std::size_t k) {
       const ChunkState& c = chunks[k];
@@ -294,7 +289,7 @@ class Engine {
     // to the end of its B; an FB pair releases the backward's as the forward's appear (net 0).
     const auto try_run = [&](const Op& op) {
       ready = free_at;
-      const std::size_t key = key_of(op.chunk);
+      const std::size_t key = index(op.chunk);
       switch (op.kind) {
         case OpKind::Forward:
           if (!forward_ready(op.chunk, key)) return false;
@@ -311,7 +306,7 @@ class Engine {
           run_for(weight);  // nothing waits on a W
           return true;
         case OpKind::ForwardBackward: {
-          const std::size_t backward_key = key_of(op.backward_chunk);
+          const std::size_t backward_key = index(op.backward_chunk);
           if (!forward_ready(op.chunk, key) || !backward_ready(op.backward_chunk, backward_key)) return false;
           const Tick end = run_for(pair);
           forward_done(key, end);
