@@ -1,6 +1,7 @@
 // Embind boundary of pipesim: a few stateless functions, JSON strings in, one envelope out.
-// Every export returns {ok: true, result} or {ok: false, error: {code, message, path}} and never
-// lets a C++ exception cross into JS (it would arrive as a bare number). `result` is a JSON string
+// Every export returns {ok: true, result} or {ok: false, error} and never lets a C++ exception
+// cross into JS (it would arrive as a bare number). `error` is the JSON text of {code, message,
+// path, rule, params} (pipesim/rules.h); `result` is a JSON string
 // in the CLI's schema (docs/schema.md), so CLI, golden files and page agree byte for byte;
 // wasm/pipesim.js parses it and turns errors into thrown SimErrors. simulate() additionally hands
 // the timeline over as typed arrays, because 200k ops as JSON cost 300-900 ms to parse.
@@ -11,41 +12,31 @@
 #include <cstdint>
 #include <exception>
 #include <string>
-#include <vector>
 
+#include "pipesim/boundary.h"
+#include "pipesim/catalogue.h"
 #include "pipesim/comm.h"
+#include "pipesim/custom_schedule.h"
 #include "pipesim/engine.h"
 #include "pipesim/exercises.h"
 #include "pipesim/json.h"
 #include "pipesim/lesson_report.h"
 #include "pipesim/planner.h"
+#include "pipesim/rules.h"
 #include "pipesim/sweep.h"
+#include "pipesim/timeline_columns.h"
 
 namespace pipesim::wasm {
 namespace {
 
 using emscripten::val;
 
-// Thrown inside this file only: a user-facing Error that ends the current call.
-struct Failure {
-  Error error;
-};
-
-template <typename T>
-T unwrap(Result<T> r) {
-  if (!r.ok()) throw Failure{r.error()};
-  return std::move(r).value();
-}
-
+// {ok: false, error}: the error as JSON text (error_to_json: code, message, path, rule, params),
+// parsed by pipesim.js like every result.
 val error_envelope(const Error& error) {
-  const Json j = error_to_json(error);
-  val e = val::object();
-  e.set("code", j.at("code").get<std::string>());
-  e.set("message", j.at("message").get<std::string>());
-  e.set("path", j.at("path").get<std::string>());
   val out = val::object();
   out.set("ok", false);
-  out.set("error", e);
+  out.set("error", error_to_json(error).dump());
   return out;
 }
 
@@ -64,79 +55,56 @@ val guarded(F&& body) {
   } catch (const Failure& f) {
     return error_envelope(f.error);
   } catch (const InternalError& e) {
-    return error_envelope(Error{ErrorCode::Internal, e.what(), ""});
+    return error_envelope(make_error(Rule::Internal, "", {{"detail", e.what()}}));
   } catch (const std::exception& e) {
-    return error_envelope(Error{ErrorCode::Internal, std::string("internal error: ") + e.what(), ""});
+    return error_envelope(make_error(Rule::Internal, "", {{"detail", std::string("internal error: ") + e.what()}}));
   } catch (...) {
-    return error_envelope(Error{ErrorCode::Internal, "internal error: unknown exception", ""});
+    return error_envelope(make_error(Rule::Internal, "", {{"detail", "internal error: unknown exception"}}));
   }
 }
 
-// A copy of `data` as a JS typed array. slice() copies out of the wasm heap, so the array stays
-// valid when memory grows (an uncopied typed_memory_view would detach).
+// A copy of a column as a JS typed array of its declared type. slice() copies out of the wasm
+// heap, so the array stays valid when memory grows (an uncopied typed_memory_view would detach).
 template <typename T>
-val typed_copy(const std::vector<T>& data) {
-  return val(emscripten::typed_memory_view(data.size(), data.data())).call<val>("slice");
+val typed_copy(const TimelineColumn& column, std::size_t count) {
+  return val(emscripten::typed_memory_view(count, reinterpret_cast<const T*>(column.bytes.data())))
+      .call<val>("slice");
 }
 
-// The timeline as struct-of-arrays, ordered by rank then execution order. op: 0=F 1=B 2=W 3=FB.
-// dir/mb/stage hold the forward part of an FB; bdir/bmb/bstage are -1 unless the op is an FB.
+// The timeline as struct-of-arrays, one typed array per column of pipesim/timeline_columns.h,
+// plus `count`. The column names and types come from there (and the catalogue), not from here.
 val timeline_arrays(const SimResult& result) {
-  std::size_t count = 0;
-  for (const auto& ops : result.timeline) count += ops.size();
-  // Sized up front and filled by index: this file compiles at -Oz, where eleven push_backs per op
-  // stay out-of-line calls with capacity checks.
-  std::vector<std::int32_t> rank(count), dir(count), mb(count), stage(count), bdir(count),
-      bmb(count), bstage(count);
-  std::vector<std::uint8_t> op(count), zb(count);
-  std::vector<double> start(count), end(count);
-  std::size_t i = 0;
-  for (std::size_t r = 0; r < result.timeline.size(); ++r) {
-    for (const TimedOp& t : result.timeline[r]) {
-      const bool pair = t.op.kind == OpKind::ForwardBackward;
-      rank[i] = static_cast<std::int32_t>(r);
-      op[i] = static_cast<std::uint8_t>(t.op.kind);
-      zb[i] = t.op.zero_bubble ? 1 : 0;
-      dir[i] = t.op.chunk.dir;
-      mb[i] = t.op.chunk.mb;
-      stage[i] = t.op.chunk.stage;
-      bdir[i] = pair ? t.op.backward_chunk.dir : -1;
-      bmb[i] = pair ? t.op.backward_chunk.mb : -1;
-      bstage[i] = pair ? t.op.backward_chunk.stage : -1;
-      start[i] = t.start;
-      end[i] = t.end;
-      ++i;
-    }
-  }
+  const TimelineTable table = timeline_columns(result);
   val out = val::object();
-  out.set("count", static_cast<double>(count));
-  out.set("rank", typed_copy(rank));
-  out.set("op", typed_copy(op));
-  out.set("zb", typed_copy(zb));
-  out.set("dir", typed_copy(dir));
-  out.set("mb", typed_copy(mb));
-  out.set("stage", typed_copy(stage));
-  out.set("bdir", typed_copy(bdir));
-  out.set("bmb", typed_copy(bmb));
-  out.set("bstage", typed_copy(bstage));
-  out.set("start", typed_copy(start));
-  out.set("end", typed_copy(end));
+  out.set("count", static_cast<double>(table.count));
+  for (const TimelineColumn& c : table.columns) {
+    val array = val::undefined();
+    switch (c.info->type) {
+      case ColumnType::Int8: array = typed_copy<std::int8_t>(c, table.count); break;
+      case ColumnType::Uint8: array = typed_copy<std::uint8_t>(c, table.count); break;
+      case ColumnType::Int16: array = typed_copy<std::int16_t>(c, table.count); break;
+      case ColumnType::Int32: array = typed_copy<std::int32_t>(c, table.count); break;
+      case ColumnType::Float64: array = typed_copy<double>(c, table.count); break;
+    }
+    out.set(c.info->name, array);
+  }
   return out;
 }
 
-SimResult run_simulation(const std::string& config_json) {
-  return unwrap(simulate(unwrap(config_from_json_text(config_json))));
+// Configs and hand-written schedules, exactly as `pipesim simulate --input` reads them.
+SimResult run_simulation(const std::string& request_json) {
+  return unwrap(simulate_request(unwrap(parse_json(request_json))));
 }
 
 // Exactly what `pipesim simulate --input - --format json` prints, without the newline.
-val simulate_json(const std::string& config_json) {
-  return guarded([&] { return ok_envelope(result_to_json(run_simulation(config_json)).dump()); });
+val simulate_json(const std::string& request_json) {
+  return guarded([&] { return ok_envelope(result_to_json(run_simulation(request_json)).dump()); });
 }
 
 // The result without its timeline as JSON, plus envelope.timeline as typed arrays.
-val simulate_arrays(const std::string& config_json) {
+val simulate_arrays(const std::string& request_json) {
   return guarded([&] {
-    const SimResult result = run_simulation(config_json);
+    const SimResult result = run_simulation(request_json);
     val out = ok_envelope(result_to_json(result, false).dump());
     out.set("timeline", timeline_arrays(result));
     return out;
@@ -157,22 +125,18 @@ val validate_config(const std::string& config_json) {
 
 val sweep(const std::string& sweep_json) {
   return guarded([&] {
-    const SweepRequest request = unwrap(sweep_from_json(unwrap(parse_json(sweep_json))));
-    return ok_envelope(sweep_to_json(unwrap(run_sweep(request))).dump());
+    return ok_envelope(sweep_to_json(unwrap(sweep_request(unwrap(parse_json(sweep_json))))).dump());
   });
 }
 
 // Same list as `pipesim schedules --format json`.
 val schedules() {
-  return guarded([] {
-    Json list = Json::array();
-    for (const auto& info : list_schedules())
-      list.push_back(Json{{"name", info.name},
-                          {"title", info.title},
-                          {"constraints", info.constraints},
-                          {"source", info.source}});
-    return ok_envelope(list.dump());
-  });
+  return guarded([] { return ok_envelope(schedules_to_json().dump()); });
+}
+
+// Same as `pipesim catalogue`: schedules, limits, defaults, timeline columns, rules.
+val catalogue() {
+  return guarded([] { return ok_envelope(catalogue_to_json().dump()); });
 }
 
 // Same as `pipesim lesson --format json` under the given costs ({} for DeepSeek's defaults).
@@ -180,7 +144,7 @@ val schedules() {
 val lesson_report_json(const std::string& costs_json) {
   return guarded([&] {
     const Costs costs = unwrap(costs_from_json(unwrap(parse_json(costs_json)), "/costs"));
-    if (Status st = validate_costs(costs); !st.ok()) throw Failure{st.error()};
+    unwrap(validate_costs(costs));
     return ok_envelope(lesson_report_to_json(lesson_report(costs)).dump());
   });
 }
@@ -189,24 +153,19 @@ val lesson_report_json(const std::string& costs_json) {
 // trace --format json` (docs/schema.md "Exercise calculators").
 val recover_json(const std::string& request_json) {
   return guarded([&] {
-    const RecoverRequest request =
-        unwrap(recover_request_from_json(unwrap(parse_json(request_json))));
-    return ok_envelope(recover_result_to_json(unwrap(recover(request))).dump());
+    return ok_envelope(recover_result_to_json(unwrap(recover_request(unwrap(parse_json(request_json))))).dump());
   });
 }
 
 val params_json(const std::string& request_json) {
   return guarded([&] {
-    const ParamsRequest request =
-        unwrap(params_request_from_json(unwrap(parse_json(request_json))));
-    return ok_envelope(params_result_to_json(unwrap(params(request))).dump());
+    return ok_envelope(params_result_to_json(unwrap(params_request(unwrap(parse_json(request_json))))).dump());
   });
 }
 
 val trace_grid_json(const std::string& request_json) {
   return guarded([&] {
-    const TraceRequest request = unwrap(trace_request_from_json(unwrap(parse_json(request_json))));
-    return ok_envelope(trace_grid_to_json(unwrap(trace_grid(request))).dump());
+    return ok_envelope(trace_grid_to_json(unwrap(trace_request(unwrap(parse_json(request_json))))).dump());
   });
 }
 
@@ -243,6 +202,7 @@ EMSCRIPTEN_BINDINGS(pipesim) {
   emscripten::function("validate", &validate_config);
   emscripten::function("sweep", &sweep);
   emscripten::function("schedules", &schedules);
+  emscripten::function("catalogue", &catalogue);
   emscripten::function("lessonReport", &lesson_report_json);
   emscripten::function("recover", &recover_json);
   emscripten::function("params", &params_json);

@@ -5,12 +5,17 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <iterator>
 #include <sstream>
+
+#include "cli_errors.h"
+#include "pipesim/rules.h"
 
 namespace pipesim::cli {
 namespace {
 
-Error flag_error(const std::string& message) { return Error{ErrorCode::InvalidConfig, message, ""}; }
 
 bool parse_double(const std::string& text, double& out) {
   if (text.empty()) return false;
@@ -50,19 +55,19 @@ Result<Args> Args::parse(const std::vector<std::string>& argv, const std::vector
   Args args;
   for (std::size_t i = 0; i < argv.size(); ++i) {
     const std::string& a = argv[i];
-    if (a.rfind("--", 0) != 0) return flag_error("unexpected argument \"" + a + "\"");
+    if (a.rfind("--", 0) != 0) return cli_error(CliRule::UnexpectedArgument, {{"arg", a}});
     std::string name = a.substr(2), value;
     const auto eq = name.find('=');
     if (eq != std::string::npos) {
       value = name.substr(eq + 1);
       name = name.substr(0, eq);
     } else {
-      if (i + 1 >= argv.size()) return flag_error("--" + name + " needs a value");
+      if (i + 1 >= argv.size()) return cli_error(CliRule::FlagNeedsValue, {{"flag", name}});
       value = argv[++i];
     }
     if (std::find(allowed.begin(), allowed.end(), name) == allowed.end())
-      return flag_error("unknown option --" + name);
-    if (args.values_.count(name)) return flag_error("--" + name + " is given twice");
+      return cli_error(CliRule::UnknownOption, {{"flag", name}});
+    if (args.values_.count(name)) return cli_error(CliRule::FlagTwice, {{"flag", name}});
     args.values_[name] = value;
   }
   return args;
@@ -77,8 +82,7 @@ Result<int> Args::get_int(const std::string& name, const std::string& field, int
   if (!has(name)) return fallback;
   long long v = 0;
   if (!parse_int(get(name, ""), v))
-    return Error{ErrorCode::InvalidConfig, field + " must be an integer (got " + get(name, "") + ")",
-                 "/" + field};
+    return make_error(Rule::FieldInteger, "/" + field, {{"field", field}, {"got", get(name, "")}});
   return static_cast<int>(v);
 }
 
@@ -86,9 +90,39 @@ Result<double> Args::get_number(const std::string& name, const std::string& fiel
   if (!has(name)) return fallback;
   double v = 0;
   if (!parse_double(get(name, ""), v))
-    return Error{ErrorCode::InvalidConfig, field + " must be a number (got " + get(name, "") + ")",
-                 "/" + field};
+    return make_error(Rule::FieldNumber, "/" + field, {{"field", field}, {"got", get(name, "")}});
   return v;  // range and finiteness are validate()'s job
+}
+
+Result<std::string> Args::format(const std::vector<std::string>& allowed) const {
+  const std::string f = get("format", allowed.front());
+  for (const auto& a : allowed)
+    if (f == a) return f;
+  std::string list;
+  for (const auto& a : allowed) list += (list.empty() ? "" : "|") + a;
+  return cli_error(CliRule::FlagChoice, {{"flag", "format"}, {"allowed", list}, {"got", f}});
+}
+
+Result<std::string> Args::read_input() const {
+  const std::string source = get("input", "-");
+  if (source == "-") return std::string(std::istreambuf_iterator<char>(std::cin), {});
+  std::ifstream file(source, std::ios::binary);
+  if (!file) return cli_error(CliRule::InputUnreadable, {{"file", source}});
+  std::ostringstream ss;
+  ss << file.rdbuf();
+  return ss.str();
+}
+
+Status Args::reject_with_input(const std::vector<std::string>& flags) const {
+  for (const auto& flag : flags)
+    if (has(flag)) return cli_error(CliRule::FlagWithInput, {{"flag", flag}});
+  return Ok{};
+}
+
+Status Args::require(const std::vector<std::string>& flags) const {
+  for (const auto& flag : flags)
+    if (!has(flag)) return cli_error(CliRule::FlagMissing, {{"flag", flag}});
+  return Ok{};
 }
 
 std::vector<std::string> Args::get_list(const std::string& name, const std::string& fallback) const {
@@ -123,7 +157,7 @@ Result<Costs> Args::get_costs() const {
     c.comm = m;
   } else {
     for (const char* flag : {"attn-share", "comm-layers"})
-      if (has(flag)) return flag_error(std::string("--") + flag + " needs --comm-ratio");
+      if (has(flag)) return cli_error(CliRule::FlagNeedsCommRatio, {{"flag", flag}});
   }
   if (Status st = validate_costs(c); !st.ok()) return st.error();
   return c;
@@ -131,9 +165,7 @@ Result<Costs> Args::get_costs() const {
 
 Result<std::vector<int>> parse_int_list(const std::string& text, const std::string& field) {
   std::vector<int> out;
-  const Error bad{ErrorCode::InvalidConfig,
-                  field + " must be a list like 4,8,16 or a range like 4:64:2 (got " + text + ")",
-                  "/" + field};
+  const Error bad = cli_error(CliRule::IntList, {{"field", field}, {"got", text}}, "/" + field);
   for (const std::string& part : split(text, ',')) {
     const auto range = split(part, ':');
     long long from = 0, to = 0, step = 1;
@@ -145,7 +177,7 @@ Result<std::vector<int>> parse_int_list(const std::string& text, const std::stri
     if (range.size() > 3 || !parse_int(range[0], from) || !parse_int(range[1], to) ||
         (range.size() == 3 && !parse_int(range[2], step)) || step < 1 || to < from)
       return bad;
-    if ((to - from) / step >= 100000) return Error{ErrorCode::TooLarge, field + " range is too long", "/" + field};
+    if ((to - from) / step >= 100000) return cli_error(CliRule::RangeTooLong, {{"field", field}}, "/" + field);
     for (long long v = from; v <= to; v += step) out.push_back(static_cast<int>(v));
   }
   if (out.empty()) return bad;

@@ -22,6 +22,14 @@ class Args {
   std::string get(const std::string& name, const std::string& fallback) const;
   Result<int> get_int(const std::string& name, const std::string& field, int fallback) const;
   Result<double> get_number(const std::string& name, const std::string& field, double fallback) const;
+  /// --format's value, one of `allowed` (the first is the default).
+  Result<std::string> format(const std::vector<std::string>& allowed) const;
+  /// The text of --input: a file, or standard input for "-" (the default).
+  Result<std::string> read_input() const;
+  /// cli.flag_with_input for the first of `flags` given beside --input.
+  Status reject_with_input(const std::vector<std::string>& flags) const;
+  /// cli.flag_missing for the first of `flags` not given.
+  Status require(const std::vector<std::string>& flags) const;
   /// "a,b,c" split on commas.
   std::vector<std::string> get_list(const std::string& name, const std::string& fallback) const;
   /// Cost flags --forward --backward --weight --overlapped --p2p-latency over the defaults, and

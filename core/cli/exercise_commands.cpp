@@ -7,6 +7,8 @@
 #include <sstream>
 
 #include "args.h"
+#include "cli_errors.h"
+#include "pipesim/boundary.h"
 #include "pipesim/exercises.h"
 #include "pipesim/json.h"
 
@@ -26,10 +28,6 @@ const char* const kExerciseUsage =
 
 namespace {
 
-Error usage_error(const std::string& message) {
-  return Error{ErrorCode::InvalidConfig, message, ""};
-}
-
 // A flag's text as the JSON value a page would send: a number, true/false, or a string.
 Json flag_json(const std::string& text) {
   if (text == "true") return true;
@@ -47,12 +45,6 @@ void copy_flags(const Args& args, Json& json,
                 const std::vector<std::pair<const char*, const char*>>& names) {
   for (const auto& [flag, key] : names)
     if (args.has(flag)) json[key] = flag_json(args.get(flag, ""));
-}
-
-Result<std::string> format_of(const Args& args) {
-  const std::string f = args.get("format", "text");
-  if (f == "text" || f == "json") return f;
-  return usage_error("format must be text|json (got " + f + ")");
 }
 
 std::string fixed(double v, int decimals) {
@@ -85,26 +77,20 @@ Result<std::string> cmd_recover(const std::vector<std::string>& argv) {
   std::vector<std::string> allowed = {"ranks", "microbatches",          "from",
                                       "to",    "gpu-hours-per-million", "format"};
   allowed.insert(allowed.end(), cost_flags().begin(), cost_flags().end());
-  auto args = Args::parse(argv, allowed);
-  if (!args.ok()) return args.error();
-  auto format = format_of(args.value());
-  if (!format.ok()) return format.error();
-  auto costs = args.value().get_costs();
-  if (!costs.ok()) return costs.error();
-  Json request{{"from", "1f1b"}, {"to", "dualpipe"}};
-  copy_flags(args.value(), request,
+  const Args args = unwrap(Args::parse(argv, allowed));
+  const std::string format = unwrap(args.format({"text", "json"}));
+  const Costs costs = unwrap(args.get_costs());
+  const RecoverRequest defaults;
+  Json request{{"from", defaults.from}, {"to", defaults.to}};
+  copy_flags(args, request,
              {{"ranks", "ranks"},
               {"microbatches", "microbatches"},
               {"from", "from"},
               {"to", "to"},
               {"gpu-hours-per-million", "gpuHoursPerMillionTokens"}});
-  request["costs"] = costs_to_json(costs.value());
-  auto parsed = recover_request_from_json(request);
-  if (!parsed.ok()) return parsed.error();
-  auto result = recover(parsed.value());
-  if (!result.ok()) return result.error();
-  if (format.value() == "json") return recover_result_to_json(result.value()).dump() + "\n";
-  const RecoverResult& r = result.value();
+  request["costs"] = costs_to_json(costs);
+  const RecoverResult r = unwrap(recover_request(request));
+  if (format == "json") return recover_result_to_json(r).dump() + "\n";
   const RecoverRequest& q = r.request;
   std::ostringstream out;
   out << q.from << " -> " << q.to << ": " << q.ranks << " ranks, " << q.microbatches
@@ -146,30 +132,23 @@ Result<std::string> cmd_params(const std::vector<std::string>& argv) {
   std::vector<std::string> allowed = {"model", "optimizer", "format"};
   for (const auto& names : {top, custom})
     for (const auto& [flag, key] : names) allowed.push_back(flag);
-  auto args = Args::parse(argv, allowed);
-  if (!args.ok()) return args.error();
-  const Args& a = args.value();
-  auto format = format_of(a);
-  if (!format.ok()) return format.error();
-  if (!a.has("model")) return usage_error("missing --model");
+  const Args a = unwrap(Args::parse(argv, allowed));
+  const std::string format = unwrap(a.format({"text", "json"}));
+  unwrap(a.require({"model"}));
   Json request;
   request["model"] = a.get("model", "");
   copy_flags(a, request, top);
   if (a.has("optimizer")) {
     const std::string o = a.get("optimizer", "");
     if (o != "adam" && o != "none")
-      return usage_error("optimizer must be adam|none (got " + o + ")");
+      return cli_error(CliRule::FlagChoice, {{"flag", "optimizer"}, {"allowed", "adam|none"}, {"got", o}});
     request["optimizer"] = o == "adam";
   }
   Json custom_json = Json::object();
   copy_flags(a, custom_json, custom);
   if (!custom_json.empty() || request["model"] == "custom") request["custom"] = custom_json;
-  auto parsed = params_request_from_json(request);
-  if (!parsed.ok()) return parsed.error();
-  auto result = params(parsed.value());
-  if (!result.ok()) return result.error();
-  if (format.value() == "json") return params_result_to_json(result.value()).dump() + "\n";
-  const ParamsResult& r = result.value();
+  const ParamsResult r = unwrap(params_request(request));
+  if (format == "json") return params_result_to_json(r).dump() + "\n";
   const ParamsRequest& q = r.request;
   std::ostringstream out;
   out << q.model.label << ": " << grouped(static_cast<double>(r.count.total)) << " parameters ("
@@ -218,26 +197,18 @@ std::string cell_text(const TimedOp& t) {
 Result<std::string> cmd_trace(const std::vector<std::string>& argv) {
   std::vector<std::string> allowed = {"schedule", "ranks", "microbatches", "slot-length", "format"};
   allowed.insert(allowed.end(), cost_flags().begin(), cost_flags().end());
-  auto args = Args::parse(argv, allowed);
-  if (!args.ok()) return args.error();
-  auto format = format_of(args.value());
-  if (!format.ok()) return format.error();
-  auto costs = args.value().get_costs();
-  if (!costs.ok()) return costs.error();
-  for (const char* f : {"schedule", "ranks", "microbatches"})
-    if (!args.value().has(f)) return usage_error(std::string("missing --") + f);
+  const Args args = unwrap(Args::parse(argv, allowed));
+  const std::string format = unwrap(args.format({"text", "json"}));
+  const Costs costs = unwrap(args.get_costs());
+  unwrap(args.require({"schedule", "ranks", "microbatches"}));
   Json config;
-  copy_flags(args.value(), config,
+  copy_flags(args, config,
              {{"schedule", "schedule"}, {"ranks", "ranks"}, {"microbatches", "microbatches"}});
-  config["costs"] = costs_to_json(costs.value());
+  config["costs"] = costs_to_json(costs);
   Json request{{"config", config}};
-  copy_flags(args.value(), request, {{"slot-length", "slotLength"}});
-  auto parsed = trace_request_from_json(request);
-  if (!parsed.ok()) return parsed.error();
-  auto grid = trace_grid(parsed.value());
-  if (!grid.ok()) return grid.error();
-  if (format.value() == "json") return trace_grid_to_json(grid.value()).dump() + "\n";
-  const TraceGrid& g = grid.value();
+  copy_flags(args, request, {{"slot-length", "slotLength"}});
+  const TraceGrid g = unwrap(trace_request(request));
+  if (format == "json") return trace_grid_to_json(g).dump() + "\n";
   std::ostringstream out;
   out << g.result.config.schedule << ": " << g.result.config.ranks << " ranks, "
       << g.result.config.microbatches << " micro-batches (" << costs_text(g.result.config.costs)

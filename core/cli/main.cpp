@@ -1,16 +1,17 @@
 // pipesim: the native CLI over the core library. It parses flags, calls the same functions the
 // WASM module exports and prints text, CSV or JSON. Exit status: 0 success, 1 bad input (one
 // line on stderr, nothing on stdout), 2 internal error.
-#include <fstream>
 #include <iostream>
-#include <iterator>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "args.h"
+#include "cli_errors.h"
 #include "exercise_commands.h"
 #include "plan_commands.h"
+#include "pipesim/boundary.h"
+#include "pipesim/catalogue.h"
 #include "pipesim/custom_schedule.h"
 #include "pipesim/engine.h"
 #include "pipesim/json.h"
@@ -33,39 +34,12 @@ commands:
   sweep      --schedules a,b|all --ranks 4:16:2 --microbatches 8,16,2R [costs] [--format text|csv|json]
   lesson     the lesson script's four tables, simulated, beside its closed forms [--format text|json]
   schedules  list the built-in schedules [--format text|json]
+  catalogue  everything a client needs to know: schedules and their shape rules, limits,
+             defaults, timeline columns, error codes and rules (JSON)
 
 costs: --forward 1 --backward 2 --weight 1 --overlapped 3 --p2p-latency 0
        communication model: --comm-ratio 1 [--attn-share 0.5] [--comm-layers 1]
 )";
-
-// Bad input: reported by main as one line, exit 1.
-struct UsageError {
-  Error error;
-};
-
-template <typename T>
-T unwrap(Result<T> r) {
-  if (!r.ok()) throw UsageError{r.error()};
-  return std::move(r).value();
-}
-
-std::string read_input(const std::string& source) {
-  if (source == "-") return std::string(std::istreambuf_iterator<char>(std::cin), {});
-  std::ifstream file(source, std::ios::binary);
-  if (!file) throw UsageError{Error{ErrorCode::InvalidConfig, "cannot read input file " + source, ""}};
-  std::ostringstream ss;
-  ss << file.rdbuf();
-  return ss.str();
-}
-
-std::string format_flag(const Args& args, const std::vector<std::string>& allowed) {
-  const std::string f = args.get("format", allowed.front());
-  for (const auto& a : allowed)
-    if (f == a) return f;
-  std::string list;
-  for (const auto& a : allowed) list += (list.empty() ? "" : "|") + a;
-  throw UsageError{Error{ErrorCode::InvalidConfig, "format must be " + list + " (got " + f + ")", ""}};
-}
 
 std::vector<std::string> with_costs(std::vector<std::string> flags) {
   flags.insert(flags.end(), cost_flags().begin(), cost_flags().end());
@@ -83,31 +57,26 @@ void print_result(const SimResult& result, const std::string& format) {
 
 int cmd_simulate(const std::vector<std::string>& argv) {
   const Args args = unwrap(Args::parse(argv, with_costs({"schedule", "ranks", "microbatches", "format", "input"})));
-  const std::string format = format_flag(args, {"text", "json", "chrome"});
-  SimConfig config;
+  const std::string format = unwrap(args.format({"text", "json", "chrome"}));
   if (args.has("input")) {
-    for (const char* f : {"schedule", "ranks", "microbatches", "forward", "backward", "weight",
-                          "overlapped", "p2p-latency", "comm-ratio", "attn-share", "comm-layers"})
-      if (args.has(f))
-        throw UsageError{Error{ErrorCode::InvalidConfig, std::string("--") + f + " cannot be combined with --input", ""}};
-    const Json request = unwrap(parse_json(read_input(args.get("input", "-"))));
+    unwrap(args.reject_with_input(with_costs({"schedule", "ranks", "microbatches"})));
+    const Json request = unwrap(parse_json(unwrap(args.read_input())));
     print_result(unwrap(simulate_request(request)), format);
     return 0;
-  } else {
-    for (const char* f : {"schedule", "ranks", "microbatches"})
-      if (!args.has(f)) throw UsageError{Error{ErrorCode::InvalidConfig, std::string("missing --") + f, ""}};
-    config.schedule = args.get("schedule", "");
-    config.ranks = unwrap(args.get_int("ranks", "ranks", 0));
-    config.microbatches = unwrap(args.get_int("microbatches", "microbatches", 0));
-    config.costs = unwrap(args.get_costs());
   }
+  unwrap(args.require({"schedule", "ranks", "microbatches"}));
+  SimConfig config;
+  config.schedule = args.get("schedule", "");
+  config.ranks = unwrap(args.get_int("ranks", "ranks", 0));
+  config.microbatches = unwrap(args.get_int("microbatches", "microbatches", 0));
+  config.costs = unwrap(args.get_costs());
   print_result(unwrap(simulate(config)), format);
   return 0;
 }
 
 int cmd_sweep(const std::vector<std::string>& argv) {
   const Args args = unwrap(Args::parse(argv, with_costs({"schedules", "ranks", "microbatches", "format"})));
-  const std::string format = format_flag(args, {"text", "csv", "json"});
+  const std::string format = unwrap(args.format({"text", "csv", "json"}));
   SweepRequest req;
   req.schedules = args.get_list("schedules", "all");
   if (req.schedules.size() == 1 && req.schedules[0] == "all") {
@@ -117,7 +86,7 @@ int cmd_sweep(const std::vector<std::string>& argv) {
   req.ranks = unwrap(parse_int_list(args.get("ranks", "8"), "ranks"));
   req.microbatches = unwrap(parse_microbatch_list(args.get("microbatches", "2R,4R,8R")));
   req.costs = unwrap(args.get_costs());
-  const auto rows = unwrap(run_sweep(req));
+  const auto rows = unwrap(run_sweep(req));  // validates once, then runs
   if (format == "json")
     std::cout << sweep_to_json(rows).dump() << "\n";
   else if (format == "csv")
@@ -129,7 +98,7 @@ int cmd_sweep(const std::vector<std::string>& argv) {
 
 int cmd_lesson(const std::vector<std::string>& argv) {
   const Args args = unwrap(Args::parse(argv, with_costs({"format"})));
-  const std::string format = format_flag(args, {"text", "json"});
+  const std::string format = unwrap(args.format({"text", "json"}));
   const LessonReport report = lesson_report(unwrap(args.get_costs()));
   if (format == "json")
     std::cout << lesson_report_to_json(report).dump() << "\n";
@@ -140,13 +109,21 @@ int cmd_lesson(const std::vector<std::string>& argv) {
 
 int cmd_schedules(const std::vector<std::string>& argv) {
   const Args args = unwrap(Args::parse(argv, {"format"}));
-  const std::string format = format_flag(args, {"text", "json"});
-  Json list = Json::array();
-  for (const auto& info : list_schedules()) {
-    if (format == "text") std::cout << info.name << "\t" << info.title << "\t" << info.constraints << "\t" << info.source << "\n";
-    list.push_back(Json{{"name", info.name}, {"title", info.title}, {"constraints", info.constraints}, {"source", info.source}});
+  const std::string format = unwrap(args.format({"text", "json"}));
+  if (format == "json") {
+    std::cout << schedules_to_json().dump() << "\n";
+    return 0;
   }
-  if (format == "json") std::cout << list.dump() << "\n";
+  for (const auto& info : list_schedules())
+    std::cout << info.name << "\t" << info.title << "\t" << info.constraints << "\t" << info.source << "\n";
+  return 0;
+}
+
+// Everything a client needs to know about the simulator, as JSON (pipesim/catalogue.h).
+int cmd_catalogue(const std::vector<std::string>& argv) {
+  const Args args = unwrap(Args::parse(argv, {"format"}));
+  unwrap(args.format({"json"}));
+  std::cout << catalogue_to_json().dump() << "\n";
   return 0;
 }
 
@@ -162,6 +139,7 @@ int run(const std::vector<std::string>& all) {
   if (command == "sweep") return cmd_sweep(rest);
   if (command == "lesson") return cmd_lesson(rest);
   if (command == "schedules") return cmd_schedules(rest);
+  if (command == "catalogue") return cmd_catalogue(rest);
   if (is_plan_command(command)) {
     std::cout << unwrap(run_plan_command(command, rest));
     return 0;
@@ -170,7 +148,7 @@ int run(const std::vector<std::string>& all) {
     std::cout << unwrap(run_exercise_command(command, rest));
     return 0;
   }
-  throw UsageError{Error{ErrorCode::InvalidConfig, "unknown command \"" + command + "\" (try pipesim help)", ""}};
+  throw Failure{cli_error(CliRule::UnknownCommand, {{"command", command}})};
 }
 
 }  // namespace
@@ -183,7 +161,7 @@ int main(int argc, char** argv) {
   int status = 0;
   try {
     status = pipesim::cli::run(std::vector<std::string>(argv + 1, argv + argc));
-  } catch (const pipesim::cli::UsageError& e) {
+  } catch (const pipesim::Failure& e) {
     std::cout.rdbuf(real_out);
     std::cerr << "pipesim: " << pipesim::error_code_name(e.error.code) << ": " << e.error.message << "\n";
     return 1;

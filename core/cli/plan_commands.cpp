@@ -2,12 +2,10 @@
 #include "plan_commands.h"
 
 #include <cstdio>
-#include <fstream>
-#include <iostream>
-#include <iterator>
-#include <sstream>
 
 #include "args.h"
+#include "cli_errors.h"
+#include "pipesim/boundary.h"
 #include "pipesim/comm.h"
 #include "pipesim/json.h"
 #include "pipesim/planner.h"
@@ -23,25 +21,6 @@ const char* const kPlanUsage =
 
 namespace {
 
-Error usage_error(const std::string& message) {
-  return Error{ErrorCode::InvalidConfig, message, ""};
-}
-
-Result<std::string> read_source(const std::string& source) {
-  if (source == "-") return std::string(std::istreambuf_iterator<char>(std::cin), {});
-  std::ifstream file(source, std::ios::binary);
-  if (!file) return usage_error("cannot read input file " + source);
-  std::ostringstream ss;
-  ss << file.rdbuf();
-  return ss.str();
-}
-
-Result<Json> read_json_input(const Args& args) {
-  auto text = read_source(args.get("input", "-"));
-  if (!text.ok()) return text.error();
-  return parse_json(text.value());
-}
-
 std::string number(double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.10g", v);
@@ -54,21 +33,12 @@ std::string pad(std::string s, std::size_t width) {
 }
 
 Result<std::string> cmd_plan(const std::vector<std::string>& argv) {
-  auto args = Args::parse(argv, {"input", "format"});
-  if (!args.ok()) return args.error();
-  if (!args.value().has("input"))
-    return usage_error("missing --input (a spec file, or - for stdin)");
-  const std::string format = args.value().get("format", "md");
-  if (format != "md" && format != "json")
-    return usage_error("format must be md|json (got " + format + ")");
-  auto json = read_json_input(args.value());
-  if (!json.ok()) return json.error();
-  auto spec = plan_spec_from_json(json.value());
-  if (!spec.ok()) return spec.error();
-  auto plan = make_plan(spec.value());
-  if (!plan.ok()) return plan.error();
-  if (format == "json") return plan_to_json(plan.value()).dump() + "\n";
-  return plan_to_markdown(plan.value());
+  const Args args = unwrap(Args::parse(argv, {"input", "format"}));
+  if (!args.has("input")) return cli_error(CliRule::InputMissing);
+  const std::string format = unwrap(args.format({"md", "json"}));
+  const Plan plan = unwrap(make_plan(unwrap(plan_spec_from_json(unwrap(parse_json(unwrap(args.read_input())))))));
+  if (format == "json") return plan_to_json(plan).dump() + "\n";
+  return plan_to_markdown(plan);
 }
 
 std::string overlap_text(const PairOverlap& p) {
@@ -102,32 +72,19 @@ std::string overlap_text(const PairOverlap& p) {
 Result<std::string> cmd_overlap(const std::vector<std::string>& argv) {
   std::vector<std::string> allowed = {"format", "input"};
   allowed.insert(allowed.end(), cost_flags().begin(), cost_flags().end());
-  auto args = Args::parse(argv, allowed);
-  if (!args.ok()) return args.error();
-  const std::string format = args.value().get("format", "text");
-  if (format != "text" && format != "json")
-    return usage_error("format must be text|json (got " + format + ")");
+  const Args args = unwrap(Args::parse(argv, allowed));
+  const std::string format = unwrap(args.format({"text", "json"}));
   Costs costs;
-  if (args.value().has("input")) {
-    for (const auto& flag : cost_flags())
-      if (args.value().has(flag))
-        return usage_error("--" + flag + " cannot be combined with --input");
-    auto json = read_json_input(args.value());
-    if (!json.ok()) return json.error();
-    auto parsed = costs_from_json(json.value(), "");
-    if (!parsed.ok()) return parsed.error();
-    costs = parsed.value();
+  if (args.has("input")) {
+    unwrap(args.reject_with_input(cost_flags()));
+    costs = unwrap(costs_from_json(unwrap(parse_json(unwrap(args.read_input()))), ""));
   } else {
-    if (!args.value().has("comm-ratio"))
-      return usage_error("missing --comm-ratio (or --input with a comm model)");
-    auto parsed = args.value().get_costs();
-    if (!parsed.ok()) return parsed.error();
-    costs = parsed.value();
+    if (!args.has("comm-ratio")) return cli_error(CliRule::CommRatioMissing);
+    costs = unwrap(args.get_costs());
   }
-  auto pair = analyse_pair(costs);
-  if (!pair.ok()) return pair.error();
-  if (format == "json") return pair_overlap_to_json(pair.value(), costs).dump() + "\n";
-  return overlap_text(pair.value());
+  const PairOverlap pair = unwrap(analyse_pair(costs));
+  if (format == "json") return pair_overlap_to_json(pair, costs).dump() + "\n";
+  return overlap_text(pair);
 }
 
 }  // namespace

@@ -5,13 +5,15 @@
 #include <cctype>
 #include <cstdint>
 
+#include "fields.h"
+#include "pipesim/rules.h"
+#include "simulate_valid.h"
+
 namespace pipesim {
 namespace {
 
 Error label_error(const std::string& label, const std::string& path) {
-  return Error{ErrorCode::InvalidSchedule,
-               "op \"" + label + "\" is not of the form F0.3@2, B0.3@2, Bz0.3@2, W0.3@2 or FB(F0.4@1,B1.0@1)",
-               path};
+  return make_error(Rule::OpLabel, path, {{"label", label}});
 }
 
 // Reads "<dir>.<mb>@<stage>" at text[pos...]; advances pos.
@@ -30,12 +32,12 @@ bool read_chunk(const std::string& text, std::size_t& pos, Chunk& out) {
 
 Result<Op> op_from_object(const Json& j, const std::string& path) {
   if (!j.contains("op") || !j.at("op").is_string())
-    return Error{ErrorCode::InvalidSchedule, "op objects need an \"op\" field: F, B, W or FB", path + "/op"};
+    return make_error(Rule::OpKindMissing, path + "/op");
   const std::string kind = j.at("op").get<std::string>();
   auto chunk = [&](const char* d, const char* m, const char* s, Chunk& out) -> Status {
     for (auto [key, target] : {std::pair<const char*, int*>{d, &out.dir}, {m, &out.mb}, {s, &out.stage}}) {
       if (!j.contains(key))
-        return Error{ErrorCode::InvalidSchedule, std::string("missing field ") + key, path + "/" + key};
+        return make_error(Rule::OpFieldMissing, path + "/" + key, {{"field", key}});
       auto v = int_from_json(j.at(key), path + "/" + key, key);
       if (!v.ok()) return v.error();
       *target = v.value();
@@ -53,11 +55,11 @@ Result<Op> op_from_object(const Json& j, const std::string& path) {
     st = chunk("dir", "mb", "stage", op.chunk);
     if (kind == "B" && j.contains("zb")) {
       if (!j.at("zb").is_boolean())
-        return Error{ErrorCode::InvalidSchedule, "zb must be true or false", path + "/zb"};
+        return make_error(Rule::OpZeroBubble, path + "/zb");
       op.zero_bubble = j.at("zb").get<bool>();
     }
   } else {
-    return Error{ErrorCode::InvalidSchedule, "op must be F, B, W or FB (got \"" + kind + "\")", path + "/op"};
+    return make_error(Rule::OpKind, path + "/op", {{"got", kind}});
   }
   if (!st.ok()) return st.error();
   return op;
@@ -95,42 +97,33 @@ Result<Op> parse_op_label(const std::string& label, const std::string& path) {
 }
 
 Result<CustomRequest> custom_schedule_from_json(const Json& json) {
-  for (const auto& item : json.items())
-    if (item.key() != "schedule" && item.key() != "stages" && item.key() != "directions" &&
-        item.key() != "microbatches" && item.key() != "rankOps" && item.key() != "costs")
-      return Error{ErrorCode::InvalidConfig, "unknown field \"" + item.key() + "\"", "/" + item.key()};
+  auto fields = detail::FieldReader::open(
+      json, "", "custom schedule", {"schedule", "stages", "directions", "microbatches", "rankOps", "costs"});
+  if (!fields.ok()) return fields.error();
+  const detail::FieldReader& f = fields.value();
   for (const char* key : {"stages", "microbatches", "rankOps"})
-    if (!json.contains(key))
-      return Error{ErrorCode::InvalidConfig, std::string("missing field ") + key + " for a custom schedule",
-                   std::string("/") + key};
+    if (!f.has(key)) return make_error(Rule::CustomMissing, f.path(key), {{"field", key}});
   CustomRequest req;
   Schedule& s = req.schedule;
   s.name = "custom";
-  auto stages = int_from_json(json.at("stages"), "/stages", "stages");
-  if (!stages.ok()) return stages.error();
-  s.stages = stages.value();
   s.directions = 1;
-  if (json.contains("directions")) {
-    auto dirs = int_from_json(json.at("directions"), "/directions", "directions");
-    if (!dirs.ok()) return dirs.error();
-    s.directions = dirs.value();
-  }
+  int microbatches = 0;
+  for (Status st : {f.read("stages", s.stages), f.read("directions", s.directions),
+                    f.read("microbatches", microbatches)})
+    if (!st.ok()) return st.error();
+  if (Status st = detail::int_in_range(s.stages, 1, kMaxStages, "stages", "/stages"); !st.ok())
+    return st.error();
   if (s.directions != 1 && s.directions != 2)
-    return Error{ErrorCode::InvalidConfig, "directions must be 1 or 2 (got " + std::to_string(s.directions) + ")", "/directions"};
-  auto mbs = int_from_json(json.at("microbatches"), "/microbatches", "microbatches");
-  if (!mbs.ok()) return mbs.error();
-  if (mbs.value() < s.directions || mbs.value() % s.directions != 0 || mbs.value() > kMaxMicrobatches)
-    return Error{ErrorCode::InvalidConfig,
-                 "microbatches must be a positive multiple of directions, at most " + std::to_string(kMaxMicrobatches) +
-                     " (got " + std::to_string(mbs.value()) + ")",
-                 "/microbatches"};
-  s.microbatches_per_direction = mbs.value() / s.directions;
-  if (s.stages < 1 || static_cast<std::int64_t>(s.stages) * mbs.value() > kMaxOps)
-    return Error{ErrorCode::TooLarge, "stages x microbatches must be between 1 and " + std::to_string(kMaxOps), "/stages"};
+    return make_error(Rule::CustomDirections, "/directions", {{"got", s.directions}});
+  if (microbatches < s.directions || microbatches % s.directions != 0 || microbatches > kMaxMicrobatches)
+    return make_error(Rule::CustomMicrobatches, "/microbatches",
+                      {{"max", kMaxMicrobatches}, {"got", microbatches}});
+  s.microbatches_per_direction = microbatches / s.directions;
+  if (s.stages < 1 || static_cast<std::int64_t>(s.stages) * microbatches > kMaxOps)
+    return make_error(Rule::CustomTooManyChunks, "/stages", {{"max", kMaxOps}});
   const Json& rank_ops = json.at("rankOps");
   if (!rank_ops.is_array() || rank_ops.empty() || rank_ops.size() > static_cast<std::size_t>(kMaxRanks))
-    return Error{ErrorCode::InvalidConfig,
-                 "rankOps must be an array of 1 to " + std::to_string(kMaxRanks) + " op lists", "/rankOps"};
+    return make_error(Rule::CustomRankOps, "/rankOps", {{"max", kMaxRanks}});
   s.ranks = static_cast<int>(rank_ops.size());
   s.stages_per_rank = (s.stages * s.directions + s.ranks - 1) / s.ranks;
   s.param_copies = s.directions;
@@ -138,10 +131,10 @@ Result<CustomRequest> custom_schedule_from_json(const Json& json) {
   for (std::size_t r = 0; r < rank_ops.size(); ++r) {
     const std::string rank_path = "/rankOps/" + std::to_string(r);
     if (!rank_ops[r].is_array())
-      return Error{ErrorCode::InvalidConfig, "each rankOps entry must be an array of ops", rank_path};
+      return make_error(Rule::CustomRankOpsEntry, rank_path);
     total += static_cast<std::int64_t>(rank_ops[r].size());
     if (total > kMaxOps)
-      return Error{ErrorCode::TooLarge, "a custom schedule may have at most " + std::to_string(kMaxOps) + " ops", "/rankOps"};
+      return make_error(Rule::CustomTooManyOps, "/rankOps", {{"max", kMaxOps}});
     std::vector<Op> ops;
     ops.reserve(rank_ops[r].size());
     for (std::size_t i = 0; i < rank_ops[r].size(); ++i) {
@@ -149,14 +142,14 @@ Result<CustomRequest> custom_schedule_from_json(const Json& json) {
       const Json& item = rank_ops[r][i];
       Result<Op> op = item.is_string() ? parse_op_label(item.get<std::string>(), path)
                       : item.is_object() ? op_from_object(item, path)
-                                         : Result<Op>(Error{ErrorCode::InvalidSchedule, "an op must be a label string or an op object", path});
+                                         : Result<Op>(make_error(Rule::OpType, path));
       if (!op.ok()) return op.error();
       ops.push_back(op.value());
     }
     s.rank_ops.push_back(std::move(ops));
   }
-  if (json.contains("costs")) {
-    auto costs = costs_from_json(json.at("costs"), "/costs");
+  if (f.has("costs")) {
+    auto costs = costs_from_json(f.at("costs"), f.path("costs"));
     if (!costs.ok()) return costs.error();
     req.costs = costs.value();
   }
@@ -169,9 +162,9 @@ Result<SimResult> simulate_request(const Json& json) {
     if (!req.ok()) return req.error();
     return simulate_schedule(req.value().schedule, req.value().costs);
   }
-  auto config = config_from_json(json);
+  auto config = config_from_json(json);  // parses and validates
   if (!config.ok()) return config.error();
-  return simulate(config.value());
+  return detail::simulate_valid(config.value());
 }
 
 }  // namespace pipesim

@@ -17,7 +17,10 @@
 #include <vector>
 
 #include "chunk_index.h"
+#include "pipesim/rules.h"
 #include "overlap/comm_ticks.h"
+#include "schedules/registry.h"
+#include "simulate_valid.h"
 
 namespace pipesim {
 namespace {
@@ -388,7 +391,7 @@ class Engine {
   }
 
   Error deadlock_error() const {
-    std::string msg = "schedule cannot make progress:";
+    std::string waits;
     int listed = 0, stuck = 0;
     for (int r = 0; r < s_.ranks; ++r) {
       const auto ru = static_cast<std::size_t>(r);
@@ -400,12 +403,12 @@ class Engine {
       const Op awaited{w.need == Need::Forward ? OpKind::Forward : OpKind::Backward, false,
                        index_.chunk(w.key), {}};
       const int holder = rank_holding(w.key);
-      msg += std::string(listed > 1 ? ";" : "") + " rank " + std::to_string(r) + " op " +
+      waits += std::string(listed > 1 ? "; " : "") + "rank " + std::to_string(r) + " op " +
              std::to_string(head_index(r)) + " " + op_label(*ranks_[ru].next) +
              " waits for " + op_label(awaited) + " on rank " + std::to_string(holder);
     }
-    if (stuck > listed) msg += "; and " + std::to_string(stuck - listed) + " more stuck ranks";
-    return Error{ErrorCode::Deadlock, msg, ""};
+    if (stuck > listed) waits += "; and " + std::to_string(stuck - listed) + " more stuck ranks";
+    return make_error(Rule::ScheduleDeadlock, "", {{"waits", waits}});
   }
 
   const Schedule& s_;
@@ -503,18 +506,25 @@ Result<SimResult> simulate_schedule(const Schedule& schedule, const Costs& costs
   return run_checked_schedule(schedule, costs, options);
 }
 
-Result<SimResult> simulate(const SimConfig& config, const SimOptions& options) {
-  if (Status st = validate(config); !st.ok()) return st.error();
-  auto schedule = generate_schedule(config);
-  if (!schedule.ok()) return schedule.error();
+namespace detail {
+
+Result<SimResult> simulate_valid(const SimConfig& config, const SimOptions& options) {
+  const Schedule schedule = find_schedule(config.schedule)->generate(config);
   // Built-in generators are trusted to emit well-formed lists (tests/core run check_schedule and
   // the invariant checker over every generator and many shapes), so the structural check, a third
   // of a simulation's time, is skipped here. User-supplied lists go through simulate_schedule.
-  auto result = run_checked_schedule(schedule.value(), config.costs, options);
+  auto result = run_checked_schedule(schedule, config.costs, options);
   if (!result.ok()) return result;
   SimResult r = std::move(result).value();
   r.config = config;  // keep the caller's microbatch count and costs verbatim
   return r;
+}
+
+}  // namespace detail
+
+Result<SimResult> simulate(const SimConfig& config, const SimOptions& options) {
+  if (Status st = validate(config); !st.ok()) return st.error();
+  return detail::simulate_valid(config, options);
 }
 
 void replay(const SimResult& result, Observer& observer) {

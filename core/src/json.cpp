@@ -3,95 +3,38 @@
 #include "pipesim/json.h"
 
 #include <cmath>
-#include <limits>
-#include <set>
 
-#include "format.h"
+#include "fields.h"
 #include "overlap/comm_json.h"
 #include "pipesim/formulas.h"
+#include "pipesim/rules.h"
 
 namespace pipesim {
-namespace {
-
-using detail::format_number;
-
-std::string describe(const Json& v) {
-  if (v.is_string()) return "\"" + v.get<std::string>() + "\"";
-  if (v.is_number()) return format_number(v.get<double>());
-  return v.dump();
-}
-
-Error type_error(const std::string& path, const std::string& name, const std::string& expected,
-                 const Json& got) {
-  return Error{ErrorCode::InvalidConfig,
-               name + " must be " + expected + " (got " + describe(got) + ")", path};
-}
-
-Status reject_unknown_fields(const Json& obj, const std::string& path,
-                             const std::set<std::string>& known) {
-  for (const auto& item : obj.items())
-    if (known.count(item.key()) == 0)
-      return Error{ErrorCode::InvalidConfig,
-                   "unknown field \"" + item.key() + "\"" +
-                       (path.empty() ? "" : " in " + path.substr(1)),
-                   path + "/" + item.key()};
-  return Ok{};
-}
-
-}  // namespace
-
 Result<Json> parse_json(const std::string& text) {
   try {
     return Json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    // nlohmann's message after its "[json.exception.parse_error.101] " tag says where and why.
-    std::string what = e.what();
-    const auto tag_end = what.find("] ");
-    if (tag_end != std::string::npos) what = what.substr(tag_end + 2);
-    return Error{ErrorCode::ParseError, "input is not valid JSON: " + what, ""};
   } catch (const nlohmann::json::exception& e) {
-    // Valid syntax nlohmann still refuses, e.g. 1e999 (a number out of double's range).
+    // nlohmann's message after its "[json.exception.parse_error.101] " tag says where and why;
+    // valid syntax it still refuses (1e999, a number out of double's range) lands here too.
     std::string what = e.what();
     const auto tag_end = what.find("] ");
     if (tag_end != std::string::npos) what = what.substr(tag_end + 2);
-    return Error{ErrorCode::ParseError, "input is not valid JSON: " + what, ""};
+    return make_error(Rule::JsonInvalid, "", {{"detail", what}});
   }
-}
-
-Result<int> int_from_json(const Json& json, const std::string& path, const std::string& name) {
-  const bool numeric = json.is_number() && !json.is_boolean();
-  if (!numeric) return type_error(path, name, "an integer", json);
-  const double v = json.get<double>();
-  if (!std::isfinite(v) || std::floor(v) != v) return type_error(path, name, "an integer", json);
-  if (v > std::numeric_limits<int>::max() || v < std::numeric_limits<int>::min())
-    return type_error(path, name, "an integer in the 32-bit range", json);
-  return static_cast<int>(v);
-}
-
-Result<double> number_from_json(const Json& json, const std::string& path, const std::string& name) {
-  if (!json.is_number() || json.is_boolean()) return type_error(path, name, "a number", json);
-  return json.get<double>();
 }
 
 Result<Costs> costs_from_json(const Json& json, const std::string& path) {
-  if (!json.is_object()) return type_error(path, "costs", "an object", json);
-  if (Status st = reject_unknown_fields(
-          json, path, {"forward", "backward", "weight", "overlapped", "p2pLatency", "comm"});
-      !st.ok())
-    return st.error();
+  auto fields = detail::FieldReader::open(
+      json, path, "costs", {"forward", "backward", "weight", "overlapped", "p2pLatency", "comm"});
+  if (!fields.ok()) return fields.error();
+  const detail::FieldReader& f = fields.value();
   Costs c;
-  for (auto [key, field] : {std::pair<const char*, double*>{"forward", &c.forward},
-                            {"backward", &c.backward},
-                            {"weight", &c.weight},
-                            {"overlapped", &c.overlapped},
-                            {"p2pLatency", &c.p2p_latency}}) {
-    if (!json.contains(key)) continue;
-    auto v = number_from_json(json.at(key), path + "/" + key, "costs." + std::string(key));
-    if (!v.ok()) return v.error();
-    *field = v.value();
-  }
-  if (json.contains("comm")) {  // the communication model (overlap/comm_json.cpp)
-    auto comm = detail::comm_from_json(json.at("comm"), path + "/comm");
+  for (Status st : {f.read("forward", c.forward), f.read("backward", c.backward),
+                    f.read("weight", c.weight), f.read("overlapped", c.overlapped),
+                    f.read("p2pLatency", c.p2p_latency)})
+    if (!st.ok()) return st.error();
+  if (f.has("comm")) {  // the communication model (overlap/comm_json.cpp)
+    auto comm = detail::comm_from_json(f.at("comm"), f.path("comm"));
     if (!comm.ok()) return comm.error();
     c.comm = comm.value();
   }
@@ -99,27 +42,17 @@ Result<Costs> costs_from_json(const Json& json, const std::string& path) {
 }
 
 Result<SimConfig> config_from_json(const Json& json) {
-  if (!json.is_object())
-    return Error{ErrorCode::InvalidConfig, "config must be a JSON object (got " + describe(json) + ")", ""};
-  if (Status st = reject_unknown_fields(json, "", {"schedule", "ranks", "microbatches", "costs"});
-      !st.ok())
-    return st.error();
-  for (const char* required : {"schedule", "ranks", "microbatches"})
-    if (!json.contains(required))
-      return Error{ErrorCode::InvalidConfig, std::string("missing field ") + required,
-                   std::string("/") + required};
+  auto fields =
+      detail::FieldReader::open(json, "", "config", {"schedule", "ranks", "microbatches", "costs"});
+  if (!fields.ok()) return fields.error();
+  const detail::FieldReader& f = fields.value();
+  if (Status st = f.require({"schedule", "ranks", "microbatches"}); !st.ok()) return st.error();
   SimConfig config;
-  if (!json.at("schedule").is_string())
-    return type_error("/schedule", "schedule", "a string", json.at("schedule"));
-  config.schedule = json.at("schedule").get<std::string>();
-  auto ranks = int_from_json(json.at("ranks"), "/ranks", "ranks");
-  if (!ranks.ok()) return ranks.error();
-  config.ranks = ranks.value();
-  auto mbs = int_from_json(json.at("microbatches"), "/microbatches", "microbatches");
-  if (!mbs.ok()) return mbs.error();
-  config.microbatches = mbs.value();
-  if (json.contains("costs")) {
-    auto costs = costs_from_json(json.at("costs"), "/costs");
+  for (Status st : {f.read("schedule", config.schedule), f.read("ranks", config.ranks),
+                    f.read("microbatches", config.microbatches)})
+    if (!st.ok()) return st.error();
+  if (f.has("costs")) {
+    auto costs = costs_from_json(f.at("costs"), f.path("costs"));
     if (!costs.ok()) return costs.error();
     config.costs = costs.value();
   }
@@ -220,7 +153,14 @@ Json result_to_json(const SimResult& r, bool with_timeline) {
 }
 
 Json error_to_json(const Error& e) {
-  return Json{{"code", error_code_name(e.code)}, {"message", e.message}, {"path", e.path}};
+  Json params = Json::object();
+  for (const ErrorParam& p : e.params) {
+    if (const auto* i = std::get_if<std::int64_t>(&p.value)) params[p.name] = *i;
+    else if (const auto* d = std::get_if<double>(&p.value); d && std::isfinite(*d)) params[p.name] = *d;
+    else params[p.name] = p.text();  // strings, and NaN or infinities, which JSON cannot hold
+  }
+  return Json{{"code", error_code_name(e.code)}, {"message", e.message}, {"path", e.path},
+              {"rule", e.rule}, {"params", std::move(params)}};
 }
 
 }  // namespace pipesim

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "chunk_index.h"
+#include "pipesim/rules.h"
 #include "pipesim/schedule.h"
 
 namespace pipesim {
@@ -14,10 +15,19 @@ std::string chunk_label(const Chunk& c) {
   return std::to_string(c.dir) + "." + std::to_string(c.mb) + "@" + std::to_string(c.stage);
 }
 
-Error schedule_error(int rank, std::size_t index, const std::string& what) {
-  return Error{ErrorCode::InvalidSchedule,
-               "rank " + std::to_string(rank) + " op " + std::to_string(index) + ": " + what,
-               "/rankOps/" + std::to_string(rank) + "/" + std::to_string(index)};
+// What is wrong with one op, kept as data until it is reported (the common path makes no string).
+struct Problem {
+  Rule rule = Rule::Internal;
+  char kind = 'F';   // the op's letter in the message: F, B or W
+  Chunk chunk;
+  int forward_rank = -1;  // schedule.backward_rank only
+};
+
+Error schedule_error(int rank, std::size_t index, const Problem& p) {
+  ErrorParams params{{"rank", rank}, {"index", index}, {"op", p.kind + chunk_label(p.chunk)}};
+  if (p.rule == Rule::ScheduleBackwardRank) params.emplace_back("forwardRank", p.forward_rank);
+  return make_error(p.rule, "/rankOps/" + std::to_string(rank) + "/" + std::to_string(index),
+                    std::move(params));
 }
 
 // Per-chunk bookkeeping while walking the lists: who ran its F and B, and its W debt.
@@ -53,45 +63,42 @@ std::string op_label(const Op& op) {
 
 Status check_schedule(const Schedule& s) {
   if (s.ranks < 1 || static_cast<int>(s.rank_ops.size()) != s.ranks)
-    return Error{ErrorCode::InvalidSchedule,
-                 "rankOps must have one list per rank (" + std::to_string(s.ranks) + ", got " +
-                     std::to_string(s.rank_ops.size()) + ")",
-                 "/rankOps"};
+    return make_error(Rule::ScheduleRankLists, "/rankOps",
+                      {{"ranks", s.ranks}, {"got", s.rank_ops.size()}});
   if (s.stages < 1 || s.directions < 1 || s.directions > 2 || s.microbatches_per_direction < 1)
-    return Error{ErrorCode::InvalidSchedule,
-                 "a schedule needs stages >= 1, directions 1 or 2 and microbatches >= 1", ""};
+    return make_error(Rule::ScheduleShape, "");
   const detail::ChunkIndex index(s);
   std::vector<ChunkSeen> seen(index.size());
 
-  // The walk returns a problem description only on failure, so the common path builds no
-  // strings and no Status objects (this check runs before every simulation).
-  std::string problem;
+  // The walk records a problem only on failure, so the common path builds no strings and no
+  // Status objects (this check runs before every simulation of a hand-written schedule).
+  Problem problem;
+  auto fail = [&](Rule rule, char kind, const Chunk& c, int forward_rank = -1) {
+    problem = Problem{rule, kind, c, forward_rank};
+    return false;
+  };
   auto record_forward = [&](int rank, const Chunk& c) {
-    if (!index.contains(c)) return problem = "F" + chunk_label(c) + " is out of range", false;
+    if (!index.contains(c)) return fail(Rule::ScheduleOpOutOfRange, 'F', c);
     ChunkSeen& cs = seen[index(c)];
-    if (cs.forward_rank >= 0) return problem = "F" + chunk_label(c) + " appears twice", false;
+    if (cs.forward_rank >= 0) return fail(Rule::ScheduleOpTwice, 'F', c);
     cs.forward_rank = rank;
     return true;
   };
   auto record_backward = [&](int rank, const Chunk& c, bool zb) {
-    if (!index.contains(c)) return problem = "B" + chunk_label(c) + " is out of range", false;
+    if (!index.contains(c)) return fail(Rule::ScheduleOpOutOfRange, 'B', c);
     ChunkSeen& cs = seen[index(c)];
-    if (cs.backward_rank >= 0) return problem = "B" + chunk_label(c) + " appears twice", false;
+    if (cs.backward_rank >= 0) return fail(Rule::ScheduleOpTwice, 'B', c);
     if (cs.forward_rank >= 0 && cs.forward_rank != rank)
-      return problem = "B" + chunk_label(c) + " must run on rank " + std::to_string(cs.forward_rank) +
-                       ", which ran its F",
-             false;
+      return fail(Rule::ScheduleBackwardRank, 'B', c, cs.forward_rank);
     cs.backward_rank = rank;
     cs.zero_bubble = zb;
     return true;
   };
   auto record_weight = [&](int rank, const Chunk& c) {
-    if (!index.contains(c)) return problem = "W" + chunk_label(c) + " is out of range", false;
+    if (!index.contains(c)) return fail(Rule::ScheduleOpOutOfRange, 'W', c);
     ChunkSeen& cs = seen[index(c)];
-    if (cs.backward_rank != rank || !cs.zero_bubble)
-      return problem = "W" + chunk_label(c) + " must follow a zero-bubble B of the same chunk on this rank",
-             false;
-    if (cs.weight_done) return problem = "W" + chunk_label(c) + " appears twice", false;
+    if (cs.backward_rank != rank || !cs.zero_bubble) return fail(Rule::ScheduleWeightOrder, 'W', c);
+    if (cs.weight_done) return fail(Rule::ScheduleOpTwice, 'W', c);
     cs.weight_done = true;
     return true;
   };
@@ -122,16 +129,12 @@ Status check_schedule(const Schedule& s) {
                               cs.forward_rank == cs.backward_rank && (!cs.zero_bubble || cs.weight_done);
         if (complete) continue;  // the common case: build no strings
         const std::string name = chunk_label(c);
-        if (cs.forward_rank < 0)
-          return Error{ErrorCode::InvalidSchedule, "F" + name + " is missing", "/rankOps"};
-        if (cs.backward_rank < 0)
-          return Error{ErrorCode::InvalidSchedule, "B" + name + " is missing", "/rankOps"};
+        if (cs.forward_rank < 0) return make_error(Rule::ScheduleOpMissing, "/rankOps", {{"op", "F" + name}});
+        if (cs.backward_rank < 0) return make_error(Rule::ScheduleOpMissing, "/rankOps", {{"op", "B" + name}});
         if (cs.forward_rank != cs.backward_rank)
-          return Error{ErrorCode::InvalidSchedule,
-                       "F" + name + " and B" + name + " must run on the same rank", "/rankOps"};
+          return make_error(Rule::ScheduleSameRank, "/rankOps", {{"chunk", name}});
         if (cs.zero_bubble && !cs.weight_done)
-          return Error{ErrorCode::InvalidSchedule,
-                       "zero-bubble B" + name + " has no W", "/rankOps"};
+          return make_error(Rule::ScheduleWeightMissing, "/rankOps", {{"chunk", name}});
       }
   return Ok{};
 }

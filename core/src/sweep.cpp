@@ -4,8 +4,10 @@
 
 #include <cctype>
 
+#include "fields.h"
 #include "pipesim/engine.h"
-#include "schedules/registry.h"
+#include "pipesim/rules.h"
+#include "simulate_valid.h"
 
 namespace pipesim {
 
@@ -19,55 +21,45 @@ Result<MicrobatchSpec> parse_microbatch_spec(const std::string& text, const std:
   const bool all_digits = !digits.empty() && digits.size() <= 9 &&
                           digits.find_first_not_of("0123456789") == std::string::npos;
   if (!all_digits || std::stoi(digits) < 1)
-    return Error{ErrorCode::InvalidConfig,
-                 "microbatches entries must be positive integers or multiples of ranks like \"4R\" (got \"" +
-                     text + "\")",
-                 path};
+    return make_error(Rule::SweepMicrobatchSpec, path, {{"got", text}});
   spec.value = std::stoi(digits);
   return spec;
 }
 
 Status validate_sweep(const SweepRequest& req) {
   if (req.schedules.empty() || req.ranks.empty() || req.microbatches.empty())
-    return Error{ErrorCode::InvalidConfig, "a sweep needs at least one schedule, one ranks value and one microbatches value", ""};
+    return make_error(Rule::SweepEmpty, "");
   for (std::size_t i = 0; i < req.schedules.size(); ++i)
-    if (detail::find_schedule(req.schedules[i]) == nullptr)
-      return Error{ErrorCode::UnknownSchedule, "unknown schedule \"" + req.schedules[i] + "\"",
-                   "/schedules/" + std::to_string(i)};
+    if (find_schedule_info(req.schedules[i]) == nullptr)
+      return make_error(Rule::SweepScheduleUnknown, "/schedules/" + std::to_string(i),
+                        {{"got", req.schedules[i]}});
   for (std::size_t i = 0; i < req.ranks.size(); ++i)
     if (req.ranks[i] < 1 || req.ranks[i] > kMaxRanks)
-      return Error{ErrorCode::InvalidConfig,
-                   "ranks must be integers in [1, " + std::to_string(kMaxRanks) + "] (got " +
-                       std::to_string(req.ranks[i]) + ")",
-                   "/ranks/" + std::to_string(i)};
+      return make_error(Rule::RangeIntegers, "/ranks/" + std::to_string(i),
+                        {{"field", "ranks"}, {"min", 1}, {"max", kMaxRanks}, {"got", req.ranks[i]}});
   if (Status st = validate_costs(req.costs); !st.ok()) return st;
   const std::int64_t cells = static_cast<std::int64_t>(req.schedules.size()) * req.ranks.size() *
                              req.microbatches.size();
   if (cells > kMaxSweepCells)
-    return Error{ErrorCode::TooLarge,
-                 "a sweep may have at most " + std::to_string(kMaxSweepCells) + " cells (got " +
-                     std::to_string(cells) + ")",
-                 ""};
+    return make_error(Rule::SweepTooManyCells, "", {{"limit", kMaxSweepCells}, {"got", cells}});
   std::int64_t ops = 0;
   for (const auto& name : req.schedules)
     for (int r : req.ranks)
       for (const auto& m : req.microbatches) {
         const std::int64_t mb = static_cast<std::int64_t>(m.value) * (m.per_rank ? r : 1);
         if (mb > kMaxMicrobatches) continue;  // reported per row
-        SimConfig c{name, r, static_cast<int>(mb), req.costs};
-        const std::int64_t cell_ops = detail::find_schedule(name)->estimate_ops(c);
+        const std::int64_t cell_ops = estimate_ops(*find_schedule_info(name), r, mb);
         if (cell_ops <= kMaxOps) ops += cell_ops;  // larger cells fail alone with too_large
       }
   if (ops > kMaxSweepOps)
-    return Error{ErrorCode::TooLarge,
-                 "the sweep would simulate about " + std::to_string(ops) + " ops, above the limit of " +
-                     std::to_string(kMaxSweepOps),
-                 ""};
+    return make_error(Rule::SweepTooManyOps, "", {{"ops", ops}, {"limit", kMaxSweepOps}});
   return Ok{};
 }
 
-Result<std::vector<SweepRow>> run_sweep(const SweepRequest& req) {
-  if (Status st = validate_sweep(req); !st.ok()) return st.error();
+namespace {
+
+// Runs a request validate_sweep accepted: each cell's shape is checked, its costs are not again.
+std::vector<SweepRow> run_valid_sweep(const SweepRequest& req) {
   std::vector<SweepRow> rows;
   for (const auto& name : req.schedules)
     for (int r : req.ranks)
@@ -77,7 +69,10 @@ Result<std::vector<SweepRow>> run_sweep(const SweepRequest& req) {
         row.ranks = r;
         const std::int64_t mb = static_cast<std::int64_t>(m.value) * (m.per_rank ? r : 1);
         row.microbatches = mb > kMaxMicrobatches ? kMaxMicrobatches + 1 : static_cast<int>(mb);
-        auto result = simulate(SimConfig{name, r, row.microbatches, req.costs}, SimOptions{false});
+        const SimConfig config{name, r, row.microbatches, req.costs};
+        const Status shape = detail::validate_config(config, true);
+        const Result<SimResult> result = shape.ok() ? detail::simulate_valid(config, SimOptions{false})
+                                                    : Result<SimResult>(shape.error());
         row.ok = result.ok();
         if (!row.ok) {
           row.error = result.error();
@@ -96,30 +91,35 @@ Result<std::vector<SweepRow>> run_sweep(const SweepRequest& req) {
   return rows;
 }
 
+}  // namespace
+
+Result<std::vector<SweepRow>> run_sweep(const SweepRequest& req) {
+  if (Status st = validate_sweep(req); !st.ok()) return st.error();
+  return run_valid_sweep(req);
+}
+
 Result<SweepRequest> sweep_from_json(const Json& json) {
-  if (!json.is_object())
-    return Error{ErrorCode::InvalidConfig, "sweep must be a JSON object", ""};
-  for (const auto& item : json.items())
-    if (item.key() != "schedules" && item.key() != "ranks" && item.key() != "microbatches" &&
-        item.key() != "costs")
-      return Error{ErrorCode::InvalidConfig, "unknown field \"" + item.key() + "\"", "/" + item.key()};
-  SweepRequest req;
+  if (!json.is_object()) return make_error(Rule::SweepNotObject, "");
+  auto fields = detail::FieldReader::open(json, "", "sweep", {"schedules", "ranks", "microbatches", "costs"});
+  if (!fields.ok()) return fields.error();
+  const detail::FieldReader& f = fields.value();
   for (const char* key : {"schedules", "ranks", "microbatches"})
-    if (!json.contains(key) || !json.at(key).is_array())
-      return Error{ErrorCode::InvalidConfig, std::string(key) + " must be an array", std::string("/") + key};
-  const Json& names = json.at("schedules");
+    if (!f.has(key) || !f.at(key).is_array())
+      return make_error(Rule::FieldArray, f.path(key), {{"field", key}});
+  SweepRequest req;
+  const Json& names = f.at("schedules");
   for (std::size_t i = 0; i < names.size(); ++i) {
     if (!names[i].is_string())
-      return Error{ErrorCode::InvalidConfig, "schedules entries must be strings", "/schedules/" + std::to_string(i)};
+      return make_error(Rule::FieldStrings, "/schedules/" + std::to_string(i), {{"field", "schedules"}});
     req.schedules.push_back(names[i].get<std::string>());
   }
-  const Json& ranks = json.at("ranks");
+  const Json& ranks = f.at("ranks");
   for (std::size_t i = 0; i < ranks.size(); ++i) {
     auto v = int_from_json(ranks[i], "/ranks/" + std::to_string(i), "ranks entries");
     if (!v.ok()) return v.error();
     req.ranks.push_back(v.value());
   }
-  const Json& mbs = json.at("microbatches");
+  const Json& mbs = f.at("microbatches");
   for (std::size_t i = 0; i < mbs.size(); ++i) {
     const std::string path = "/microbatches/" + std::to_string(i);
     if (mbs[i].is_string()) {
@@ -132,13 +132,19 @@ Result<SweepRequest> sweep_from_json(const Json& json) {
       req.microbatches.push_back(MicrobatchSpec{v.value(), false});
     }
   }
-  if (json.contains("costs")) {
-    auto costs = costs_from_json(json.at("costs"), "/costs");
+  if (f.has("costs")) {
+    auto costs = costs_from_json(f.at("costs"), f.path("costs"));
     if (!costs.ok()) return costs.error();
     req.costs = costs.value();
   }
   if (Status st = validate_sweep(req); !st.ok()) return st.error();
   return req;
+}
+
+Result<std::vector<SweepRow>> sweep_request(const Json& json) {
+  auto request = sweep_from_json(json);
+  if (!request.ok()) return request.error();
+  return run_valid_sweep(request.value());
 }
 
 Json sweep_to_json(const std::vector<SweepRow>& rows) {

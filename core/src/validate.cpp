@@ -1,38 +1,29 @@
-// validate(): general range rules, then the schedule's own shape rules, then the size cap, in
-// that order so the message names the first thing the user should fix.
+// validate(): general range rules, then the schedule's own shape rules, then the costs, then the
+// size cap, in that order so the message names the first thing the user should fix.
 #include <cmath>
 #include <string>
 #include <tuple>
 
-#include "format.h"
+#include "fields.h"
 #include "pipesim/comm.h"
 #include "pipesim/config.h"
+#include "pipesim/rules.h"
 #include "schedules/registry.h"
+#include "simulate_valid.h"
 
 namespace pipesim {
 namespace {
 
-using detail::format_number;
-
-Status cost_error(const char* field, const std::string& rule, double v) {
-  return Error{ErrorCode::InvalidConfig,
-               std::string("costs.") + field + " must be " + rule + " (got " + format_number(v) + ")",
-               std::string("/costs/") + field};
-}
-
 Status check_cost(const char* field, double v, bool may_be_zero) {
-  const char* rule = may_be_zero ? "a finite number >= 0" : "a finite number > 0";
-  if (!std::isfinite(v) || v < 0 || (!may_be_zero && v == 0)) return cost_error(field, rule, v);
+  const std::string name = std::string("costs.") + field;
+  const std::string path = std::string("/costs/") + field;
+  if (!std::isfinite(v) || v < 0 || (!may_be_zero && v == 0))
+    return make_error(may_be_zero ? Rule::RangeNonNegative : Rule::RangePositive, path,
+                      {{"field", name}, {"got", v}});
   if (!may_be_zero && v < 1 / kTicksPerUnit)
-    return cost_error(field, ">= " + format_number(1 / kTicksPerUnit) + ", the time resolution", v);
-  if (v > kMaxCost) return cost_error(field, "<= " + format_number(kMaxCost), v);
+    return make_error(Rule::RangeResolution, path, {{"field", name}, {"min", 1 / kTicksPerUnit}, {"got", v}});
+  if (v > kMaxCost) return make_error(Rule::RangeAtMost, path, {{"field", name}, {"max", kMaxCost}, {"got", v}});
   return Ok{};
-}
-
-std::string schedule_names() {
-  std::string names;
-  for (const auto& info : list_schedules()) names += (names.empty() ? "" : ", ") + info.name;
-  return names;
 }
 
 }  // namespace
@@ -47,38 +38,35 @@ Status validate_costs(const Costs& c) {
     if (Status st = check_cost(field, v, zero_ok); !st.ok()) return st;
   // W is the weight-gradient share of the full backward B, so it cannot exceed it.
   if (c.weight > c.backward)
-    return Error{ErrorCode::InvalidConfig,
-                 "costs.weight must be <= costs.backward = " + format_number(c.backward) +
-                     " (got " + format_number(c.weight) + ")",
-                 "/costs/weight"};
+    return make_error(Rule::FieldAtMostField, "/costs/weight",
+                      {{"field", "costs.weight"}, {"target", "costs.backward"}, {"value", c.backward},
+                       {"got", c.weight}});
   return validate_comm(c);  // the communication model, when there is one (pipesim/comm.h)
 }
 
-Status validate(const SimConfig& config) {
-  const detail::ScheduleEntry* entry = detail::find_schedule(config.schedule);
-  if (entry == nullptr)
-    return Error{ErrorCode::UnknownSchedule,
-                 "schedule must be one of " + schedule_names() + " (got \"" + config.schedule + "\")",
-                 "/schedule"};
-  if (config.ranks < 1 || config.ranks > kMaxRanks)
-    return Error{ErrorCode::InvalidConfig,
-                 "ranks must be an integer in [1, " + std::to_string(kMaxRanks) + "] (got " +
-                     std::to_string(config.ranks) + ")",
-                 "/ranks"};
-  if (config.microbatches < 1 || config.microbatches > kMaxMicrobatches)
-    return Error{ErrorCode::InvalidConfig,
-                 "microbatches must be an integer in [1, " + std::to_string(kMaxMicrobatches) +
-                     "] (got " + std::to_string(config.microbatches) + ")",
-                 "/microbatches"};
-  if (Status st = entry->check_shape(config); !st.ok()) return st;
-  if (Status st = validate_costs(config.costs); !st.ok()) return st;
-  const std::int64_t ops = entry->estimate_ops(config);
+namespace detail {
+
+Status validate_config(const SimConfig& config, bool costs_checked) {
+  if (Status st = check_schedule_name(config.schedule, "/schedule"); !st.ok()) return st;
+  const ScheduleInfo& info = *find_schedule_info(config.schedule);
+  if (Status st = detail::int_in_range(config.ranks, 1, kMaxRanks, "ranks", "/ranks"); !st.ok())
+    return st;
+  if (Status st = detail::int_in_range(config.microbatches, 1, kMaxMicrobatches, "microbatches",
+                                       "/microbatches");
+      !st.ok())
+    return st;
+  if (Status st = detail::check_shape(info, config); !st.ok()) return st;
+  if (!costs_checked)
+    if (Status st = validate_costs(config.costs); !st.ok()) return st;
+  const std::int64_t ops = estimate_ops(info, config.ranks, config.microbatches);
   if (ops > kMaxOps)
-    return Error{ErrorCode::TooLarge,
-                 "ranks x microbatches is too large: about " + std::to_string(ops) + " ops for " +
-                     config.schedule + ", above the limit of " + std::to_string(kMaxOps),
-                 ""};
+    return make_error(Rule::ConfigTooLarge, "",
+                      {{"ops", ops}, {"schedule", config.schedule}, {"limit", kMaxOps}});
   return Ok{};
 }
+
+}  // namespace detail
+
+Status validate(const SimConfig& config) { return detail::validate_config(config, false); }
 
 }  // namespace pipesim

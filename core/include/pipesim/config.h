@@ -66,6 +66,9 @@ struct SimConfig {
 /// Upper bounds that keep every request fast and small: a larger request fails with too_large
 /// before anything is allocated. kMaxOps bounds ops in one simulation (about 100 MB of JSON).
 inline constexpr int kMaxRanks = 1024;
+/// Most stages in one direction: two per rank (DualPipeV) at kMaxRanks. Hand-written schedules
+/// are held to it too, so a stage index always fits the timeline's int16 column.
+inline constexpr int kMaxStages = 2 * kMaxRanks;
 inline constexpr int kMaxMicrobatches = 1 << 20;
 inline constexpr std::int64_t kMaxOps = 2'000'000;
 inline constexpr double kMaxCost = 1e6;

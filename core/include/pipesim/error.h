@@ -3,10 +3,13 @@
 // every failure as one clear line or one JSON object.
 #pragma once
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <variant>
+#include <vector>
 
 namespace pipesim {
 
@@ -25,12 +28,42 @@ enum class ErrorCode {
 /// The snake_case id of an error code, e.g. "invalid_config".
 const char* error_code_name(ErrorCode code);
 
-/// A user-facing failure: `message` is one sentence naming the field, the rule and the value;
-/// `path` is a JSON pointer into the input ("/costs/backward") or "" when no field is to blame.
+/// One named value quoted in an error message, e.g. {"got", 3}. Numbers stay numbers, so a
+/// client can format them its own way; text() is how the English message prints the value.
+struct ErrorParam {
+  template <typename T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>, int> = 0>
+  ErrorParam(std::string param_name, T v)  // NOLINT: implicit by design
+      : name(std::move(param_name)), value(static_cast<std::int64_t>(v)) {}
+  ErrorParam(std::string param_name, double v) : name(std::move(param_name)), value(v) {}
+  ErrorParam(std::string param_name, std::string v) : name(std::move(param_name)), value(std::move(v)) {}
+  ErrorParam(std::string param_name, const char* v) : name(std::move(param_name)), value(std::string(v)) {}
+
+  std::string name;
+  std::variant<std::int64_t, double, std::string> value;
+
+  /// The value as the English message prints it (numbers with 15 significant digits).
+  std::string text() const;
+};
+using ErrorParams = std::vector<ErrorParam>;
+
+/// A user-facing failure. `message` is one English sentence naming the field, the rule and the
+/// value; `path` is a JSON pointer into the input ("/costs/backward") or "" when no field is to
+/// blame; `rule` is a stable id (pipesim/rules.h) and `params` the values the message quotes, so
+/// a client can say the same thing in another language. The message is always the rule's
+/// template filled in with the params: make errors with make_error (rules.h), never by hand.
 struct Error {
+  Error() {}  // NOLINT: user-provided so that Error{code, message, path} no longer compiles
+
+  /// The error of rule `rule_id` whose message is `message_template` filled in with `params`
+  /// (every {placeholder} needs a param and every param a placeholder, else InternalError).
+  static Error from_template(ErrorCode code, std::string rule_id, const std::string& message_template,
+                             std::string path, ErrorParams params);
+
   ErrorCode code = ErrorCode::Internal;
   std::string message;
   std::string path;
+  std::string rule;
+  ErrorParams params;
 };
 
 /// Either a value or an Error. Small on purpose: ok(), value(), error().

@@ -54,6 +54,8 @@ Status validate_recover(const RecoverRequest& request);
 Result<RecoverResult> recover(const RecoverRequest& request);
 /// {"ranks","microbatches","from","to","costs"?,"gpuHoursPerMillionTokens"?}; runs validate.
 Result<RecoverRequest> recover_request_from_json(const Json& json);
+/// recover_request_from_json then recover, validating once (the CLI's and the page's call).
+Result<RecoverResult> recover_request(const Json& json);
 Json recover_result_to_json(const RecoverResult& result);
 
 // ---------------------------------------------------------------------------------------------
@@ -146,6 +148,8 @@ Result<ParamsResult> params(const ParamsRequest& request);
 ///  sharedExperts?, expertIntermediate?}, "pp", "ep"?, "bytesPerParam"?, "optimizer"?, "dp"?,
 ///  "gpuMemoryGb"?}; runs validate_params.
 Result<ParamsRequest> params_request_from_json(const Json& json);
+/// params_request_from_json then params, validating once.
+Result<ParamsResult> params_request(const Json& json);
 Json params_result_to_json(const ParamsResult& result);
 
 // ---------------------------------------------------------------------------------------------
@@ -175,6 +179,8 @@ struct TraceGrid {
 Result<TraceGrid> trace_grid(const TraceRequest& request);
 /// {"config": {schedule, ranks, microbatches, costs?}, "slotLength"?}
 Result<TraceRequest> trace_request_from_json(const Json& json);
+/// trace_request_from_json then trace_grid, validating once.
+Result<TraceGrid> trace_request(const Json& json);
 /// {"schedule","ranks","microbatches","slotLength","slots","firstAllBusySlot" (null if never),
 ///  "bubbleMax","grid":[[cell|null, ...] per rank]} where a cell is the op's timeline JSON
 ///  fields plus "index" (position in the rank's timeline) and "offset" (slot within the op).

@@ -51,16 +51,48 @@ struct Schedule {
   std::vector<std::vector<Op>> rank_ops;
 };
 
+/// The shape rules validate() enforces for one schedule, as data: validate() checks them in this
+/// order and the page builds its hints and sweep grids from them.
+struct ShapeRules {
+  int min_ranks = 1;                  ///< ranks >= min_ranks (besides kMaxRanks)
+  bool even_ranks = false;            ///< ranks must be even
+  bool even_microbatches = false;     ///< M must be even (one half per direction)
+  int min_microbatches_per_rank = 0;  ///< M >= k * ranks; 0 when there is no such rule
+  bool microbatches_multiple_of_ranks = false;  ///< M must be a multiple of ranks
+};
+
+/// How a schedule lays its stages on ranks.
+struct StageLayout {
+  int directions = 1;       ///< 2 when micro-batches flow both ways (DualPipe, Chimera)
+  int stages_per_rank = 1;  ///< pipeline stages one rank holds
+  int param_copies = 1;     ///< copies of the model's parameters across the pipeline
+  int ops_per_chunk = 2;    ///< most ops one micro-batch makes on one stage (F, B and maybe W)
+  /// Stages per direction on `ranks` ranks (DualPipeV: 2 x ranks).
+  int stages(int ranks) const { return ranks * stages_per_rank / directions; }
+};
+
 /// What the catalogue says about a schedule; the page lists these.
 struct ScheduleInfo {
   std::string name;         ///< id used in configs, e.g. "dualpipe"
   std::string title;        ///< display name, e.g. "DualPipe"
   std::string source;       ///< where its rules come from
-  std::string constraints;  ///< the shape rules validate() enforces, in words
+  ShapeRules shape;
+  StageLayout layout;
+  std::string constraints;  ///< the shape rules in words, made from `shape` and `layout`
 };
 
 /// Every built-in schedule, in a stable order.
 const std::vector<ScheduleInfo>& list_schedules();
+
+/// The schedule called `name`, or nullptr.
+const ScheduleInfo* find_schedule_info(const std::string& name);
+
+/// unknown_schedule (rule schedule.unknown) at `path` unless `name` is a built-in schedule; the
+/// message names the field as the dotted `path` ("/requested/schedule" -> requested.schedule).
+Status check_schedule_name(const std::string& name, const std::string& path);
+
+/// Upper bound on the ops `config` makes (M x stages x ops per chunk), for the size caps.
+std::int64_t estimate_ops(const ScheduleInfo& info, int ranks, std::int64_t microbatches);
 
 /// Builds the op lists for a validated config (callers run validate() first; generate checks
 /// again and returns the same errors if they did not).

@@ -49,8 +49,11 @@ Status validate_sweep(const SweepRequest& request);
 /// Runs every cell in order schedule-major, then ranks, then micro-batches.
 Result<std::vector<SweepRow>> run_sweep(const SweepRequest& request);
 
-/// {"schedules":[..], "ranks":[..], "microbatches":[8, "4R", ..], "costs":{..}}
+/// {"schedules":[..], "ranks":[..], "microbatches":[8, "4R", ..], "costs":{..}}; runs
+/// validate_sweep.
 Result<SweepRequest> sweep_from_json(const Json& json);
+/// sweep_from_json then the sweep, validating once: what the CLI's and the page's sweeps call.
+Result<std::vector<SweepRow>> sweep_request(const Json& json);
 /// {"rows":[{schedule, ranks, microbatches, ok, stages, makespan, bubbleMax, bubbleFraction,
 ///  utilization, maxPeakActivations, paramCopies} | {schedule, ranks, microbatches, ok:false, error}]}
 Json sweep_to_json(const std::vector<SweepRow>& rows);

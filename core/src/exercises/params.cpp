@@ -6,19 +6,10 @@
 
 #include "fields.h"
 #include "pipesim/exercises.h"
+#include "pipesim/rules.h"
 
 namespace pipesim {
 namespace {
-
-struct Layout {
-  const char* schedule;
-  int stages_per_pp;  ///< stages = stages_per_pp x P
-  int stages_per_rank;
-  int param_copies;
-};
-// Matches what the generators report (tests/core/params_test.cpp checks it against simulate).
-constexpr Layout kLayouts[] = {
-    {"1f1b", 1, 1, 1}, {"dualpipe", 1, 2, 2}, {"dualpipev", 2, 2, 1}, {"chimera", 1, 2, 2}};
 
 // fp32 master weights + fp32 Adam first and second moments: 4 + 4 + 4 bytes per parameter.
 constexpr double kOptimizerBytesPerParam = 12.0;
@@ -32,15 +23,9 @@ Status validate_params(const ParamsRequest& r) {
   if (Status st = detail::int_in_range(r.pp, 1, kMaxRanks, "pp", "/pp"); !st.ok()) return st;
   if (Status st = detail::int_in_range(r.ep, 1, 4096, "ep", "/ep"); !st.ok()) return st;
   if (r.model.routed_experts == 0 && r.ep != 1)
-    return Error{
-        ErrorCode::InvalidConfig,
-        "ep must be 1 for a model without routed experts (got " + std::to_string(r.ep) + ")",
-        "/ep"};
+    return make_error(Rule::ParamsNoExperts, "/ep", {{"got", r.ep}});
   if (r.model.routed_experts > 0 && r.model.routed_experts % r.ep != 0)
-    return Error{ErrorCode::InvalidConfig,
-                 "ep must divide the routed experts = " + std::to_string(r.model.routed_experts) +
-                     " (got " + std::to_string(r.ep) + ")",
-                 "/ep"};
+    return make_error(Rule::ParamsEpDivides, "/ep", {{"experts", r.model.routed_experts}, {"got", r.ep}});
   if (Status st = detail::int_in_range(r.dp, 1, 1 << 20, "dp", "/dp"); !st.ok()) return st;
   if (Status st = detail::positive_number(r.bytes_per_param, 16, "bytesPerParam", "/bytesPerParam");
       !st.ok())
@@ -48,18 +33,22 @@ Status validate_params(const ParamsRequest& r) {
   return detail::positive_number(r.gpu_memory_gb, 1e6, "gpuMemoryGb", "/gpuMemoryGb");
 }
 
-Result<ParamsResult> params(const ParamsRequest& r) {
-  if (Status st = validate_params(r); !st.ok()) return st.error();
+namespace {
+
+// params() for a request validate_params accepted. Every schedule of the catalogue, laid out
+// as its StageLayout says (tests/core/params_test.cpp checks the layouts against simulate).
+ParamsResult params_valid(const ParamsRequest& r) {
   ParamsResult out;
   out.request = r;
   out.count = count_params(r.model);
   const double routed = static_cast<double>(out.count.routed);
   const double rest = static_cast<double>(out.count.total - out.count.routed);
   const double gpu_bytes = r.gpu_memory_gb * kBytesPerGb;
-  for (const Layout& l : kLayouts) {
+  for (const ScheduleInfo& info : list_schedules()) {
+    const StageLayout& l = info.layout;
     ScheduleFootprint f;
-    f.schedule = l.schedule;
-    f.stages = l.stages_per_pp * r.pp;
+    f.schedule = info.name;
+    f.stages = l.stages(r.pp);
     f.stages_per_rank = l.stages_per_rank;
     f.param_copies = l.param_copies;
     f.params_per_gpu =
@@ -71,8 +60,15 @@ Result<ParamsResult> params(const ParamsRequest& r) {
     f.share_of_gpu_memory = f.bytes_per_gpu / gpu_bytes;
     out.schedules.push_back(f);
   }
-  const ScheduleFootprint& one_f_one_b = out.schedules[0];
-  const ScheduleFootprint& dualpipe = out.schedules[1];
+  // The lesson's question: what DualPipe's second copy costs over 1F1B.
+  const auto footprint = [&](const char* name) -> const ScheduleFootprint& {
+    for (const ScheduleFootprint& f : out.schedules)
+      if (f.schedule == name) return f;
+    PIPESIM_CHECK(false, "the catalogue lists 1f1b and dualpipe");
+    return out.schedules.front();
+  };
+  const ScheduleFootprint& one_f_one_b = footprint("1f1b");
+  const ScheduleFootprint& dualpipe = footprint("dualpipe");
   out.overhead_params_per_gpu = dualpipe.params_per_gpu - one_f_one_b.params_per_gpu;
   out.overhead_bytes_per_gpu = dualpipe.bytes_per_gpu - one_f_one_b.bytes_per_gpu;
   out.overhead_share_of_model = out.overhead_params_per_gpu / static_cast<double>(out.count.total);
@@ -80,70 +76,65 @@ Result<ParamsResult> params(const ParamsRequest& r) {
   return out;
 }
 
+}  // namespace
+
+Result<ParamsResult> params(const ParamsRequest& r) {
+  if (Status st = validate_params(r); !st.ok()) return st.error();
+  return params_valid(r);
+}
+
 Result<ParamsRequest> params_request_from_json(const Json& json) {
-  using namespace detail;
-  if (Status st = check_object(
-          json, "", "params request",
-          {"model", "custom", "pp", "ep", "dp", "bytesPerParam", "optimizer", "gpuMemoryGb"});
-      !st.ok())
-    return st.error();
-  for (const char* required : {"model", "pp"})
-    if (!json.contains(required))
-      return Error{ErrorCode::InvalidConfig, std::string("missing field ") + required,
-                   std::string("/") + required};
+  using detail::FieldReader;
+  auto fields = FieldReader::open(
+      json, "", "params request",
+      {"model", "custom", "pp", "ep", "dp", "bytesPerParam", "optimizer", "gpuMemoryGb"});
+  if (!fields.ok()) return fields.error();
+  const FieldReader& f = fields.value();
+  if (Status st = f.require({"model", "pp"}); !st.ok()) return st.error();
   ParamsRequest r;
   std::string model = "custom";
-  if (Status st = read_string(json, "model", "", "", model); !st.ok()) return st.error();
+  if (Status st = f.read("model", model); !st.ok()) return st.error();
   if (model == "custom") {
-    if (!json.contains("custom"))
-      return Error{ErrorCode::InvalidConfig, "missing field custom (the model's configuration)",
-                   "/custom"};
-    const Json& c = json.at("custom");
-    if (Status st = check_object(c, "/custom", "custom",
-                                 {"layers", "hidden", "intermediate", "vocab", "heads", "kvHeads",
-                                  "headDim", "tiedEmbeddings", "denseLayers", "routedExperts",
-                                  "sharedExperts", "expertIntermediate"});
-        !st.ok())
-      return st.error();
-    for (const char* required : {"layers", "hidden", "vocab", "heads"})
-      if (!c.contains(required))
-        return Error{ErrorCode::InvalidConfig, std::string("missing field custom.") + required,
-                     std::string("/custom/") + required};
+    if (!f.has("custom")) return make_error(Rule::ParamsCustomMissing, "/custom");
+    auto custom = FieldReader::open(f.at("custom"), "/custom", "custom",
+                                    {"layers", "hidden", "intermediate", "vocab", "heads", "kvHeads",
+                                     "headDim", "tiedEmbeddings", "denseLayers", "routedExperts",
+                                     "sharedExperts", "expertIntermediate"});
+    if (!custom.ok()) return custom.error();
+    const FieldReader& c = custom.value();
+    if (Status st = c.require({"layers", "hidden", "vocab", "heads"}); !st.ok()) return st.error();
     ModelConfig& m = r.model;
     m.label = "custom";
     m.source = "user input";
-    const std::string p = "/custom", n = "custom.";
     for (Status st :
-         {read_int(c, "layers", p, n, m.layers), read_int(c, "hidden", p, n, m.hidden),
-          read_int(c, "intermediate", p, n, m.intermediate), read_int(c, "vocab", p, n, m.vocab),
-          read_int(c, "heads", p, n, m.heads), read_int(c, "headDim", p, n, m.head_dim),
-          read_bool(c, "tiedEmbeddings", p, n, m.tied_embeddings),
-          read_int(c, "routedExperts", p, n, m.routed_experts),
-          read_int(c, "sharedExperts", p, n, m.shared_experts),
-          read_int(c, "expertIntermediate", p, n, m.expert_intermediate)})
+         {c.read("layers", m.layers), c.read("hidden", m.hidden), c.read("intermediate", m.intermediate),
+          c.read("vocab", m.vocab), c.read("heads", m.heads), c.read("headDim", m.head_dim),
+          c.read("tiedEmbeddings", m.tied_embeddings), c.read("routedExperts", m.routed_experts),
+          c.read("sharedExperts", m.shared_experts),
+          c.read("expertIntermediate", m.expert_intermediate)})
       if (!st.ok()) return st.error();
     m.kv_heads = m.heads;
     m.dense_layers = m.routed_experts > 0 ? 0 : m.layers;
-    for (Status st : {read_int(c, "kvHeads", p, n, m.kv_heads),
-                      read_int(c, "denseLayers", p, n, m.dense_layers)})
+    for (Status st : {c.read("kvHeads", m.kv_heads), c.read("denseLayers", m.dense_layers)})
       if (!st.ok()) return st.error();
   } else {
-    if (json.contains("custom"))
-      return Error{ErrorCode::InvalidConfig,
-                   "custom is only allowed with model \"custom\" (got model \"" + model + "\")",
-                   "/custom"};
+    if (f.has("custom")) return make_error(Rule::ParamsCustomOnly, "/custom", {{"got", model}});
     auto preset = model_preset(model);
     if (!preset.ok()) return preset.error();
     r.model = preset.value();
   }
-  for (Status st : {read_int(json, "pp", "", "", r.pp), read_int(json, "ep", "", "", r.ep),
-                    read_int(json, "dp", "", "", r.dp),
-                    read_number(json, "bytesPerParam", "", "", r.bytes_per_param),
-                    read_bool(json, "optimizer", "", "", r.optimizer),
-                    read_number(json, "gpuMemoryGb", "", "", r.gpu_memory_gb)})
+  for (Status st : {f.read("pp", r.pp), f.read("ep", r.ep), f.read("dp", r.dp),
+                    f.read("bytesPerParam", r.bytes_per_param), f.read("optimizer", r.optimizer),
+                    f.read("gpuMemoryGb", r.gpu_memory_gb)})
     if (!st.ok()) return st.error();
   if (Status st = validate_params(r); !st.ok()) return st.error();
   return r;
+}
+
+Result<ParamsResult> params_request(const Json& json) {
+  auto request = params_request_from_json(json);
+  if (!request.ok()) return request.error();
+  return params_valid(request.value());
 }
 
 namespace {

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "fields.h"
+#include "pipesim/rules.h"
 #include "pipesim/exercises.h"
 
 namespace pipesim {
@@ -90,9 +91,8 @@ I swiglu(I hidden, I width) { return 3 * hidden * width; }
 Result<ModelConfig> model_preset(const std::string& name) {
   if (name == "llama3-70b") return llama3_70b();
   if (name == "deepseek-v3") return deepseek_v3();
-  return Error{ErrorCode::InvalidConfig,
-               "model must be one of llama3-70b, deepseek-v3, custom (got \"" + name + "\")",
-               "/model"};
+  return make_error(Rule::FieldOneOf, "/model",
+                    {{"field", "model"}, {"allowed", "llama3-70b, deepseek-v3, custom"}, {"got", name}});
 }
 
 Status validate_model(const ModelConfig& m) {
@@ -109,23 +109,16 @@ Status validate_model(const ModelConfig& m) {
     if (Status st = custom_int(m.expert_intermediate, 1, 1 << 20, "expertIntermediate"); !st.ok())
       return st;
   if (m.dense_layers < m.layers && m.routed_experts == 0)
-    return Error{ErrorCode::InvalidConfig,
-                 "custom.routedExperts must be >= 1 when custom.denseLayers = " +
-                     std::to_string(m.dense_layers) +
-                     " < custom.layers = " + std::to_string(m.layers),
-                 "/custom/routedExperts"};
+    return make_error(Rule::ModelRoutedExperts, "/custom/routedExperts",
+                      {{"denseLayers", m.dense_layers}, {"layers", m.layers}});
   if (m.attention == AttentionKind::MultiHeadLatent) return Ok{};  // presets only
   if (Status st = custom_int(m.head_dim, 0, 1024, "headDim"); !st.ok()) return st;
   if (m.head_dim == 0 && m.hidden % m.heads != 0)
-    return Error{ErrorCode::InvalidConfig,
-                 "custom.heads must divide custom.hidden = " + std::to_string(m.hidden) + " (got " +
-                     std::to_string(m.heads) + ")",
-                 "/custom/heads"};
+    return make_error(Rule::FieldDivides, "/custom/heads",
+                      {{"field", "custom.heads"}, {"target", "custom.hidden"}, {"value", m.hidden}, {"got", m.heads}});
   if (m.kv_heads < 1 || m.kv_heads > m.heads || m.heads % m.kv_heads != 0)
-    return Error{ErrorCode::InvalidConfig,
-                 "custom.kvHeads must divide custom.heads = " + std::to_string(m.heads) + " (got " +
-                     std::to_string(m.kv_heads) + ")",
-                 "/custom/kvHeads"};
+    return make_error(Rule::FieldDivides, "/custom/kvHeads",
+                      {{"field", "custom.kvHeads"}, {"target", "custom.heads"}, {"value", m.heads}, {"got", m.kv_heads}});
   return Ok{};
 }
 

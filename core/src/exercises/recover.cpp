@@ -5,6 +5,7 @@
 #include "fields.h"
 #include "pipesim/exercises.h"
 #include "pipesim/schedule.h"
+#include "simulate_valid.h"
 
 namespace pipesim {
 namespace {
@@ -13,20 +14,10 @@ SimConfig run_config(const RecoverRequest& r, const std::string& schedule) {
   return SimConfig{schedule, r.ranks, r.microbatches, r.costs};
 }
 
-Status check_schedule_name(const std::string& name, const std::string& field) {
-  std::string names;
-  for (const auto& info : list_schedules()) {
-    if (info.name == name) return Ok{};
-    names += (names.empty() ? "" : ", ") + info.name;
-  }
-  return Error{ErrorCode::UnknownSchedule,
-               field + " must be one of " + names + " (got \"" + name + "\")", "/" + field};
-}
-
 // The shape rules are the schedules' own (validate); the schedule field is ours, /from or /to.
 Status check_run(const RecoverRequest& r, const std::string& field) {
   const std::string& name = field == "from" ? r.from : r.to;
-  if (Status st = check_schedule_name(name, field); !st.ok()) return st;
+  if (Status st = check_schedule_name(name, "/" + field); !st.ok()) return st;
   Status st = validate(run_config(r, name));
   if (!st.ok() && st.error().path == "/schedule") {
     Error e = st.error();
@@ -45,11 +36,13 @@ Status validate_recover(const RecoverRequest& r) {
                                  "/gpuHoursPerMillionTokens");
 }
 
-Result<RecoverResult> recover(const RecoverRequest& r) {
-  if (Status st = validate_recover(r); !st.ok()) return st.error();
-  auto from = simulate(run_config(r, r.from));
+namespace {
+
+// recover() for a request validate_recover accepted.
+Result<RecoverResult> recover_valid(const RecoverRequest& r) {
+  auto from = detail::simulate_valid(run_config(r, r.from));
   if (!from.ok()) return from.error();
-  auto to = simulate(run_config(r, r.to));
+  auto to = detail::simulate_valid(run_config(r, r.to));
   if (!to.ok()) return to.error();
   RecoverResult out;
   out.request = r;
@@ -65,31 +58,38 @@ Result<RecoverResult> recover(const RecoverRequest& r) {
   return out;
 }
 
+}  // namespace
+
+Result<RecoverResult> recover(const RecoverRequest& r) {
+  if (Status st = validate_recover(r); !st.ok()) return st.error();
+  return recover_valid(r);
+}
+
 Result<RecoverRequest> recover_request_from_json(const Json& json) {
-  using namespace detail;
-  if (Status st = check_object(
-          json, "", "recover request",
-          {"ranks", "microbatches", "from", "to", "costs", "gpuHoursPerMillionTokens"});
-      !st.ok())
-    return st.error();
-  for (const char* required : {"ranks", "microbatches", "from", "to"})
-    if (!json.contains(required))
-      return Error{ErrorCode::InvalidConfig, std::string("missing field ") + required,
-                   std::string("/") + required};
+  auto fields = detail::FieldReader::open(
+      json, "", "recover request",
+      {"ranks", "microbatches", "from", "to", "costs", "gpuHoursPerMillionTokens"});
+  if (!fields.ok()) return fields.error();
+  const detail::FieldReader& f = fields.value();
+  if (Status st = f.require({"ranks", "microbatches", "from", "to"}); !st.ok()) return st.error();
   RecoverRequest r;
-  for (Status st :
-       {read_int(json, "ranks", "", "", r.ranks),
-        read_int(json, "microbatches", "", "", r.microbatches),
-        read_string(json, "from", "", "", r.from), read_string(json, "to", "", "", r.to),
-        read_number(json, "gpuHoursPerMillionTokens", "", "", r.gpu_hours_per_million_tokens)})
+  for (Status st : {f.read("ranks", r.ranks), f.read("microbatches", r.microbatches),
+                    f.read("from", r.from), f.read("to", r.to),
+                    f.read("gpuHoursPerMillionTokens", r.gpu_hours_per_million_tokens)})
     if (!st.ok()) return st.error();
-  if (json.contains("costs")) {
-    auto costs = costs_from_json(json.at("costs"), "/costs");
+  if (f.has("costs")) {
+    auto costs = costs_from_json(f.at("costs"), f.path("costs"));
     if (!costs.ok()) return costs.error();
     r.costs = costs.value();
   }
   if (Status st = validate_recover(r); !st.ok()) return st.error();
   return r;
+}
+
+Result<RecoverResult> recover_request(const Json& json) {
+  auto request = recover_request_from_json(json);
+  if (!request.ok()) return request.error();
+  return recover_valid(request.value());
 }
 
 Json recover_result_to_json(const RecoverResult& r) {

@@ -6,9 +6,10 @@
 #include <string>
 
 #include "fields.h"
-#include "format.h"
 #include "pipesim/exercises.h"
+#include "pipesim/rules.h"
 #include "pipesim/schedule.h"
+#include "simulate_valid.h"
 
 namespace pipesim {
 namespace {
@@ -19,18 +20,16 @@ Tick ticks(double units) { return std::llround(units * kTicksPerUnit); }
 Status multiple_of_slot(double value, Tick slot, const std::string& what, const std::string& path,
                         double slot_length) {
   if (ticks(value) % slot == 0) return Ok{};
-  return Error{ErrorCode::InvalidConfig,
-               what + " must be a multiple of slotLength = " + detail::format_number(slot_length) +
-                   " for a slot grid (got " + detail::format_number(value) + ")",
-               path};
+  return make_error(Rule::TraceSlotMultiple, path, {{"field", what}, {"slot", slot_length}, {"got", value}});
 }
 
 // Only the costs of op kinds the schedule actually runs must fit the grid.
-Status check_costs_fit(const Schedule& s, const Costs& c, double slot_length) {
+Status check_costs_fit(const SimResult& r, const Costs& c, double slot_length) {
   const Tick slot = ticks(slot_length);
   bool forward = false, backward = false, zero_bubble = false, pair = false;
-  for (const auto& ops : s.rank_ops)
-    for (const Op& op : ops) {
+  for (const auto& ops : r.timeline)
+    for (const TimedOp& t : ops) {
+      const Op& op = t.op;
       forward |= op.kind == OpKind::Forward;
       backward |= op.kind == OpKind::Backward && !op.zero_bubble;
       zero_bubble |= op.kind == OpKind::Backward && op.zero_bubble;
@@ -63,29 +62,23 @@ Status check_costs_fit(const Schedule& s, const Costs& c, double slot_length) {
   return multiple_of_slot(c.p2p_latency, slot, "costs.p2pLatency", p + "p2pLatency", slot_length);
 }
 
-}  // namespace
-
-Result<TraceGrid> trace_grid(const TraceRequest& request) {
+Status validate_slot(const TraceRequest& request) {
   if (Status st =
           detail::positive_number(request.slot_length, kMaxCost, "slotLength", "/slotLength");
       !st.ok())
-    return st.error();
+    return st;
   if (request.slot_length < 1 / kTicksPerUnit)
-    return Error{ErrorCode::InvalidConfig,
-                 "slotLength must be >= " + detail::format_number(1 / kTicksPerUnit) +
-                     ", the time resolution (got " + detail::format_number(request.slot_length) +
-                     ")",
-                 "/slotLength"};
-  if (Status st = validate(request.config); !st.ok())
-    return detail::with_path_prefix(st.error(), "/config");
-  auto schedule = generate_schedule(request.config);
-  if (!schedule.ok()) return detail::with_path_prefix(schedule.error(), "/config");
-  if (Status st = check_costs_fit(schedule.value(), request.config.costs, request.slot_length);
-      !st.ok())
-    return st.error();
-  auto sim = simulate(request.config);
-  if (!sim.ok()) return detail::with_path_prefix(sim.error(), "/config");
+    return make_error(Rule::RangeResolution, "/slotLength",
+                      {{"field", "slotLength"}, {"min", 1 / kTicksPerUnit}, {"got", request.slot_length}});
+  return Ok{};
+}
 
+// trace_grid() for a request validate_trace accepted.
+Result<TraceGrid> trace_valid(const TraceRequest& request) {
+  auto sim = detail::simulate_valid(request.config);
+  if (!sim.ok()) return detail::with_path_prefix(sim.error(), "/config");
+  if (Status st = check_costs_fit(sim.value(), request.config.costs, request.slot_length); !st.ok())
+    return st.error();
   TraceGrid grid;
   grid.result = std::move(sim).value();
   grid.slot_length = request.slot_length;
@@ -95,10 +88,7 @@ Result<TraceGrid> trace_grid(const TraceRequest& request) {
   const std::int64_t slots = makespan / slot;
   const std::int64_t cells = slots * grid.result.config.ranks;
   if (cells > kMaxTraceCells)
-    return Error{ErrorCode::TooLarge,
-                 "the slot grid would have " + std::to_string(cells) +
-                     " cells (ranks x slots), above the limit of " + std::to_string(kMaxTraceCells),
-                 ""};
+    return make_error(Rule::TraceTooLarge, "", {{"cells", cells}, {"limit", kMaxTraceCells}});
   grid.slots = static_cast<int>(slots);
   grid.cells.assign(grid.result.timeline.size(),
                     std::vector<int>(static_cast<std::size_t>(slots), -1));
@@ -120,19 +110,33 @@ Result<TraceGrid> trace_grid(const TraceRequest& request) {
   return grid;
 }
 
+}  // namespace
+
+Result<TraceGrid> trace_grid(const TraceRequest& request) {
+  if (Status st = validate_slot(request); !st.ok()) return st.error();
+  if (Status st = validate(request.config); !st.ok())
+    return detail::with_path_prefix(st.error(), "/config");
+  return trace_valid(request);
+}
+
 Result<TraceRequest> trace_request_from_json(const Json& json) {
-  using namespace detail;
-  if (Status st = check_object(json, "", "trace request", {"config", "slotLength"}); !st.ok())
-    return st.error();
-  if (!json.contains("config"))
-    return Error{ErrorCode::InvalidConfig, "missing field config", "/config"};
-  auto config = config_from_json(json.at("config"));
-  if (!config.ok()) return with_path_prefix(config.error(), "/config");
+  auto fields = detail::FieldReader::open(json, "", "trace request", {"config", "slotLength"});
+  if (!fields.ok()) return fields.error();
+  const detail::FieldReader& f = fields.value();
+  if (Status st = f.require({"config"}); !st.ok()) return st.error();
+  auto config = config_from_json(f.at("config"));
+  if (!config.ok()) return detail::with_path_prefix(config.error(), "/config");
   TraceRequest r;
   r.config = config.value();
-  if (Status st = read_number(json, "slotLength", "", "", r.slot_length); !st.ok())
-    return st.error();
+  if (Status st = f.read("slotLength", r.slot_length); !st.ok()) return st.error();
+  if (Status st = validate_slot(r); !st.ok()) return st.error();  // config_from_json checked the rest
   return r;
+}
+
+Result<TraceGrid> trace_request(const Json& json) {
+  auto request = trace_request_from_json(json);
+  if (!request.ok()) return request.error();
+  return trace_valid(request.value());
 }
 
 namespace {

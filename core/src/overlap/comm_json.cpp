@@ -3,52 +3,25 @@
 #include "comm_json.h"
 
 #include <cctype>
-#include <set>
 
-#include "format.h"
+#include "fields.h"
+#include "pipesim/rules.h"
 
 namespace pipesim::detail {
 namespace {
 
-Error comm_error(const std::string& path, const std::string& message) {
-  return Error{ErrorCode::InvalidConfig, message, path};
-}
-
-// "/costs/comm/forward" -> "costs.comm.forward"
-std::string dotted(const std::string& path) {
-  std::string name = path.substr(1);
-  for (char& ch : name)
-    if (ch == '/') ch = '.';
-  return name;
-}
-
-Status only_fields(const Json& obj, const std::string& path, const std::set<std::string>& known) {
-  for (const auto& item : obj.items())
-    if (known.count(item.key()) == 0)
-      return comm_error(path + "/" + item.key(),
-                        "unknown field \"" + item.key() + "\" in " + dotted(path));
-  return Ok{};
-}
-
-Status read_number(const Json& obj, const std::string& path, const char* key, double& out) {
-  if (!obj.contains(key))
-    return comm_error(path + "/" + key, "missing field " + dotted(path) + "." + key);
-  auto v = number_from_json(obj.at(key), path + "/" + key, dotted(path) + "." + key);
-  if (!v.ok()) return v.error();
-  out = v.value();
-  return Ok{};
-}
-
 using Fields = std::vector<std::pair<const char*, double*>>;
 
+// A components object: every one of `fields` is required.
 Status read_object(const Json& json, const std::string& path, const Fields& fields) {
-  if (!json.is_object())
-    return comm_error(path, dotted(path) + " must be an object (got " + json.dump() + ")");
-  std::set<std::string> known;
-  for (const auto& f : fields) known.insert(f.first);
-  if (Status st = only_fields(json, path, known); !st.ok()) return st;
-  for (const auto& [key, target] : fields)
-    if (Status st = read_number(json, path, key, *target); !st.ok()) return st;
+  std::vector<const char*> known;
+  for (const auto& field : fields) known.push_back(field.first);
+  auto reader = FieldReader::open(json, path, "", known);
+  if (!reader.ok()) return reader.error();
+  for (const auto& [key, target] : fields) {
+    if (Status st = reader.value().require({key}); !st.ok()) return st;
+    if (Status st = reader.value().read(key, *target); !st.ok()) return st;
+  }
   return Ok{};
 }
 
@@ -88,41 +61,26 @@ Json timing_to_json(const OpTiming& t) {
 }  // namespace
 
 Result<CommCosts> comm_from_json(const Json& json, const std::string& path) {
-  if (!json.is_object())
-    return comm_error(path, dotted(path) + " must be an object (got " + json.dump() + ")");
-  if (Status st = only_fields(json, path, {"ratio", "attnShare", "layers", "forward", "backward"});
-      !st.ok())
-    return st.error();
-  const bool ratio_form = json.contains("ratio") || json.contains("attnShare");
-  const bool explicit_form = json.contains("forward") || json.contains("backward");
-  if (ratio_form && explicit_form)
-    return comm_error(path, dotted(path) +
-                                " takes either ratio (and attnShare) or forward and backward "
-                                "components, not both");
-  if (!ratio_form && !explicit_form)
-    return comm_error(path, dotted(path) + " needs ratio or forward and backward components");
+  auto fields = FieldReader::open(json, path, "", {"ratio", "attnShare", "layers", "forward", "backward"});
+  if (!fields.ok()) return fields.error();
+  const FieldReader& f = fields.value();
+  const bool ratio_form = f.has("ratio") || f.has("attnShare");
+  const bool explicit_form = f.has("forward") || f.has("backward");
+  if (ratio_form && explicit_form) return make_error(Rule::CommBothForms, path, {{"field", dotted(path)}});
+  if (!ratio_form && !explicit_form) return make_error(Rule::CommNoForm, path, {{"field", dotted(path)}});
   CommCosts m;
-  if (json.contains("layers")) {
-    auto layers = int_from_json(json.at("layers"), path + "/layers", dotted(path) + ".layers");
-    if (!layers.ok()) return layers.error();
-    m.layers = layers.value();
-  }
+  if (Status st = f.read("layers", m.layers); !st.ok()) return st.error();
   if (ratio_form) {
-    if (Status st = read_number(json, path, "ratio", m.ratio); !st.ok()) return st.error();
-    if (json.contains("attnShare"))
-      if (Status st = read_number(json, path, "attnShare", m.attn_share); !st.ok())
-        return st.error();
+    for (Status st : {f.require({"ratio"}), f.read("ratio", m.ratio), f.read("attnShare", m.attn_share)})
+      if (!st.ok()) return st.error();
     return m;
   }
   m.explicit_components = true;
-  for (const char* key : {"forward", "backward"})
-    if (!json.contains(key))
-      return comm_error(path + "/" + key, "missing field " + dotted(path) + "." + key);
-  if (Status st = read_object(json.at("forward"), path + "/forward", forward_fields(m.components));
+  if (Status st = f.require({"forward", "backward"}); !st.ok()) return st.error();
+  if (Status st = read_object(f.at("forward"), f.path("forward"), forward_fields(m.components));
       !st.ok())
     return st.error();
-  if (Status st =
-          read_object(json.at("backward"), path + "/backward", backward_fields(m.components));
+  if (Status st = read_object(f.at("backward"), f.path("backward"), backward_fields(m.components));
       !st.ok())
     return st.error();
   return m;

@@ -20,7 +20,7 @@
 #include <utility>
 
 #include "comm_ticks.h"
-#include "format.h"
+#include "pipesim/rules.h"
 
 namespace pipesim {
 namespace detail {
@@ -229,7 +229,6 @@ namespace {
 
 using detail::comm_to_ticks;
 using detail::CommTick;
-using detail::format_number;
 
 double units(CommTick ticks) { return static_cast<double>(ticks) / kTicksPerUnit; }
 
@@ -245,22 +244,18 @@ OpTiming to_timing(const detail::KindTicks& k) {
   return t;
 }
 
-Status comm_error(const std::string& path, const std::string& message) {
-  return Error{ErrorCode::InvalidConfig, message, "/costs/comm" + path};
-}
-
 Status check_range(const std::string& path, const std::string& name, double v, double max) {
   if (!std::isfinite(v) || v < 0 || v > max)
-    return comm_error(path, "costs.comm." + name + " must be a finite number in [0, " +
-                                format_number(max) + "] (got " + format_number(v) + ")");
+    return make_error(Rule::RangeNumber, "/costs/comm" + path,
+                      {{"field", "costs.comm." + name}, {"min", 0}, {"max", max}, {"got", v}});
   return Ok{};
 }
 
 Status check_sum(const std::string& path, const std::string& parts, CommTick sum, const char* cost,
                  double expected) {
   if (sum == comm_to_ticks(expected)) return Ok{};
-  return comm_error(path, parts + " must add up to costs." + cost + " = " +
-                              format_number(expected) + " (got " + format_number(units(sum)) + ")");
+  return make_error(Rule::CommSum, "/costs/comm" + path,
+                    {{"parts", parts}, {"cost", cost}, {"expected", expected}, {"got", units(sum)}});
 }
 
 }  // namespace
@@ -297,9 +292,8 @@ Status validate_comm(const Costs& c) {
   if (!c.comm) return Ok{};
   const CommCosts& m = *c.comm;
   if (m.layers < 1 || m.layers > kMaxCommLayers)
-    return comm_error("/layers", "costs.comm.layers must be an integer in [1, " +
-                                     std::to_string(kMaxCommLayers) + "] (got " +
-                                     std::to_string(m.layers) + ")");
+    return make_error(Rule::RangeInteger, "/costs/comm/layers",
+                      {{"field", "costs.comm.layers"}, {"min", 1}, {"max", kMaxCommLayers}, {"got", m.layers}});
   if (!m.explicit_components) {
     // The all-to-all time of one chunk is bounded like a cost (config.h, kMaxCommLayers).
     const double max_ratio = kMaxCost / std::max(c.forward, c.backward);
@@ -323,11 +317,9 @@ Status validate_comm(const Costs& c) {
     if (Status st = check_range(std::string("/") + field, name, v, kMaxCost); !st.ok()) return st;
   }
   if (x.forward_dispatch + x.forward_combine > kMaxCost)
-    return comm_error(
-        "/forward", "costs.comm.forward.dispatch + combine must be <= " + format_number(kMaxCost));
+    return make_error(Rule::CommTransferMax, "/costs/comm/forward", {{"pass", "forward"}, {"max", kMaxCost}});
   if (x.backward_dispatch + x.backward_combine > kMaxCost)
-    return comm_error("/backward", "costs.comm.backward.dispatch + combine must be <= " +
-                                       format_number(kMaxCost));
+    return make_error(Rule::CommTransferMax, "/costs/comm/backward", {{"pass", "backward"}, {"max", kMaxCost}});
   const CommTick f = comm_to_ticks(x.forward_attn) + comm_to_ticks(x.forward_mlp);
   const CommTick w = comm_to_ticks(x.backward_attn_weight) + comm_to_ticks(x.backward_mlp_weight);
   const CommTick b = comm_to_ticks(x.backward_attn) + comm_to_ticks(x.backward_mlp) + w;

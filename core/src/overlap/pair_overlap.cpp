@@ -4,6 +4,7 @@
 
 #include "comm_json.h"
 #include "comm_ticks.h"
+#include "pipesim/rules.h"
 
 namespace pipesim {
 namespace {
@@ -14,9 +15,7 @@ double units(detail::CommTick ticks) { return static_cast<double>(ticks) / kTick
 
 Result<PairOverlap> analyse_pair(const Costs& costs) {
   if (!costs.comm)
-    return Error{ErrorCode::InvalidConfig,
-                 "costs.comm is required to analyse an overlapped pair (give ratio or components)",
-                 "/costs/comm"};
+    return make_error(Rule::CommRequired, "/costs/comm");
   if (Status st = validate_costs(costs); !st.ok()) return st.error();
   const detail::CommTicks ticks = detail::comm_ticks(costs);
   const detail::KindTicks& pair = ticks.pair;

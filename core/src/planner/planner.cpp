@@ -22,6 +22,7 @@
 
 #include "pipesim/comm.h"
 #include "pipesim/engine.h"
+#include "pipesim/rules.h"
 #include "pipesim/schedule.h"
 #include "plan_advice.h"
 #include "plan_memory.h"
@@ -36,16 +37,16 @@ using detail::memory_at;
 using detail::percent;
 using detail::scaled;
 
-// What a schedule needs per rank: parameter copies and stages per direction per rank, read from
-// the generator itself so new schedules need no entry here.
+// What a schedule needs per rank: parameter copies and stages of one copy per rank, read from
+// the catalogue's stage layout so new schedules need no entry here.
 struct ScheduleShape {
   int copies = 1;
   int stages_per_rank = 1;
 };
 ScheduleShape shape_of(const std::string& schedule) {
-  auto probe = generate_schedule(SimConfig{schedule, 2, 4, Costs{}});
-  PIPESIM_CHECK(probe.ok(), "every schedule runs at 2 ranks and 4 micro-batches");
-  return ScheduleShape{probe.value().param_copies, probe.value().stages / 2};
+  const ScheduleInfo* info = find_schedule_info(schedule);
+  PIPESIM_CHECK(info != nullptr, "the planner picks schedules from the catalogue");
+  return ScheduleShape{info->layout.param_copies, info->layout.stages_per_rank / info->layout.directions};
 }
 
 std::string fallback_of(const std::string& schedule) {
@@ -55,9 +56,8 @@ std::string fallback_of(const std::string& schedule) {
 }
 
 std::string title_of(const std::string& schedule) {
-  for (const auto& info : list_schedules())
-    if (info.name == schedule) return info.title;
-  return schedule;
+  const ScheduleInfo* info = find_schedule_info(schedule);
+  return info != nullptr ? info->title : schedule;
 }
 
 Result<SimResult> simulate_at(const std::string& schedule, int ranks, int microbatches,
@@ -213,16 +213,12 @@ class Planner {
     if (s_.requested.ranks > 0) {
       ranks_ = s_.requested.ranks;
       if (c_.gpus % ranks_ != 0)
-        return Error{ErrorCode::InvalidConfig,
-                     "requested.ranks must divide cluster.gpus = " + std::to_string(c_.gpus) +
-                         " (got " + std::to_string(ranks_) + ")",
-                     "/requested/ranks"};
+        return make_error(Rule::FieldDivides, "/requested/ranks",
+                          {{"field", "requested.ranks"}, {"target", "cluster.gpus"},
+                           {"value", c_.gpus}, {"got", ranks_}});
       if (ranks_ * per_rank > m_.layers)
-        return Error{ErrorCode::InvalidConfig,
-                     "requested.ranks x " + std::to_string(per_rank) +
-                         " stages must be <= model.layers = " + std::to_string(m_.layers) +
-                         " (got " + std::to_string(ranks_) + ")",
-                     "/requested/ranks"};
+        return make_error(Rule::PlanStagesFitLayers, "/requested/ranks",
+                          {{"perRank", per_rank}, {"layers", m_.layers}, {"got", ranks_}});
       note("depth", "P = " + std::to_string(ranks_) + ": requested.");
     } else {
       const bool frontier = m_.type == ModelType::Moe && m_.total_params >= kPlanFrontierMoeParams;
@@ -252,13 +248,8 @@ class Planner {
         if (divides && ep_fits && shape_ok) ranks_ = p;
       }
       if (ranks_ == 0)
-        return Error{
-            ErrorCode::InvalidConfig,
-            "no pipeline depth P in [" + std::to_string(from) + ", 64] divides cluster.gpus = " +
-                std::to_string(c_.gpus) + " into whole pipelines" +
-                (expert_parallel(m_) ? " with gpus / P a multiple of model.expertParallel" : "") +
-                " and at most model.layers = " + std::to_string(m_.layers) + " stages",
-            "/cluster/gpus"};
+        return make_error(expert_parallel(m_) ? Rule::PlanNoDepthEp : Rule::PlanNoDepth, "/cluster/gpus",
+                          {{"from", from}, {"max", kPlanMaxDepth}, {"gpus", c_.gpus}, {"layers", m_.layers}});
       note("depth",
            "P = " + std::to_string(ranks_) + ": the lesson's guide is " + std::to_string(guide) +
                (c_.gpus < kPlanSmallRunGpus ? " for a small cluster"

@@ -1,82 +1,63 @@
-// The schedule catalogue: names, sources, the shape rules validate() enforces, a cheap op-count
-// estimate for the size cap, and dispatch to the generators.
+// The schedule catalogue: names, sources, shape rules and stage layouts as data, and dispatch to
+// the generators. Everything else reads a schedule's rules from here: validate() checks them,
+// the size caps estimate ops from the layout, the CLI and the page show them (pipesim/catalogue.h).
+// A new schedule is one row below plus its generator.
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "generators.h"
+#include "pipesim/rules.h"
 #include "registry.h"
 
 namespace pipesim {
 namespace detail {
 namespace {
 
-std::string got(int v) { return " (got " + std::to_string(v) + ")"; }
-
-Status ranks_error(const std::string& rule, int ranks) {
-  return Error{ErrorCode::InvalidConfig, "ranks must be " + rule + got(ranks), "/ranks"};
-}
-Status microbatches_error(const std::string& rule, int m) {
-  return Error{ErrorCode::InvalidConfig, "microbatches must be " + rule + got(m), "/microbatches"};
-}
-
-Status any_shape(const SimConfig&) { return Ok{}; }
-
-// DualPipe reference asserts: even ranks; even M (split over two directions); M >= 2R.
-Status dualpipe_shape(const SimConfig& c) {
-  if (c.ranks < 2 || c.ranks % 2 != 0) return ranks_error("an even integer >= 2 for dualpipe", c.ranks);
-  if (c.microbatches % 2 != 0) return microbatches_error("even for dualpipe", c.microbatches);
-  if (c.microbatches < 2 * c.ranks)
-    return microbatches_error(">= 2 * ranks = " + std::to_string(2 * c.ranks) + " for dualpipe",
-                              c.microbatches);
-  return Ok{};
+// "even ranks >= 2, even microbatches >= 2 * ranks": the rules in words, for `pipesim schedules`.
+std::string describe_shape(const ShapeRules& s, const StageLayout& l) {
+  std::string ranks = s.even_ranks ? "even ranks >= " : "ranks >= ";
+  ranks += std::to_string(s.even_ranks ? std::max(2, s.min_ranks) : s.min_ranks);
+  if (l.directions == 1 && l.stages_per_rank > 1)
+    ranks += " (" + std::to_string(l.stages_per_rank) + " * ranks stages)";
+  std::string mbs;
+  if (s.microbatches_multiple_of_ranks) {
+    mbs = "microbatches a multiple of ranks";
+  } else {
+    mbs = std::string(s.even_microbatches ? "even " : "") + "microbatches >= ";
+    mbs += s.min_microbatches_per_rank > 0 ? std::to_string(s.min_microbatches_per_rank) + " * ranks" : "1";
+  }
+  return ranks + ", " + mbs;
 }
 
-// DualPipeV reference asserts M >= 2R (R ranks, 2R stages); M need not be even.
-Status dualpipev_shape(const SimConfig& c) {
-  if (c.microbatches < 2 * c.ranks)
-    return microbatches_error(">= 2 * ranks = " + std::to_string(2 * c.ranks) + " for dualpipev",
-                              c.microbatches);
-  return Ok{};
-}
-
-// Chimera (Li & Hoefler, SC'21, §3.1): D even, so the two directions never collide; M a multiple
-// of D, since the basic unit holds D micro-batches and longer runs concatenate whole units (§3.4).
-Status chimera_shape(const SimConfig& c) {
-  if (c.ranks < 2 || c.ranks % 2 != 0) return ranks_error("an even integer >= 2 for chimera", c.ranks);
-  if (c.microbatches % c.ranks != 0)
-    return microbatches_error("a multiple of ranks = " + std::to_string(c.ranks) + " for chimera",
-                              c.microbatches);
-  return Ok{};
-}
-
-std::int64_t ops_per_chunk_pass(const SimConfig& c, int per_microbatch) {
-  return static_cast<std::int64_t>(c.ranks) * c.microbatches * per_microbatch;
+ScheduleEntry entry(const char* name, const char* title, const char* source, ShapeRules shape,
+                    StageLayout layout, Schedule (*generate)(const SimConfig&)) {
+  ScheduleEntry e{{name, title, source, shape, layout, ""}, generate};
+  e.info.constraints = describe_shape(shape, layout);
+  return e;
 }
 
 const std::vector<ScheduleEntry>& entries() {
+  // ShapeRules{min_ranks, even_ranks, even_microbatches, min_microbatches_per_rank, multiple}
+  // StageLayout{directions, stages_per_rank, param_copies, ops_per_chunk}
   static const std::vector<ScheduleEntry> kEntries = {
-      {{"gpipe", "GPipe", "Huang et al., GPipe (NeurIPS 2019)", "ranks >= 1, microbatches >= 1"},
-       any_shape, [](const SimConfig& c) { return ops_per_chunk_pass(c, 2); }, generate_gpipe},
-      {{"1f1b", "1F1B", "Narayanan et al., PipeDream-flush (ICML 2021)",
-        "ranks >= 1, microbatches >= 1"},
-       any_shape, [](const SimConfig& c) { return ops_per_chunk_pass(c, 2); }, generate_1f1b},
-      {{"zb-h1", "ZB-H1", "Qi et al., Zero Bubble Pipeline Parallelism (ICLR 2024), ZB-H1",
-        "ranks >= 1, microbatches >= 1"},
-       any_shape, [](const SimConfig& c) { return ops_per_chunk_pass(c, 3); }, generate_zb_h1},
-      {{"dualpipe", "DualPipe", "DeepSeek-V3 technical report §3.2.1; deepseek-ai/DualPipe",
-        "even ranks >= 2, even microbatches >= 2 * ranks"},
-       dualpipe_shape, [](const SimConfig& c) { return ops_per_chunk_pass(c, 3); },
-       generate_dualpipe},
-      {{"dualpipev", "DualPipeV", "Sea AI Lab cut-in-half; deepseek-ai/DualPipe dualpipev.py",
-        "ranks >= 1 (2 * ranks stages), microbatches >= 2 * ranks"},
-       dualpipev_shape, [](const SimConfig& c) { return ops_per_chunk_pass(c, 6); },
-       generate_dualpipev},
-      {{"chimera", "Chimera",
-        "Li & Hoefler, Chimera (SC'21) §3.1 Fig. 3, direct concatenation §3.4",
-        "even ranks >= 2, microbatches a multiple of ranks"},
-       chimera_shape, [](const SimConfig& c) { return ops_per_chunk_pass(c, 2); },
-       generate_chimera},
+      entry("gpipe", "GPipe", "Huang et al., GPipe (NeurIPS 2019)", {}, {1, 1, 1, 2}, generate_gpipe),
+      entry("1f1b", "1F1B", "Narayanan et al., PipeDream-flush (ICML 2021)", {}, {1, 1, 1, 2},
+            generate_1f1b),
+      // Zero-bubble B's split off a W: three ops per chunk.
+      entry("zb-h1", "ZB-H1", "Qi et al., Zero Bubble Pipeline Parallelism (ICLR 2024), ZB-H1", {},
+            {1, 1, 1, 3}, generate_zb_h1),
+      // DualPipe reference asserts: even ranks; even M (split over two directions); M >= 2R.
+      entry("dualpipe", "DualPipe", "DeepSeek-V3 technical report §3.2.1; deepseek-ai/DualPipe",
+            {2, true, true, 2, false}, {2, 2, 2, 3}, generate_dualpipe),
+      // DualPipeV reference asserts M >= 2R (R ranks, 2R stages of one copy); M need not be even.
+      entry("dualpipev", "DualPipeV", "Sea AI Lab cut-in-half; deepseek-ai/DualPipe dualpipev.py",
+            {1, false, false, 2, false}, {1, 2, 1, 3}, generate_dualpipev),
+      // Chimera (Li & Hoefler, SC'21, §3.1): D even, so the two directions never collide; M a
+      // multiple of D, since the basic unit holds D micro-batches and longer runs concatenate
+      // whole units (§3.4).
+      entry("chimera", "Chimera", "Li & Hoefler, Chimera (SC'21) §3.1 Fig. 3, direct concatenation §3.4",
+            {2, true, false, 0, true}, {2, 2, 2, 2}, generate_chimera),
   };
   return kEntries;
 }
@@ -91,6 +72,25 @@ const ScheduleEntry* find_schedule(const std::string& name) {
 
 const std::vector<ScheduleEntry>& schedule_entries() { return entries(); }
 
+Status check_shape(const ScheduleInfo& info, const SimConfig& c) {
+  const ShapeRules& s = info.shape;
+  const char* name = info.name.c_str();
+  if (s.even_ranks && (c.ranks < s.min_ranks || c.ranks % 2 != 0))
+    return make_error(Rule::RanksEven, "/ranks", {{"min", s.min_ranks}, {"schedule", name}, {"got", c.ranks}});
+  if (c.ranks < s.min_ranks)
+    return make_error(Rule::RanksMin, "/ranks", {{"min", s.min_ranks}, {"schedule", name}, {"got", c.ranks}});
+  if (s.even_microbatches && c.microbatches % 2 != 0)
+    return make_error(Rule::MicrobatchesEven, "/microbatches", {{"schedule", name}, {"got", c.microbatches}});
+  const std::int64_t k = s.min_microbatches_per_rank;
+  if (k > 0 && c.microbatches < k * c.ranks)
+    return make_error(Rule::MicrobatchesMinMultipleOfRanks, "/microbatches",
+                      {{"k", k}, {"min", k * c.ranks}, {"schedule", name}, {"got", c.microbatches}});
+  if (s.microbatches_multiple_of_ranks && c.microbatches % c.ranks != 0)
+    return make_error(Rule::MicrobatchesMultipleOfRanks, "/microbatches",
+                      {{"ranks", c.ranks}, {"schedule", name}, {"got", c.microbatches}});
+  return Ok{};
+}
+
 }  // namespace detail
 
 const std::vector<ScheduleInfo>& list_schedules() {
@@ -100,6 +100,25 @@ const std::vector<ScheduleInfo>& list_schedules() {
     return infos;
   }();
   return kInfos;
+}
+
+const ScheduleInfo* find_schedule_info(const std::string& name) {
+  const detail::ScheduleEntry* e = detail::find_schedule(name);
+  return e == nullptr ? nullptr : &e->info;
+}
+
+Status check_schedule_name(const std::string& name, const std::string& path) {
+  if (find_schedule_info(name) != nullptr) return Ok{};
+  std::string names;
+  for (const auto& info : list_schedules()) names += (names.empty() ? "" : ", ") + info.name;
+  std::string field = path.substr(1);
+  for (char& ch : field)
+    if (ch == '/') ch = '.';
+  return make_error(Rule::ScheduleUnknown, path, {{"field", field}, {"allowed", names}, {"got", name}});
+}
+
+std::int64_t estimate_ops(const ScheduleInfo& info, int ranks, std::int64_t microbatches) {
+  return microbatches * info.layout.stages(ranks) * info.layout.ops_per_chunk;
 }
 
 Result<Schedule> generate_schedule(const SimConfig& config) {

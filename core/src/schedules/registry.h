@@ -1,7 +1,6 @@
-// Private: one catalogue entry per schedule.
+// Private: one catalogue entry per schedule: what it is (ScheduleInfo) and its generator.
 #pragma once
 
-#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -12,13 +11,14 @@ namespace pipesim::detail {
 
 struct ScheduleEntry {
   ScheduleInfo info;
-  Status (*check_shape)(const SimConfig&);         ///< schedule-specific ranks/microbatches rules
-  std::int64_t (*estimate_ops)(const SimConfig&);  ///< upper bound on ops, for the size cap
-  Schedule (*generate)(const SimConfig&);
+  Schedule (*generate)(const SimConfig&);  ///< for a config validate() accepted
 };
 
 /// The entry called `name`, or nullptr.
 const ScheduleEntry* find_schedule(const std::string& name);
 const std::vector<ScheduleEntry>& schedule_entries();
+
+/// The schedule's own shape rules (ShapeRules) for a config already within the general ranges.
+Status check_shape(const ScheduleInfo& info, const SimConfig& config);
 
 }  // namespace pipesim::detail

@@ -1,0 +1,199 @@
+// Every rule pipesim can report an input breaking, in one table: a stable id, its error code and
+// the English message as a template whose {placeholders} are the error's params. An Error is only
+// ever made from a row of this table (make_error), so the table is the complete list a client has
+// to say in its own language: the page renders rule + params with its own templates, and
+// tests/browser check that each id here has one. Never rename an id or a placeholder; add rows.
+//
+// Conventions for params: {field} is the input's name in dotted form ("costs.forward"); {got} is
+// the value received: a number for range rules, and for type rules the received JSON as text
+// (strings keep their quotes). Numbers print as format_number does (15 significant digits).
+#pragma once
+
+#include <vector>
+
+#include "pipesim/error.h"
+
+namespace pipesim {
+
+// X(enumerator, id, code, English template)
+#define PIPESIM_RULES(X)                                                                          \
+  /* reading JSON */                                                                              \
+  X(JsonInvalid, "json.invalid", ParseError, "input is not valid JSON: {detail}")                 \
+  X(FieldUnknown, "field.unknown", InvalidConfig, "unknown field \"{key}\"")                      \
+  X(FieldUnknownIn, "field.unknown_in", InvalidConfig, "unknown field \"{key}\" in {object}")     \
+  X(FieldMissing, "field.missing", InvalidConfig, "missing field {field}")                        \
+  X(FieldInteger, "field.integer", InvalidConfig, "{field} must be an integer (got {got})")      \
+  X(FieldInteger32, "field.integer32", InvalidConfig,                                             \
+    "{field} must be an integer in the 32-bit range (got {got})")                                 \
+  X(FieldNumber, "field.number", InvalidConfig, "{field} must be a number (got {got})")           \
+  X(FieldString, "field.string", InvalidConfig, "{field} must be a string (got {got})")           \
+  X(FieldNonEmptyString, "field.non_empty_string", InvalidConfig,                                 \
+    "{field} must be a non-empty string (got {got})")                                             \
+  X(FieldBoolean, "field.boolean", InvalidConfig, "{field} must be true or false (got {got})")    \
+  X(FieldObject, "field.object", InvalidConfig, "{field} must be an object (got {got})")          \
+  X(FieldJsonObject, "field.json_object", InvalidConfig,                                          \
+    "{field} must be a JSON object (got {got})")                                                  \
+  X(FieldArray, "field.array", InvalidConfig, "{field} must be an array")                        \
+  X(FieldStrings, "field.strings", InvalidConfig, "{field} entries must be strings")             \
+  X(FieldFinite, "field.finite", InvalidConfig, "{field} must be a finite number (got {got})")    \
+  X(FieldNotJson, "field.not_json", InvalidConfig, "{field} cannot be written as JSON: {detail}") \
+  X(FieldAtMostField, "field.at_most_field", InvalidConfig,                                       \
+    "{field} must be <= {target} = {value} (got {got})")                                          \
+  X(FieldOneOf, "field.one_of", InvalidConfig, "{field} must be one of {allowed} (got \"{got}\")")\
+  /* numeric ranges */                                                                            \
+  X(RangeInteger, "range.integer", InvalidConfig,                                                 \
+    "{field} must be an integer in [{min}, {max}] (got {got})")                                   \
+  X(RangeIntegers, "range.integers", InvalidConfig,                                               \
+    "{field} must be integers in [{min}, {max}] (got {got})")                                     \
+  X(RangePositive, "range.positive", InvalidConfig,                                               \
+    "{field} must be a finite number > 0 (got {got})")                                            \
+  X(RangeNonNegative, "range.non_negative", InvalidConfig,                                        \
+    "{field} must be a finite number >= 0 (got {got})")                                           \
+  X(RangeAtMost, "range.at_most", InvalidConfig, "{field} must be <= {max} (got {got})")          \
+  X(RangeResolution, "range.resolution", InvalidConfig,                                           \
+    "{field} must be >= {min}, the time resolution (got {got})")                                  \
+  X(RangeNumber, "range.number", InvalidConfig,                                                   \
+    "{field} must be a finite number in [{min}, {max}] (got {got})")                              \
+  X(RangePositiveAtMost, "range.positive_at_most", InvalidConfig,                                 \
+    "{field} must be a number in (0, {max}] (got {got})")                                         \
+  /* simulation configs */                                                                        \
+  X(ScheduleUnknown, "schedule.unknown", UnknownSchedule,                                         \
+    "{field} must be one of {allowed} (got \"{got}\")")                                           \
+  X(RanksEven, "ranks.even", InvalidConfig,                                                       \
+    "ranks must be an even integer >= {min} for {schedule} (got {got})")                          \
+  X(RanksMin, "ranks.min", InvalidConfig, "ranks must be >= {min} for {schedule} (got {got})")    \
+  X(MicrobatchesEven, "microbatches.even", InvalidConfig,                                         \
+    "microbatches must be even for {schedule} (got {got})")                                       \
+  X(MicrobatchesMinMultipleOfRanks, "microbatches.min_multiple_of_ranks", InvalidConfig,          \
+    "microbatches must be >= {k} * ranks = {min} for {schedule} (got {got})")                     \
+  X(MicrobatchesMultipleOfRanks, "microbatches.multiple_of_ranks", InvalidConfig,                 \
+    "microbatches must be a multiple of ranks = {ranks} for {schedule} (got {got})")              \
+  X(ConfigTooLarge, "config.too_large", TooLarge,                                                 \
+    "ranks x microbatches is too large: about {ops} ops for {schedule}, above the limit of "      \
+    "{limit}")                                                                                    \
+  /* the communication model */                                                                   \
+  X(CommBothForms, "comm.both_forms", InvalidConfig,                                              \
+    "{field} takes either ratio (and attnShare) or forward and backward components, not both")    \
+  X(CommNoForm, "comm.no_form", InvalidConfig,                                                    \
+    "{field} needs ratio or forward and backward components")                                     \
+  X(CommSum, "comm.sum", InvalidConfig, "{parts} must add up to costs.{cost} = {expected} (got {got})") \
+  X(CommTransferMax, "comm.transfer_max", InvalidConfig,                                          \
+    "costs.comm.{pass}.dispatch + combine must be <= {max}")                                      \
+  X(CommRequired, "comm.required", InvalidConfig,                                                 \
+    "costs.comm is required to analyse an overlapped pair (give ratio or components)")            \
+  /* sweeps */                                                                                    \
+  X(SweepNotObject, "sweep.not_object", InvalidConfig, "sweep must be a JSON object")             \
+  X(SweepEmpty, "sweep.empty", InvalidConfig,                                                     \
+    "a sweep needs at least one schedule, one ranks value and one microbatches value")            \
+  X(SweepScheduleUnknown, "sweep.schedule_unknown", UnknownSchedule, "unknown schedule \"{got}\"")\
+  X(SweepMicrobatchSpec, "sweep.microbatch_spec", InvalidConfig,                                  \
+    "microbatches entries must be positive integers or multiples of ranks like \"4R\" (got "      \
+    "\"{got}\")")                                                                                 \
+  X(SweepTooManyCells, "sweep.too_many_cells", TooLarge,                                          \
+    "a sweep may have at most {limit} cells (got {got})")                                         \
+  X(SweepTooManyOps, "sweep.too_many_ops", TooLarge,                                              \
+    "the sweep would simulate about {ops} ops, above the limit of {limit}")                       \
+  /* hand-written schedules */                                                                    \
+  X(CustomMissing, "custom.missing", InvalidConfig, "missing field {field} for a custom schedule")\
+  X(CustomDirections, "custom.directions", InvalidConfig, "directions must be 1 or 2 (got {got})")\
+  X(CustomMicrobatches, "custom.microbatches", InvalidConfig,                                     \
+    "microbatches must be a positive multiple of directions, at most {max} (got {got})")          \
+  X(CustomTooManyChunks, "custom.too_many_chunks", TooLarge,                                      \
+    "stages x microbatches must be between 1 and {max}")                                          \
+  X(CustomRankOps, "custom.rank_ops", InvalidConfig,                                              \
+    "rankOps must be an array of 1 to {max} op lists")                                            \
+  X(CustomRankOpsEntry, "custom.rank_ops_entry", InvalidConfig,                                   \
+    "each rankOps entry must be an array of ops")                                                 \
+  X(CustomTooManyOps, "custom.too_many_ops", TooLarge,                                            \
+    "a custom schedule may have at most {max} ops")                                               \
+  X(OpLabel, "op.label", InvalidSchedule,                                                         \
+    "op \"{label}\" is not of the form F0.3@2, B0.3@2, Bz0.3@2, W0.3@2 or FB(F0.4@1,B1.0@1)")     \
+  X(OpType, "op.type", InvalidSchedule, "an op must be a label string or an op object")           \
+  X(OpKindMissing, "op.kind_missing", InvalidSchedule,                                            \
+    "op objects need an \"op\" field: F, B, W or FB")                                             \
+  X(OpKind, "op.kind", InvalidSchedule, "op must be F, B, W or FB (got \"{got}\")")               \
+  X(OpFieldMissing, "op.field_missing", InvalidSchedule, "missing field {field}")                 \
+  X(OpZeroBubble, "op.zero_bubble", InvalidSchedule, "zb must be true or false")                  \
+  X(ScheduleRankLists, "schedule.rank_lists", InvalidSchedule,                                    \
+    "rankOps must have one list per rank ({ranks}, got {got})")                                   \
+  X(ScheduleShape, "schedule.shape", InvalidSchedule,                                             \
+    "a schedule needs stages >= 1, directions 1 or 2 and microbatches >= 1")                      \
+  X(ScheduleOpOutOfRange, "schedule.op_out_of_range", InvalidSchedule,                            \
+    "rank {rank} op {index}: {op} is out of range")                                               \
+  X(ScheduleOpTwice, "schedule.op_twice", InvalidSchedule, "rank {rank} op {index}: {op} appears twice") \
+  X(ScheduleBackwardRank, "schedule.backward_rank", InvalidSchedule,                              \
+    "rank {rank} op {index}: {op} must run on rank {forwardRank}, which ran its F")               \
+  X(ScheduleWeightOrder, "schedule.weight_order", InvalidSchedule,                                \
+    "rank {rank} op {index}: {op} must follow a zero-bubble B of the same chunk on this rank")    \
+  X(ScheduleOpMissing, "schedule.op_missing", InvalidSchedule, "{op} is missing")                 \
+  X(ScheduleSameRank, "schedule.same_rank", InvalidSchedule,                                      \
+    "F{chunk} and B{chunk} must run on the same rank")                                            \
+  X(ScheduleWeightMissing, "schedule.weight_missing", InvalidSchedule,                            \
+    "zero-bubble B{chunk} has no W")                                                              \
+  X(ScheduleDeadlock, "schedule.deadlock", Deadlock, "schedule cannot make progress: {waits}")    \
+  /* exercise calculators */                                                                      \
+  X(ParamsNoExperts, "params.ep_without_experts", InvalidConfig,                                  \
+    "ep must be 1 for a model without routed experts (got {got})")                                \
+  X(ParamsEpDivides, "params.ep_divides_experts", InvalidConfig,                                  \
+    "ep must divide the routed experts = {experts} (got {got})")                                  \
+  X(ParamsCustomMissing, "params.custom_missing", InvalidConfig,                                  \
+    "missing field custom (the model's configuration)")                                           \
+  X(ParamsCustomOnly, "params.custom_only", InvalidConfig,                                        \
+    "custom is only allowed with model \"custom\" (got model \"{got}\")")                         \
+  X(ModelRoutedExperts, "model.routed_experts", InvalidConfig,                                    \
+    "custom.routedExperts must be >= 1 when custom.denseLayers = {denseLayers} < custom.layers = "\
+    "{layers}")                                                                                   \
+  X(FieldDivides, "field.divides", InvalidConfig,                                                 \
+    "{field} must divide {target} = {value} (got {got})")                                         \
+  X(TraceSlotMultiple, "trace.slot_multiple", InvalidConfig,                                      \
+    "{field} must be a multiple of slotLength = {slot} for a slot grid (got {got})")              \
+  X(TraceTooLarge, "trace.too_large", TooLarge,                                                   \
+    "the slot grid would have {cells} cells (ranks x slots), above the limit of {limit}")         \
+  /* the planner */                                                                               \
+  X(FieldProduct, "field.product", InvalidConfig,                                                 \
+    "{field} x {other} must equal {target} = {value} (got {a} x {b})")                            \
+  X(ModelType, "model.type", InvalidConfig, "model.type must be \"dense\" or \"moe\" (got \"{got}\")") \
+  X(DenseActiveParams, "model.dense_active_params", InvalidConfig,                                \
+    "model.activeParams must equal model.totalParams = {total} for a dense model (got {got})")    \
+  X(DenseOnly, "model.dense_value", InvalidConfig,                                                \
+    "{field} must be {value} for a dense model (got {got})")                                      \
+  X(PlanStagesFitLayers, "plan.stages_fit_layers", InvalidConfig,                                 \
+    "requested.ranks x {perRank} stages must be <= model.layers = {layers} (got {got})")          \
+  X(PlanNoDepth, "plan.no_depth", InvalidConfig,                                                  \
+    "no pipeline depth P in [{from}, {max}] divides cluster.gpus = {gpus} into whole pipelines "  \
+    "and at most model.layers = {layers} stages")                                                 \
+  X(PlanNoDepthEp, "plan.no_depth_ep", InvalidConfig,                                             \
+    "no pipeline depth P in [{from}, {max}] divides cluster.gpus = {gpus} into whole pipelines "  \
+    "with gpus / P a multiple of model.expertParallel and at most model.layers = {layers} stages")\
+  /* a bug, not the input */                                                                      \
+  X(Internal, "internal", Internal, "{detail}")
+
+/// One rule per row of PIPESIM_RULES, in table order.
+enum class Rule {
+#define PIPESIM_RULE_ENUM(name, id, code, text) name,
+  PIPESIM_RULES(PIPESIM_RULE_ENUM)
+#undef PIPESIM_RULE_ENUM
+};
+
+/// A row of the table.
+struct RuleInfo {
+  Rule rule;
+  const char* id;        ///< stable snake_case id with a dotted prefix, e.g. "ranks.even"
+  ErrorCode code;        ///< the error code every error of this rule carries
+  const char* message;   ///< English template, e.g. "ranks must be ... for {schedule} (got {got})"
+};
+
+/// Every rule, in table order.
+const std::vector<RuleInfo>& list_rules();
+/// The row of `rule`.
+const RuleInfo& rule_info(Rule rule);
+
+/// The placeholders of a template, in order of first appearance ("{a} x {b}" -> a, b).
+std::vector<std::string> template_params(const std::string& text);
+
+/// An error of `rule` at `path` with `params`; its message is the rule's template filled in.
+/// Every placeholder must have a param and every param a placeholder (a mismatch is a bug and
+/// throws InternalError), so a client's own template can always be filled from the params.
+Error make_error(Rule rule, std::string path, ErrorParams params = {});
+
+}  // namespace pipesim

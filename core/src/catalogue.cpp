@@ -1,0 +1,96 @@
+// The catalogue (pipesim/catalogue.h): read off the registry, the limits, the defaults and the
+// rule table, never restated.
+#include "pipesim/catalogue.h"
+
+#include "overlap/comm_json.h"
+#include "pipesim/exercises.h"
+#include "pipesim/formulas.h"
+#include "pipesim/rules.h"
+#include "pipesim/sweep.h"
+#include "pipesim/timeline_columns.h"
+
+namespace pipesim {
+namespace {
+
+Json schedule_to_json(const ScheduleInfo& info) {
+  const ShapeRules& s = info.shape;
+  const StageLayout& l = info.layout;
+  // The formula's text, condition and source do not depend on the shape or costs.
+  const ReferenceBubble ref = reference_bubble(info.name, 2, Costs{});
+  return Json{{"name", info.name},
+              {"title", info.title},
+              {"source", info.source},
+              {"constraints", info.constraints},
+              {"shape",
+               {{"minRanks", s.min_ranks},
+                {"evenRanks", s.even_ranks},
+                {"evenMicrobatches", s.even_microbatches},
+                {"minMicrobatchesPerRank", s.min_microbatches_per_rank},
+                {"microbatchesMultipleOfRanks", s.microbatches_multiple_of_ranks}}},
+              {"layout",
+               {{"directions", l.directions},
+                {"stagesPerRank", l.stages_per_rank},
+                {"paramCopies", l.param_copies},
+                {"opsPerChunk", l.ops_per_chunk}}},
+              {"reference",
+               {{"formula", ref.formula}, {"condition", ref.condition}, {"source", ref.source}}}};
+}
+
+Json limits_json() {
+  return Json{{"maxRanks", kMaxRanks},
+              {"maxStages", kMaxStages},
+              {"maxMicrobatches", kMaxMicrobatches},
+              {"maxOps", kMaxOps},
+              {"maxCost", kMaxCost},
+              {"tick", 1 / kTicksPerUnit},
+              {"maxCommLayers", kMaxCommLayers},
+              {"maxSweepCells", kMaxSweepCells},
+              {"maxSweepOps", kMaxSweepOps},
+              {"maxTraceCells", kMaxTraceCells}};
+}
+
+Json rules_json() {
+  Json rules = Json::array();
+  for (const RuleInfo& r : list_rules())
+    rules.push_back(Json{{"id", r.id},
+                         {"code", error_code_name(r.code)},
+                         {"message", r.message},
+                         {"params", template_params(r.message)}});
+  return rules;
+}
+
+}  // namespace
+
+Json schedules_to_json() {
+  Json list = Json::array();
+  for (const auto& info : list_schedules())
+    list.push_back(Json{{"name", info.name},
+                        {"title", info.title},
+                        {"constraints", info.constraints},
+                        {"source", info.source}});
+  return list;
+}
+
+Json catalogue_to_json() {
+  Json schedules = Json::array();
+  for (const auto& info : list_schedules()) schedules.push_back(schedule_to_json(info));
+  Json ops = Json::array();
+  for (OpKind k : {OpKind::Forward, OpKind::Backward, OpKind::Weight, OpKind::ForwardBackward})
+    ops.push_back(op_kind_name(k));
+  Json timeline = Json::array();
+  for (const TimelineColumnInfo& c : timeline_column_infos())
+    timeline.push_back(Json{{"name", c.name}, {"type", column_type_name(c.type)}, {"meaning", c.meaning}});
+  Json codes = Json::array();
+  for (int c = 0; c <= static_cast<int>(ErrorCode::Internal); ++c)
+    codes.push_back(error_code_name(static_cast<ErrorCode>(c)));
+  return Json{{"schedules", std::move(schedules)},
+              {"limits", limits_json()},
+              {"costs", costs_to_json(Costs{})},
+              {"comm", detail::comm_to_json(CommCosts{})},  // the ratio form's defaults
+              {"opKinds", std::move(ops)},
+              {"timeline", std::move(timeline)},
+              {"errorCodes", std::move(codes)},
+              {"rules", rules_json()}};
+}
+
+}  // namespace pipesim

@@ -1,0 +1,108 @@
+// The timeline as typed columns (pipesim/timeline_columns.h).
+#include "pipesim/timeline_columns.h"
+
+#include <cstring>
+#include <iterator>
+
+namespace pipesim {
+namespace {
+
+// Column indices, in the order of kInfos below.
+enum Column { kRank, kOp, kZb, kDir, kMb, kStage, kBdir, kBmb, kBstage, kStart, kEnd, kColumns };
+
+// Types: ranks <= kMaxRanks = 1024 and stages <= 2 x kMaxRanks fit int16; micro-batches up to
+// kMaxMicrobatches = 2^20 need int32; times are float64 (integer ticks of 1e-6 up to ~2e12).
+const TimelineColumnInfo kInfos[kColumns] = {
+    {"rank", ColumnType::Int16, "the rank that ran the op"},
+    {"op", ColumnType::Uint8, "the op kind, an index into opKinds: 0=F 1=B 2=W 3=FB"},
+    {"zb", ColumnType::Uint8, "1 for a zero-bubble B (input gradient only), else 0"},
+    {"dir", ColumnType::Uint8, "direction of the chunk (the forward part of an FB)"},
+    {"mb", ColumnType::Int32, "micro-batch of the chunk, from 0 within its direction"},
+    {"stage", ColumnType::Int16, "stage of the chunk, from 0 along its direction"},
+    {"bdir", ColumnType::Int8, "an FB's backward chunk: direction; -1 for other ops"},
+    {"bmb", ColumnType::Int32, "an FB's backward chunk: micro-batch; -1 for other ops"},
+    {"bstage", ColumnType::Int16, "an FB's backward chunk: stage; -1 for other ops"},
+    {"start", ColumnType::Float64, "start time, in cost units"},
+    {"end", ColumnType::Float64, "end time, in cost units"},
+};
+
+// Writes values of column `c` one after another (the column's declared type must be T).
+template <typename T>
+class Writer {
+ public:
+  Writer(TimelineTable& table, Column c) : out_(table.columns[c].bytes.data()) {
+    PIPESIM_CHECK(sizeof(T) == static_cast<std::size_t>(column_type_size(kInfos[c].type)),
+                  "a timeline column is written with its declared type");
+  }
+  void put(T v) {
+    std::memcpy(out_, &v, sizeof v);
+    out_ += sizeof v;
+  }
+
+ private:
+  std::uint8_t* out_;
+};
+
+}  // namespace
+
+const char* column_type_name(ColumnType type) {
+  switch (type) {
+    case ColumnType::Int8: return "int8";
+    case ColumnType::Uint8: return "uint8";
+    case ColumnType::Int16: return "int16";
+    case ColumnType::Int32: return "int32";
+    case ColumnType::Float64: return "float64";
+  }
+  return "";
+}
+
+int column_type_size(ColumnType type) {
+  switch (type) {
+    case ColumnType::Int8:
+    case ColumnType::Uint8: return 1;
+    case ColumnType::Int16: return 2;
+    case ColumnType::Int32: return 4;
+    case ColumnType::Float64: return 8;
+  }
+  return 0;
+}
+
+const std::vector<TimelineColumnInfo>& timeline_column_infos() {
+  static const std::vector<TimelineColumnInfo> kList(std::begin(kInfos), std::end(kInfos));
+  return kList;
+}
+
+TimelineTable timeline_columns(const SimResult& result) {
+  TimelineTable table;
+  for (const auto& ops : result.timeline) table.count += ops.size();
+  for (const TimelineColumnInfo& info : kInfos) {
+    TimelineColumn column;
+    column.info = &info;
+    column.bytes.resize(table.count * static_cast<std::size_t>(column_type_size(info.type)));
+    table.columns.push_back(std::move(column));
+  }
+  // One pass over the ops writing every column: this runs for each timeline the page draws.
+  Writer<std::int16_t> rank(table, kRank), stage(table, kStage), bstage(table, kBstage);
+  Writer<std::uint8_t> op(table, kOp), zb(table, kZb), dir(table, kDir);
+  Writer<std::int8_t> bdir(table, kBdir);
+  Writer<std::int32_t> mb(table, kMb), bmb(table, kBmb);
+  Writer<double> start(table, kStart), end(table, kEnd);
+  for (std::size_t r = 0; r < result.timeline.size(); ++r)
+    for (const TimedOp& t : result.timeline[r]) {
+      const bool pair = t.op.kind == OpKind::ForwardBackward;
+      rank.put(static_cast<std::int16_t>(r));
+      op.put(static_cast<std::uint8_t>(t.op.kind));
+      zb.put(t.op.zero_bubble ? 1 : 0);
+      dir.put(static_cast<std::uint8_t>(t.op.chunk.dir));
+      mb.put(t.op.chunk.mb);
+      stage.put(static_cast<std::int16_t>(t.op.chunk.stage));
+      bdir.put(static_cast<std::int8_t>(pair ? t.op.backward_chunk.dir : -1));
+      bmb.put(pair ? t.op.backward_chunk.mb : -1);
+      bstage.put(static_cast<std::int16_t>(pair ? t.op.backward_chunk.stage : -1));
+      start.put(t.start);
+      end.put(t.end);
+    }
+  return table;
+}
+
+}  // namespace pipesim
