@@ -1,23 +1,106 @@
 // The JavaScript API of pipesim: loads the Embind module (pipesim.mjs + pipesim.wasm) and wraps
 // its envelope-returning exports in ordinary functions that return parsed values and throw
 // SimError. The page, the worker, the embeds and the Node tests all use this file and never touch
-// Embind. Types and docs: pipesim.d.ts. Runs unchanged in browsers, workers and Node.
+// Embind. Types and docs: pipesim.d.ts (checked against this file by `tsc` in make test).
+//
+// METHODS below is the API's one manifest: the worker, the async client, its cache and the sweep
+// pool build their method tables from it. What the simulator knows (schedules, limits, defaults,
+// timeline columns, error rules) comes from core through catalogue(); nothing here restates it.
 
-/** Op kinds in the order of the `op` typed array: 0=F, 1=B, 2=W, 3=FB. */
-export const OP_NAMES = Object.freeze(['F', 'B', 'W', 'FB']);
+/**
+ * The API's methods. `arg`: how the argument is named in messages ('config', 'sweep', ...), or
+ * null for none; `text`: the result is text, not JSON; `memo`: a pure function of its argument
+ * that clients may cache (sim-cache.js); `timeline`: the result carries typed arrays that a
+ * worker transfers instead of copying.
+ * @type {Readonly<Record<string, Readonly<{arg: string | null, text?: boolean, memo?: boolean, timeline?: boolean}>>>}
+ */
+export const METHODS = Object.freeze({
+  simulate: Object.freeze({ arg: 'config', memo: true, timeline: true }),
+  simulateJson: Object.freeze({ arg: 'config', text: true }),
+  validate: Object.freeze({ arg: 'config' }),
+  sweep: Object.freeze({ arg: 'sweep' }),
+  schedules: Object.freeze({ arg: null }),
+  catalogue: Object.freeze({ arg: null, memo: true }),
+  lessonReport: Object.freeze({ arg: 'costs' }),
+  recover: Object.freeze({ arg: 'request', memo: true }),
+  params: Object.freeze({ arg: 'request', memo: true }),
+  traceGrid: Object.freeze({ arg: 'request', memo: true }),
+  overlapPair: Object.freeze({ arg: 'costs', memo: true }),
+  plan: Object.freeze({ arg: 'spec' }),
+  planMarkdown: Object.freeze({ arg: 'spec', text: true }),
+});
 
-/** A user-facing failure from pipesim: `code` is a stable id, `path` a JSON pointer or "". */
+/** The method names, in manifest order. */
+export const METHOD_NAMES = Object.freeze(Object.keys(METHODS));
+
+/**
+ * The names of the timeline's typed arrays, in the catalogue's order.
+ * @param {{timeline: {name: string}[]}} catalogue
+ * @returns {string[]}
+ */
+export function timelineFields(catalogue) {
+  return catalogue.timeline.map((column) => column.name);
+}
+
+/**
+ * The buffers a worker can transfer with the result of `method` (its timeline's typed arrays).
+ * @param {string} method
+ * @param {any} value
+ * @returns {ArrayBuffer[]}
+ */
+export function transferables(method, value) {
+  if (!METHODS[method]?.timeline || !value?.timeline) return [];
+  return Object.values(value.timeline).filter(ArrayBuffer.isView).map((array) => array.buffer);
+}
+
+/**
+ * A user-facing failure from pipesim. `code` is a stable id, `path` a JSON pointer or "", `rule`
+ * the id of the rule broken (catalogue().rules) and `params` the values its message quotes, so a
+ * page can say the same thing in another language.
+ */
 export class SimError extends Error {
-  constructor(code, message, path = '') {
+  /**
+   * @param {string} code
+   * @param {string} message
+   * @param {string} [path]
+   * @param {string} [rule]
+   * @param {Record<string, string | number>} [params]
+   */
+  constructor(code, message, path = '', rule = '', params = {}) {
     super(message);
     this.name = 'SimError';
     this.code = code;
     this.path = path;
+    this.rule = rule;
+    this.params = params;
   }
+
+  /**
+   * A SimError from the plain {code, message, path, rule, params} object core and the worker send.
+   * @param {{code: string, message: string, path?: string, rule?: string, params?: Record<string, string | number>}} error
+   */
+  static from(error) {
+    return new SimError(error.code, error.message, error.path ?? '', error.rule ?? '', error.params ?? {});
+  }
+}
+
+/**
+ * `value` with every nested object frozen too (the catalogue is shared by every caller).
+ * @template T
+ * @param {T} value
+ * @returns {T}
+ */
+function deepFreeze(value) {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
 }
 
 const IS_NODE = typeof process === 'object' && typeof process.versions?.node === 'string';
 
+/** @param {unknown} value */
 function describe(value) {
   if (typeof value === 'string') return JSON.stringify(value);
   if (typeof value === 'bigint') return `${value}n`;
@@ -25,48 +108,40 @@ function describe(value) {
   return String(value);
 }
 
-// JSON cannot carry NaN or Infinity (JSON.stringify writes null, and core would then blame a
-// null), so such values are rejected here, naming the field as core does ("costs.forward").
-function findNonFinite(value, pointer, seen) {
-  if (typeof value === 'number') return Number.isFinite(value) ? null : { pointer, value };
-  if (value === null || typeof value !== 'object' || seen.has(value)) return null;
-  seen.add(value);
-  for (const [key, child] of Object.entries(value)) {
-    const token = key.replaceAll('~', '~0').replaceAll('/', '~1');  // RFC 6901 escaping
-    const hit = findNonFinite(child, `${pointer}/${token}`, seen);
-    if (hit) return hit;
+/**
+ * JSON cannot carry NaN or Infinity (JSON.stringify writes null, and core would then blame a
+ * null), so such values are found here, with their JSON pointer. Iterative: input of any depth.
+ * @param {unknown} root
+ * @returns {{pointer: string, value: number} | null}
+ */
+function findNonFinite(root) {
+  const seen = new Set();
+  const stack = [{ value: root, pointer: '' }];
+  while (stack.length > 0) {
+    const { value, pointer } = /** @type {{value: any, pointer: string}} */ (stack.pop());
+    if (typeof value === 'number') {
+      if (!Number.isFinite(value)) return { pointer, value };
+      continue;
+    }
+    if (value === null || typeof value !== 'object' || seen.has(value)) continue;
+    seen.add(value);
+    const entries = Object.entries(value);
+    for (let i = entries.length - 1; i >= 0; i--) {  // reversed: the first field is reported first
+      const [key, child] = entries[i];
+      const token = key.replaceAll('~', '~0').replaceAll('/', '~1');  // RFC 6901 escaping
+      stack.push({ value: child, pointer: `${pointer}/${token}` });
+    }
   }
   return null;
 }
 
-/** Encodes `value` as the JSON text core reads; `what` names it in messages ("config"). */
-function encode(value, what) {
-  const kind = typeof value;
-  const notJson = kind === 'undefined' || kind === 'function' || kind === 'symbol' || kind === 'bigint';
-  if (notJson || (kind === 'number' && !Number.isFinite(value))) {
-    throw new SimError('invalid_config', `${what} must be a JSON object (got ${describe(value)})`, '');
-  }
-  const bad = findNonFinite(value, '', new Set());
-  if (bad) {
-    const name = bad.pointer.slice(1).split('/').join('.');
-    throw new SimError('invalid_config', `${name} must be a finite number (got ${bad.value})`,
-                       bad.pointer);
-  }
-  try {
-    return JSON.stringify(value);
-  } catch (error) {  // a cycle or a BigInt inside
-    throw new SimError('invalid_config', `${what} cannot be written as JSON: ${error.message}`, '');
-  }
-}
-
+/** @param {any} envelope */
 function unwrap(envelope) {
-  if (!envelope.ok) {
-    const { code, message, path } = envelope.error;
-    throw new SimError(code, message, path);
-  }
+  if (!envelope.ok) throw SimError.from(JSON.parse(envelope.error));
   return envelope;
 }
 
+/** @param {URL} url */
 async function readNodeFile(url) {
   const { readFile } = await import('node:fs/promises');
   return readFile(url);
@@ -76,56 +151,75 @@ async function readNodeFile(url) {
  * Loads the module and returns the pipesim API. `moduleUrl` (default: pipesim.mjs beside this
  * file; relative URLs resolve against this file) locates the generated module, and pipesim.wasm
  * is looked up beside it unless `wasmBinary` is given.
+ * @param {{wasmBinary?: ArrayBuffer | Uint8Array, moduleUrl?: string | URL}} [options]
  */
 export async function loadPipesim({ wasmBinary, moduleUrl } = {}) {
   const url = new URL(moduleUrl ?? './pipesim.mjs', import.meta.url);
   const { default: createPipesimModule } = await import(url.href);
-  const options = { locateFile: (file) => new URL(file, url).href };
-  // Node's fetch() cannot load file: URLs, so Node reads the bytes itself (TOOLCHAIN.md).
+  /** @type {Record<string, any>} */
+  const options = { locateFile: (/** @type {string} */ file) => new URL(file, url).href };
+  // Node's fetch() cannot load file: URLs, so Node reads the bytes itself.
   if (wasmBinary) options.wasmBinary = wasmBinary;
   else if (IS_NODE && url.protocol === 'file:') options.wasmBinary = await readNodeFile(new URL('pipesim.wasm', url));
   const module = await createPipesimModule(options);
 
-  return Object.freeze({
-    simulate(config) {
-      const envelope = unwrap(module.simulate(encode(config, 'config')));
+  const catalogue = deepFreeze(JSON.parse(unwrap(module.catalogue()).result));
+  /** @type {Map<string, {code: string, message: string}>} */
+  const rules = new Map(catalogue.rules.map((/** @type {any} */ rule) => [rule.id, rule]));
+
+  /**
+   * A SimError of one of core's rules, its message filled in from the rule's template, for the
+   * two checks made here because JSON cannot carry the value (the page renders it like any other).
+   * @param {string} id
+   * @param {string} path
+   * @param {Record<string, string>} params
+   */
+  const ruleError = (id, path, params) => {
+    const rule = /** @type {{code: string, message: string}} */ (rules.get(id));
+    const message = rule.message.replace(/\{(\w+)\}/g, (_, name) => params[name]);
+    return new SimError(rule.code, message, path, id, params);
+  };
+
+  /**
+   * Encodes `value` as the JSON text core reads; `what` names it in messages ("config").
+   * @param {unknown} value
+   * @param {string} what
+   */
+  const encode = (value, what) => {
+    const kind = typeof value;
+    const notJson = kind === 'undefined' || kind === 'function' || kind === 'symbol' || kind === 'bigint';
+    if (notJson || (kind === 'number' && !Number.isFinite(value))) {
+      throw ruleError('field.json_object', '', { field: what, got: describe(value) });
+    }
+    const bad = findNonFinite(value);
+    if (bad) {
+      const field = bad.pointer.slice(1).split('/').join('.');
+      throw ruleError('field.finite', bad.pointer, { field, got: String(bad.value) });
+    }
+    try {
+      return JSON.stringify(value);
+    } catch (error) {  // a cycle or a BigInt inside
+      throw ruleError('field.not_json', '', { field: what, detail: /** @type {Error} */ (error).message });
+    }
+  };
+
+  /** @type {Record<string, (...args: any[]) => any>} */
+  const api = {};
+  for (const [name, method] of Object.entries(METHODS)) {
+    api[name] = (/** @type {unknown} */ arg) => {
+      let text = '';
+      if (method.arg !== null) {
+        if (name === 'lessonReport' && arg === undefined) arg = {};  // DeepSeek's costs
+        text = name === 'simulateJson' && typeof arg === 'string' ? arg : encode(arg, method.arg);
+      }
+      const envelope = unwrap(method.arg === null ? module[name]() : module[name](text));
+      if (method.text) return envelope.result;
       const result = JSON.parse(envelope.result);
-      result.timeline = envelope.timeline;
+      if (method.timeline) result.timeline = envelope.timeline;
       return result;
-    },
-    simulateJson(configOrString) {
-      const text = typeof configOrString === 'string' ? configOrString : encode(configOrString, 'config');
-      return unwrap(module.simulateJson(text)).result;
-    },
-    validate(config) {
-      return JSON.parse(unwrap(module.validate(encode(config, 'config'))).result);
-    },
-    sweep(request) {
-      return JSON.parse(unwrap(module.sweep(encode(request, 'sweep'))).result);
-    },
-    schedules() {
-      return JSON.parse(unwrap(module.schedules()).result);
-    },
-    lessonReport(costs = {}) {
-      return JSON.parse(unwrap(module.lessonReport(encode(costs, 'costs'))).result);
-    },
-    recover(request) {
-      return JSON.parse(unwrap(module.recover(encode(request, 'request'))).result);
-    },
-    params(request) {
-      return JSON.parse(unwrap(module.params(encode(request, 'request'))).result);
-    },
-    traceGrid(request) {
-      return JSON.parse(unwrap(module.traceGrid(encode(request, 'request'))).result);
-    },
-    overlapPair(costs) {
-      return JSON.parse(unwrap(module.overlapPair(encode(costs, 'costs'))).result);
-    },
-    plan(spec) {
-      return JSON.parse(unwrap(module.plan(encode(spec, 'spec'))).result);
-    },
-    planMarkdown(spec) {
-      return unwrap(module.planMarkdown(encode(spec, 'spec'))).result;
-    },
-  });
+    };
+  }
+  // The catalogue was read once above; every call returns that same frozen object.
+  api.catalogue = () => catalogue;
+  return Object.freeze(api);
 }

@@ -64,3 +64,28 @@ test('the API object is frozen and stateless: repeated calls give identical byte
   const config = { schedule: 'dualpipev', ranks: 4, microbatches: 10 };
   assert.equal(api.simulateJson(config), api.simulateJson(config));
 });
+
+test('a hand-written schedule runs through simulate and simulateJson exactly as `pipesim simulate --input`', async () => {
+  const api = await pipesim();
+  // 1F1B on 2 ranks and 2 micro-batches, written by hand, with a zero-bubble B and its later W.
+  const custom = {
+    schedule: 'custom', stages: 2, microbatches: 2,
+    rankOps: [['F0.0@0', 'F0.1@0', 'Bz0.0@0', 'B0.1@0', 'W0.0@0'], ['F0.0@1', 'B0.0@1', 'F0.1@1', 'B0.1@1']],
+    costs: { overlapped: 2.5 },
+  };
+  const native = nativeCli(['simulate', '--input', '-', '--format', 'json'], JSON.stringify(custom));
+  assert.equal(api.simulateJson(custom), native);
+  const result = api.simulate(custom);
+  const json = JSON.parse(native);
+  assert.equal(result.makespan, json.makespan);
+  assert.equal(result.timeline.count, json.timeline.flat().length);
+  assert.deepEqual(Array.from(result.timeline.end), json.timeline.flat().map((op) => op.end));
+});
+
+test('catalogue() is `pipesim catalogue`, and the page\'s generated copy is the same object', async () => {
+  const api = await pipesim();
+  assert.deepEqual(api.catalogue(), JSON.parse(nativeCli(['catalogue'])));
+  const { default: generated } = await import('../../web/generated/catalogue.js');
+  assert.deepEqual(generated, api.catalogue());
+  assert.ok(Object.isFrozen(api.catalogue().schedules[0].shape));
+});

@@ -7,8 +7,30 @@ import { SimError } from '../../wasm/pipesim.js';
 import { pipesim } from './helpers.mjs';
 
 const base = { schedule: '1f1b', ranks: 4, microbatches: 8 };
+const RULES = new Map((await pipesim()).catalogue().rules.map((rule) => [rule.id, rule]));
 
-/** Asserts that fn() throws a SimError with exactly {code, message, path}. */
+/**
+ * The message a client rebuilds from the error's rule and params with the catalogue's template;
+ * numbers printed as core prints them (%.15g: 15 significant digits, exponent outside 1e-5..1e15).
+ */
+export function rebuild(error) {
+  const rule = RULES.get(error.rule);
+  assert.ok(rule, `rule "${error.rule}" is not in the catalogue`);
+  assert.equal(rule.code, error.code);
+  assert.deepEqual(Object.keys(error.params).sort(), [...rule.params].sort());
+  return rule.message.replace(/\{(\w+)\}/g, (_, name) => {
+    const value = error.params[name];
+    if (typeof value !== 'number') return value;
+    const exponent = value === 0 ? 0 : Math.floor(Math.log10(Math.abs(value)));
+    if (exponent < -4 || exponent >= 15) return value.toExponential().replace(/e([+-])(\d)$/, 'e$10$2');
+    return String(Number(value.toPrecision(15)));
+  });
+}
+
+/**
+ * Asserts that fn() throws a SimError with exactly {code, message, path}, whose rule is one of
+ * the catalogue's and whose params fill that rule's template to exactly the message.
+ */
 function throwsSimError(fn, code, message, path = '') {
   let caught;
   try {
@@ -20,6 +42,7 @@ function throwsSimError(fn, code, message, path = '') {
   assert.ok(caught instanceof Error);
   assert.equal(caught.name, 'SimError');
   assert.deepEqual({ code: caught.code, message: caught.message, path: caught.path }, { code, message, path });
+  assert.equal(rebuild(caught), caught.message);
 }
 
 test('unknown schedule: unknown_schedule listing the built-in names', async () => {
@@ -100,7 +123,7 @@ test('a config JSON cannot represent: invalid_config', async () => {
   const cyclic = { ...base };
   cyclic.self = cyclic;
   assert.throws(() => api.simulate(cyclic),
-                (e) => e instanceof SimError && e.code === 'invalid_config' &&
+                (e) => e instanceof SimError && e.code === 'invalid_config' && e.rule === 'field.not_json' &&
                        e.message.startsWith('config cannot be written as JSON: Converting circular structure to JSON'));
   throwsSimError(() => api.simulate({ ...base, ranks: 4n }), 'invalid_config',
                  'config cannot be written as JSON: Do not know how to serialize a BigInt');
@@ -131,7 +154,8 @@ test('sweep errors: bad grid fails the call, a shape a schedule cannot run is a 
                  'too_large', 'a sweep may have at most 20000 cells (got 21000)');
   const { rows } = api.sweep({ schedules: ['dualpipe'], ranks: [3], microbatches: [8] });
   assert.deepEqual(rows, [{ schedule: 'dualpipe', ranks: 3, microbatches: 8, ok: false,
-    error: { code: 'invalid_config', message: 'ranks must be an even integer >= 2 for dualpipe (got 3)', path: '/ranks' } }]);
+    error: { code: 'invalid_config', message: 'ranks must be an even integer >= 2 for dualpipe (got 3)', path: '/ranks',
+             rule: 'ranks.even', params: { min: 2, schedule: 'dualpipe', got: 3 } } }]);
 });
 
 test('lessonReport errors carry /costs paths', async () => {

@@ -3,7 +3,6 @@
 // the result must equal the JSON result without its timeline.
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { OP_NAMES } from '../../wasm/pipesim.js';
 import { pipesim } from './helpers.mjs';
 
 const CONFIGS = [
@@ -17,10 +16,10 @@ const CONFIGS = [
 ];
 
 // The JSON op as the typed-array row it must equal.
-function expectedRow(rank, op) {
+function expectedRow(rank, op, kinds) {
   const pair = op.op === 'FB';
   return {
-    rank, op: OP_NAMES.indexOf(op.op), zb: op.zb ? 1 : 0,
+    rank, op: kinds.indexOf(op.op), zb: op.zb ? 1 : 0,
     dir: pair ? op.fdir : op.dir, mb: pair ? op.fmb : op.mb, stage: pair ? op.fstage : op.stage,
     bdir: pair ? op.bdir : -1, bmb: pair ? op.bmb : -1, bstage: pair ? op.bstage : -1,
     start: op.start, end: op.end,
@@ -32,6 +31,10 @@ function row(t, i) {
            bdir: t.bdir[i], bmb: t.bmb[i], bstage: t.bstage[i], start: t.start[i], end: t.end[i] };
 }
 
+test('op kinds come from the catalogue', async () => {
+  assert.deepEqual((await pipesim()).catalogue().opKinds, ['F', 'B', 'W', 'FB']);
+});
+
 for (const config of CONFIGS) {
   const name = `${config.schedule} ${config.ranks}x${config.microbatches}${config.costs ? ' ' + JSON.stringify(config.costs) : ''}`;
 
@@ -39,7 +42,7 @@ for (const config of CONFIGS) {
     const api = await pipesim();
     const json = JSON.parse(api.simulateJson(config));
     const { timeline } = api.simulate(config);
-    const expected = json.timeline.flatMap((ops, rank) => ops.map((op) => expectedRow(rank, op)));
+    const expected = json.timeline.flatMap((ops, rank) => ops.map((op) => expectedRow(rank, op, api.catalogue().opKinds)));
     assert.equal(timeline.count, expected.length);
     for (const field of ['rank', 'op', 'zb', 'dir', 'mb', 'stage', 'bdir', 'bmb', 'bstage', 'start', 'end']) {
       assert.equal(timeline[field].length, expected.length, `${field} length`);
@@ -55,15 +58,38 @@ for (const config of CONFIGS) {
   });
 }
 
-test('timeline fields have the documented typed-array types', async () => {
+// The catalogue's column types, as JS typed-array class names ("int16" -> "Int16Array").
+export function arrayClassOf(type) {
+  return `${type[0].toUpperCase()}${type.slice(1)}Array`;
+}
+
+test('timeline fields have the catalogue\'s typed-array types, as narrow as core\'s limits allow', async () => {
   const api = await pipesim();
   const { timeline } = api.simulate({ schedule: 'dualpipe', ranks: 4, microbatches: 8 });
   const types = Object.fromEntries(Object.entries(timeline).map(([k, v]) => [k, v.constructor.name]));
-  assert.deepEqual(types, {
-    count: 'Number', rank: 'Int32Array', op: 'Uint8Array', zb: 'Uint8Array', dir: 'Int32Array',
-    mb: 'Int32Array', stage: 'Int32Array', bdir: 'Int32Array', bmb: 'Int32Array',
-    bstage: 'Int32Array', start: 'Float64Array', end: 'Float64Array',
+  const expected = { count: 'Number' };
+  for (const { name, type } of api.catalogue().timeline) expected[name] = arrayClassOf(type);
+  assert.deepEqual(types, expected);
+  // Written out once here, so a change to the column types is a deliberate one.
+  assert.deepEqual(expected, {
+    count: 'Number', rank: 'Int16Array', op: 'Uint8Array', zb: 'Uint8Array', dir: 'Uint8Array',
+    mb: 'Int32Array', stage: 'Int16Array', bdir: 'Int8Array', bmb: 'Int32Array',
+    bstage: 'Int16Array', start: 'Float64Array', end: 'Float64Array',
   });
+});
+
+test('the largest legal ranks and stages fit their int16 columns', async () => {
+  const api = await pipesim();
+  const { limits } = api.catalogue();
+  const ranks = api.simulate({ schedule: 'gpipe', ranks: limits.maxRanks, microbatches: 1 }).timeline;
+  assert.equal(Math.max(...ranks.rank), limits.maxRanks - 1);
+  // A hand-written schedule may hold the most stages on one rank: F through them all, B back.
+  const stages = Array.from({ length: limits.maxStages }, (_, s) => s);
+  const custom = { schedule: 'custom', stages: limits.maxStages, microbatches: 1,
+    rankOps: [[...stages.map((s) => `F0.0@${s}`), ...stages.reverse().map((s) => `B0.0@${s}`)]] };
+  const { timeline } = api.simulate(custom);
+  assert.equal(Math.max(...timeline.stage), limits.maxStages - 1);
+  assert.equal(timeline.stage[limits.maxStages], limits.maxStages - 1);
 });
 
 test('DualPipe 8x20 timeline holds both directions and overlapped pairs', async () => {

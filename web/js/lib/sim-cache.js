@@ -1,11 +1,9 @@
-// Memoises a sim client's simulate() by config, so the several widgets that show the same
-// config (the cost panel's formula check, a lesson number and its widget) share one run. The
-// exercise calculators (recover, params, traceGrid, overlapPair) are memoised the same way, by
-// method and request. Rejections are cached too: the same bad config gives the same SimError
-// without re-running. DOM-free.
-
-const MEMOISED = ['simulate', 'recover', 'params', 'traceGrid', 'overlapPair'];
-const PASSED = ['sweep', 'validate', 'schedules', 'lessonReport', 'plan', 'planMarkdown'];
+// Memoises a sim client's pure methods by argument, so the several widgets that show the same
+// config (the cost panel's formula check, a lesson number and its widget) share one run. Which
+// methods are pure is pipesim.js's manifest (METHODS[name].memo: simulate and the exercise
+// calculators); the rest pass through. Rejections are cached too: the same bad config gives the
+// same SimError without re-running. DOM-free.
+import { METHODS } from '../../generated/pipesim.js';
 
 /** Wraps `client` (createSimClient() or a pipesim API); keeps the `limit` most recent results. */
 export function withCache(client, limit = 32) {
@@ -24,9 +22,9 @@ export function withCache(client, limit = 32) {
     return promise;
   };
   const wrapped = {};
-  for (const method of MEMOISED) if (typeof client[method] === 'function') wrapped[method] = memoised(method);
-  for (const method of PASSED) {
-    if (typeof client[method] === 'function') wrapped[method] = (...args) => Promise.resolve().then(() => client[method](...args));
+  for (const [method, { memo }] of Object.entries(METHODS)) {
+    if (typeof client[method] !== 'function') continue;
+    wrapped[method] = memo ? memoised(method) : (...args) => Promise.resolve().then(() => client[method](...args));
   }
   return wrapped;
 }

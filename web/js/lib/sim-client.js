@@ -4,13 +4,11 @@
 // of workers runs at once, and its rows are merged back into what one sweep returns. Where
 // Workers are unavailable (Node, old browsers) or a worker fails to start or dies, calls run in
 // this thread instead, with identical results and SimErrors.
-import { loadPipesim, SimError } from '../../generated/pipesim.js';
+import { loadPipesim, METHOD_NAMES, SimError } from '../../generated/pipesim.js';
+import CATALOGUE from '../../generated/catalogue.js';
 import { planSweep } from './sweep-pool.js';
 
 export { SimError };
-
-const METHODS = ['simulate', 'simulateJson', 'validate', 'schedules', 'lessonReport',
-  'recover', 'params', 'traceGrid', 'overlapPair', 'plan', 'planMarkdown'];
 
 // Sweep parts queued in each worker at once: the next part is already there when one finishes,
 // so a worker never idles waiting for this thread to answer.
@@ -26,9 +24,8 @@ export function defaultPoolSize() {
 }
 
 /**
- * Returns {simulate, simulateJson, validate, sweep, schedules, lessonReport, recover, params,
- * traceGrid, overlapPair, plan, planMarkdown, prewarm, terminate, mode, workers}:
- * each method returns a Promise of what pipesim.js returns, or rejects with a SimError.
+ * Returns every method of pipesim.js's manifest (METHODS) plus prewarm, terminate, mode and
+ * workers: each method returns a Promise of what pipesim.js returns, or rejects with a SimError.
  * Options: useWorker (default: when Worker exists), workerUrl (default: ../sim-worker.js),
  * poolSize (workers a large sweep may use, default defaultPoolSize()). Workers start on first
  * use; the extra sweep workers on the first sweep large enough to split, or on prewarm().
@@ -121,7 +118,7 @@ export function createSimClient({
       if (!call) return;
       pending.delete(data.id);
       if (data.ok) call.resolve(data.value);
-      else call.reject(new SimError(data.error.code, data.error.message, data.error.path));
+      else call.reject(SimError.from(data.error));
       if (call.part) {
         slot.parts--;
         pump();
@@ -158,7 +155,7 @@ export function createSimClient({
   const sweep = async (request) => {
     let plan = null;
     try {
-      if (useWorker && size > 1) plan = planSweep(request, { workers: size });
+      if (useWorker && size > 1) plan = planSweep(request, { workers: size, catalogue: CATALOGUE });
     } catch {
       plan = null;  // a getter that throws, say: the whole request reports it as today
     }
@@ -195,10 +192,11 @@ export function createSimClient({
     /** Stops the workers; calls still pending reject with SimError internal. */
     terminate() {
       epoch++;
-      const stopped = () => new SimError('internal', 'the simulation client was terminated', '');
+      const detail = 'the simulation client was terminated';
+      const stopped = () => new SimError('internal', detail, '', 'internal', { detail });
       for (const c of stopWorkers()) c.reject(stopped());
     },
   };
-  for (const method of METHODS) client[method] = (...args) => call(method, args);
+  for (const method of METHOD_NAMES) if (method !== 'sweep') client[method] = (...args) => call(method, args);
   return Object.freeze(client);
 }

@@ -11,17 +11,12 @@
 // indices of the caller's request.
 
 /**
- * Core's limits that decide whether a request may be split (core/include/pipesim/sweep.h and
- * config.h); opsPerRankMicrobatch bounds every schedule's estimate_ops() per rank and per
- * micro-batch (core/src/schedules/registry.cpp; DualPipeV's 6 is the largest). Checked against
- * the module by tests/browser/sweep-pool.test.mjs.
+ * Ops one cell makes per rank and per micro-batch under `schedule`, the factor in core's size
+ * estimate (catalogue: M x stages x opsPerChunk, stages = ranks x stagesPerRank / directions).
  */
-export const SWEEP_LIMITS = Object.freeze({
-  maxCells: 20000,
-  maxOps: 60_000_000,
-  maxRanks: 1024,
-  opsPerRankMicrobatch: 6,
-});
+function opsPerRankMicrobatch({ layout }) {
+  return (layout.opsPerChunk * layout.stagesPerRank) / layout.directions;
+}
 
 /**
  * Below this many ranks x micro-batches units (summed over cells) a sweep runs whole on one
@@ -47,18 +42,27 @@ function parseSpec(entry) {
   return match && Number(match[1]) >= 1 ? [Number(match[1]), match[2] !== ''] : null;
 }
 
-/** The request's grid when it is plain, well formed and provably within core's limits, else null. */
-function gridOf(request) {
+/**
+ * The request's grid when it is plain, well formed, names only schedules of the catalogue and is
+ * provably within core's limits (catalogue.limits), else null.
+ */
+function gridOf(request, catalogue) {
+  const { limits } = catalogue;
   if (request === null || typeof request !== 'object' || Array.isArray(request)) return null;
   const proto = Object.getPrototypeOf(request);
   if (proto !== Object.prototype && proto !== null) return null;
   if (Object.keys(request).some((key) => !FIELDS.has(key))) return null;
   const { schedules, ranks, microbatches } = request;
   if (![schedules, ranks, microbatches].every((list) => Array.isArray(list) && list.length > 0)) return null;
-  for (let i = 0; i < schedules.length; i++) if (typeof schedules[i] !== 'string') return null;
+  const factors = [];
+  for (let i = 0; i < schedules.length; i++) {
+    const info = catalogue.schedules.find((entry) => entry.name === schedules[i]);
+    if (!info) return null;  // core names the unknown schedule
+    factors.push(opsPerRankMicrobatch(info));
+  }
   for (let i = 0; i < ranks.length; i++) {
     const r = ranks[i];
-    if (!Number.isInteger(r) || r < 1 || r > SWEEP_LIMITS.maxRanks) return null;
+    if (!Number.isInteger(r) || r < 1 || r > limits.maxRanks) return null;
   }
   const specs = [];
   for (let i = 0; i < microbatches.length; i++) {
@@ -66,11 +70,12 @@ function gridOf(request) {
     if (!spec) return null;
     specs.push(spec);
   }
-  if (schedules.length * ranks.length * microbatches.length > SWEEP_LIMITS.maxCells) return null;
+  if (schedules.length * ranks.length * microbatches.length > limits.maxSweepCells) return null;
   // units[i][j]: ranks x micro-batches of cell (ranks[i], microbatches[j]), for every schedule.
   const units = ranks.map((r) => specs.map(([value, perRank]) => r * (perRank ? value * r : value)));
-  const total = units.flat().reduce((a, b) => a + b, 0) * schedules.length;
-  if (total * SWEEP_LIMITS.opsPerRankMicrobatch > SWEEP_LIMITS.maxOps) return null;
+  const perSchedule = units.flat().reduce((a, b) => a + b, 0);
+  const total = perSchedule * schedules.length;
+  if (factors.reduce((ops, factor) => ops + perSchedule * factor, 0) > limits.maxSweepOps) return null;
   return { schedules, ranks, microbatches, units, total };
 }
 
@@ -91,13 +96,14 @@ function group(costs, count) {
 /**
  * Plans a split of `request` into parts, largest first, or returns null when it should run
  * whole (`workers` < 2, a small or single-cell-axis sweep, or anything unusual about the request).
+ * `catalogue` is core's (limits and schedule layouts decide whether a split is safe).
  * `maxParts` caps the number of parts (more parts than workers balance better as they finish).
  * Returns {axis, parts: [{request, cost}], merge(results) -> {rows}}; merge throws when a result
  * does not have the shape of a part's sweep, so the caller can fall back to the whole request.
  */
-export function planSweep(request, { workers = 1, maxParts = 32, minUnits = MIN_SPLIT_UNITS } = {}) {
-  if (workers < 2) return null;
-  const grid = gridOf(request);
+export function planSweep(request, { workers = 1, catalogue, maxParts = 32, minUnits = MIN_SPLIT_UNITS } = {}) {
+  if (workers < 2 || !catalogue) return null;
+  const grid = gridOf(request, catalogue);
   if (!grid || grid.total < minUnits) return null;
   const { schedules, ranks, microbatches, units } = grid;
   const axis = ranks.length >= microbatches.length ? 'ranks' : 'microbatches';
