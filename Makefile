@@ -32,9 +32,11 @@ test-native: native
 test-wasm: wasm
 	ctest --preset wasm
 
-# Only the test folders that exist: node --test fails on a missing path.
+# Only the test folders that exist: node --test fails on a missing path. tsc first checks
+# wasm/pipesim.js against pipesim.d.ts and compiles a TypeScript consumer of the API.
 JS_TEST_DIRS = $(wildcard tests/wasm/ tests/lessons/ tests/browser/)
 test-js: site native
+	node node_modules/typescript/bin/tsc -p tests/types
 	node --test $(JS_TEST_DIRS)
 
 test: deps

@@ -11,22 +11,58 @@ export type ErrorCode =
   | 'parse_error'
   | 'internal';
 
+/** A value an error message quotes: numbers stay numbers (see Catalogue.rules). */
+export type ErrorParams = Record<string, string | number>;
+
+/** An error as core and the worker send it. */
+export interface ErrorData {
+  code: ErrorCode | string;
+  message: string;
+  path: string;
+  /** The rule broken, one of `catalogue().rules[].id`, e.g. `ranks.even`. */
+  rule: string;
+  /** The values `message` quotes, by the rule's placeholder names. */
+  params: ErrorParams;
+}
+
 /**
  * Thrown by every API function for bad input (and, as `internal`, for a bug in pipesim).
- * `message` is one sentence naming the field, the rule and the value, e.g.
- * `ranks must be an even integer >= 2 for dualpipe (got 3)`.
+ * `message` is one English sentence naming the field, the rule and the value, e.g.
+ * `ranks must be an even integer >= 2 for dualpipe (got 3)`: the template of `rule` filled in
+ * with `params`, so another language can say the same from its own template.
  */
-export class SimError extends Error {
-  constructor(code: ErrorCode | string, message: string, path?: string);
+export class SimError extends Error implements ErrorData {
+  constructor(code: ErrorCode | string, message: string, path?: string, rule?: string, params?: ErrorParams);
+  static from(error: { code: string; message: string; path?: string; rule?: string; params?: ErrorParams }): SimError;
   readonly name: 'SimError';
   /** Stable snake_case id, e.g. `invalid_config`. */
   code: ErrorCode | string;
   /** JSON pointer to the offending input, e.g. `/costs/backward`, or `""`. */
   path: string;
+  rule: string;
+  params: ErrorParams;
 }
 
-/** Op kind names indexed by the values of `Timeline.op`: `['F', 'B', 'W', 'FB']`. */
-export const OP_NAMES: readonly ['F', 'B', 'W', 'FB'];
+/** How one API method is called (see METHODS). */
+export interface MethodInfo {
+  /** How its argument is named in messages (`config`, `sweep`, ...), or null: it takes none. */
+  readonly arg: string | null;
+  /** The result is text (JSON text or Markdown), not a parsed value. */
+  readonly text?: boolean;
+  /** A pure function of its argument: clients may cache results. */
+  readonly memo?: boolean;
+  /** The result carries typed arrays (`timeline`) that a worker transfers. */
+  readonly timeline?: boolean;
+}
+
+/** The API's manifest: one entry per method of Pipesim. */
+export const METHODS: { readonly [K in keyof Pipesim]: MethodInfo };
+/** The method names, in manifest order. */
+export const METHOD_NAMES: readonly (keyof Pipesim)[];
+/** The timeline's column names, from the catalogue. */
+export function timelineFields(catalogue: Pick<Catalogue, 'timeline'>): string[];
+/** The buffers a worker transfers with the result of `method`. */
+export function transferables(method: string, value: unknown): ArrayBuffer[];
 
 /** Cost model. Every field is optional in input and defaults to DeepSeek's figure (1, 2, 1, 3, 0). */
 export interface Costs {
@@ -56,23 +92,42 @@ export interface SimConfig {
 }
 
 /**
+ * A hand-written schedule: the op list of every rank, as `pipesim simulate --input` reads it.
+ * Ops are labels as the CLI prints them (`F0.3@2`, `B0.3@2`, `Bz0.3@2`, `W0.3@2`,
+ * `FB(F0.4@1,B1.0@1)`: direction.micro-batch@stage) or op objects as in a JSON timeline.
+ */
+export interface CustomSchedule {
+  schedule: 'custom';
+  /** Stages per direction, integer in [1, limits.maxStages]. */
+  stages: number;
+  /** 1 or 2 (default 1). */
+  directions?: number;
+  /** Micro-batches over all directions: a positive multiple of directions. */
+  microbatches: number;
+  /** One list per rank (1 to limits.maxRanks lists). */
+  rankOps: (string | Record<string, string | number | boolean>)[][];
+  costs?: Costs;
+}
+
+/**
  * The timeline as struct-of-arrays: entry i of every array describes op i. Ops are ordered by rank,
  * then by the order the rank executes them. For an FB pair, dir/mb/stage describe its forward part
- * and bdir/bmb/bstage its backward part; bdir/bmb/bstage are -1 for every other op.
+ * and bdir/bmb/bstage its backward part; bdir/bmb/bstage are -1 for every other op. The columns and
+ * their types are core's (`catalogue().timeline`); each is as narrow as core's limits allow.
  */
 export interface Timeline {
   count: number;
-  rank: Int32Array;
-  /** 0 = F, 1 = B, 2 = W, 3 = FB (see OP_NAMES). */
+  rank: Int16Array;
+  /** An index into `catalogue().opKinds`: 0 = F, 1 = B, 2 = W, 3 = FB. */
   op: Uint8Array;
   /** 1 for a zero-bubble B (input gradient only; its W comes later on the same rank), else 0. */
   zb: Uint8Array;
-  dir: Int32Array;
+  dir: Uint8Array;
   mb: Int32Array;
-  stage: Int32Array;
-  bdir: Int32Array;
+  stage: Int16Array;
+  bdir: Int8Array;
   bmb: Int32Array;
-  bstage: Int32Array;
+  bstage: Int16Array;
   start: Float64Array;
   end: Float64Array;
 }
@@ -124,7 +179,7 @@ export type SweepRow =
     }
   | {
       schedule: string; ranks: number; microbatches: number; ok: false;
-      error: { code: ErrorCode | string; message: string; path: string };
+      error: ErrorData;
     };
 
 export interface ScheduleInfo {
@@ -136,6 +191,48 @@ export interface ScheduleInfo {
   constraints: string;
   /** Where the schedule's rules come from. */
   source: string;
+}
+
+/** A schedule as the catalogue describes it: its shape rules and stage layout as data. */
+export interface CatalogueSchedule extends ScheduleInfo {
+  shape: {
+    minRanks: number;
+    evenRanks: boolean;
+    evenMicrobatches: boolean;
+    /** k in microbatches >= k x ranks; 0 when there is no such rule. */
+    minMicrobatchesPerRank: number;
+    microbatchesMultipleOfRanks: boolean;
+  };
+  layout: {
+    directions: number;
+    stagesPerRank: number;
+    paramCopies: number;
+    /** Most ops one micro-batch makes on one stage: ops <= microbatches x stages x opsPerChunk. */
+    opsPerChunk: number;
+  };
+  /** DeepSeek's table formula, the region where it is exact, and its source ("" when none). */
+  reference: { formula: string; condition: string; source: string };
+}
+
+/** Everything a client needs to know about the simulator (`pipesim catalogue`). */
+export interface Catalogue {
+  schedules: CatalogueSchedule[];
+  limits: {
+    maxRanks: number; maxStages: number; maxMicrobatches: number; maxOps: number; maxCost: number;
+    /** The time resolution: every time is a whole number of ticks. */
+    tick: number;
+    maxCommLayers: number; maxSweepCells: number; maxSweepOps: number; maxTraceCells: number;
+  };
+  /** Cost defaults (DeepSeek's figure). */
+  costs: Required<Omit<Costs, 'comm'>>;
+  /** The communication model's defaults, ratio form. */
+  comm: { ratio: number; attnShare: number; layers: number };
+  /** Op kind names, indexed by `Timeline.op`. */
+  opKinds: string[];
+  timeline: { name: keyof Omit<Timeline, 'count'>; type: 'int8' | 'uint8' | 'int16' | 'int32' | 'float64'; meaning: string }[];
+  errorCodes: string[];
+  /** Every rule an error can report: its English template and the names of its placeholders. */
+  rules: { id: string; code: string; message: string; params: string[] }[];
 }
 
 /** The communication model of `Costs.comm` (docs/schema.md "Communication model"). */
@@ -201,7 +298,8 @@ export interface ParamsResult {
   breakdown: { part: string; params: number; formula: string }[];
   excluded: { part: string; params: number; formula: string }[];
   pp: number; ep: number; dp: number; bytesPerParam: number; optimizer: boolean; gpuMemoryGb: number;
-  schedules: Record<'1f1b' | 'dualpipe' | 'dualpipev' | 'chimera', ScheduleFootprint>;
+  /** Every schedule of the catalogue, in its order. */
+  schedules: Record<string, ScheduleFootprint>;
   dualpipeOverhead: { paramsPerGpu: number; bytesPerGpu: number; shareOfModel: number; shareOfGpuMemory: number };
 }
 
@@ -260,19 +358,21 @@ export interface Pipesim {
    * A non-object config, or NaN/Infinity anywhere in it, throws invalid_config before the module
    * is called: JSON cannot carry non-finite numbers.
    */
-  simulate(config: SimConfig): SimResult;
+  simulate(config: SimConfig | CustomSchedule): SimResult;
   /**
    * Simulates and returns the result as JSON text, byte-identical to
    * `pipesim simulate --input - --format json` without the trailing newline. A string argument is
    * taken as JSON text as it stands (parse_error if it is not JSON).
    */
-  simulateJson(config: SimConfig | string): string;
+  simulateJson(config: SimConfig | CustomSchedule | string): string;
   /** Checks `config` without simulating; returns it with defaults filled in. Throws SimError. */
   validate(config: SimConfig): Required<Omit<SimConfig, 'costs'>> & { costs: Required<Costs> };
   /** Runs every cell, schedule-major, then ranks, then micro-batches. Throws SimError for a bad grid. */
   sweep(request: SweepRequest): { rows: SweepRow[] };
   /** Every built-in schedule, in a stable order. */
   schedules(): ScheduleInfo[];
+  /** Everything a client needs to know about the simulator; the same frozen object on every call. */
+  catalogue(): Catalogue;
   /**
    * The original lesson script's four tables, recomputed by simulation under `costs` (default:
    * DeepSeek's). Same object as `pipesim lesson --format json`. Error paths read `/costs/<field>`.

@@ -7,12 +7,16 @@
 // pool build their method tables from it. What the simulator knows (schedules, limits, defaults,
 // timeline columns, error rules) comes from core through catalogue(); nothing here restates it.
 
+// The JSDoc types below name the declarations in pipesim.d.ts (which TypeScript resolves for
+// './pipesim.js'), so `tsc -p tests/types` checks this file against them.
+/** @typedef {import('./pipesim.js').ErrorData} ErrorData */
+
 /**
  * The API's methods. `arg`: how the argument is named in messages ('config', 'sweep', ...), or
  * null for none; `text`: the result is text, not JSON; `memo`: a pure function of its argument
  * that clients may cache (sim-cache.js); `timeline`: the result carries typed arrays that a
  * worker transfers instead of copying.
- * @type {Readonly<Record<string, Readonly<{arg: string | null, text?: boolean, memo?: boolean, timeline?: boolean}>>>}
+ * @type {typeof import('./pipesim.js').METHODS}
  */
 export const METHODS = Object.freeze({
   simulate: Object.freeze({ arg: 'config', memo: true, timeline: true }),
@@ -30,12 +34,15 @@ export const METHODS = Object.freeze({
   planMarkdown: Object.freeze({ arg: 'spec', text: true }),
 });
 
-/** The method names, in manifest order. */
-export const METHOD_NAMES = Object.freeze(Object.keys(METHODS));
+/**
+ * The method names, in manifest order.
+ * @type {typeof import('./pipesim.js').METHOD_NAMES}
+ */
+export const METHOD_NAMES = Object.freeze(/** @type {(keyof import('./pipesim.js').Pipesim)[]} */ (Object.keys(METHODS)));
 
 /**
  * The names of the timeline's typed arrays, in the catalogue's order.
- * @param {{timeline: {name: string}[]}} catalogue
+ * @param {Pick<import('./pipesim.js').Catalogue, 'timeline'>} catalogue
  * @returns {string[]}
  */
 export function timelineFields(catalogue) {
@@ -49,14 +56,18 @@ export function timelineFields(catalogue) {
  * @returns {ArrayBuffer[]}
  */
 export function transferables(method, value) {
-  if (!METHODS[method]?.timeline || !value?.timeline) return [];
-  return Object.values(value.timeline).filter(ArrayBuffer.isView).map((array) => array.buffer);
+  if (!(method in METHODS) || !METHODS[/** @type {keyof typeof METHODS} */ (method)].timeline) return [];
+  const timeline = /** @type {{timeline?: Record<string, unknown>}} */ (value)?.timeline;
+  if (!timeline) return [];
+  return Object.values(timeline).filter(ArrayBuffer.isView)
+    .map((array) => /** @type {ArrayBuffer} */ (/** @type {ArrayBufferView} */ (array).buffer));
 }
 
 /**
  * A user-facing failure from pipesim. `code` is a stable id, `path` a JSON pointer or "", `rule`
  * the id of the rule broken (catalogue().rules) and `params` the values its message quotes, so a
  * page can say the same thing in another language.
+ * @implements {ErrorData}
  */
 export class SimError extends Error {
   /**
@@ -98,7 +109,7 @@ function deepFreeze(value) {
   return value;
 }
 
-const IS_NODE = typeof process === 'object' && typeof process.versions?.node === 'string';
+const IS_NODE = typeof (/** @type {any} */ (globalThis).process?.versions?.node) === 'string';
 
 /** @param {unknown} value */
 function describe(value) {
@@ -143,7 +154,9 @@ function unwrap(envelope) {
 
 /** @param {URL} url */
 async function readNodeFile(url) {
-  const { readFile } = await import('node:fs/promises');
+  // A specifier in a variable: browsers and bundlers never see it, and it needs no Node typings.
+  const fs = 'node:fs/promises';
+  const { readFile } = await import(fs);
   return readFile(url);
 }
 
@@ -151,7 +164,8 @@ async function readNodeFile(url) {
  * Loads the module and returns the pipesim API. `moduleUrl` (default: pipesim.mjs beside this
  * file; relative URLs resolve against this file) locates the generated module, and pipesim.wasm
  * is looked up beside it unless `wasmBinary` is given.
- * @param {{wasmBinary?: ArrayBuffer | Uint8Array, moduleUrl?: string | URL}} [options]
+ * @param {import('./pipesim.js').LoadOptions} [options]
+ * @returns {Promise<import('./pipesim.js').Pipesim>}
  */
 export async function loadPipesim({ wasmBinary, moduleUrl } = {}) {
   const url = new URL(moduleUrl ?? './pipesim.mjs', import.meta.url);
@@ -221,5 +235,7 @@ export async function loadPipesim({ wasmBinary, moduleUrl } = {}) {
   }
   // The catalogue was read once above; every call returns that same frozen object.
   api.catalogue = () => catalogue;
-  return Object.freeze(api);
+  // Built from the manifest, so its methods are METHODS' keys (tests/wasm check that at run
+  // time; tests/types/consumer.ts checks that METHODS' keys are Pipesim's).
+  return /** @type {import('./pipesim.js').Pipesim} */ (/** @type {unknown} */ (Object.freeze(api)));
 }

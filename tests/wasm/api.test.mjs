@@ -2,7 +2,9 @@
 // prints for the same request, plus hand-checked values.
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { nativeCli, pipesim } from './helpers.mjs';
+import { readFileSync } from 'node:fs';
+import { METHOD_NAMES } from '../../wasm/pipesim.js';
+import { nativeCli, pipesim, repoPath } from './helpers.mjs';
 
 test('schedules() lists what `pipesim schedules` lists, starting with the five of the core issue', async () => {
   const api = await pipesim();
@@ -88,4 +90,21 @@ test('catalogue() is `pipesim catalogue`, and the page\'s generated copy is the 
   const { default: generated } = await import('../../web/generated/catalogue.js');
   assert.deepEqual(generated, api.catalogue());
   assert.ok(Object.isFrozen(api.catalogue().schedules[0].shape));
+});
+
+test('the API has exactly the manifest\'s methods, each an export of the module', async () => {
+  const api = await pipesim();
+  assert.deepEqual(Object.keys(api), [...METHOD_NAMES]);
+  for (const name of METHOD_NAMES) assert.equal(typeof api[name], 'function', name);
+});
+
+test('pipesim.d.ts declares each timeline column with the catalogue\'s type', async () => {
+  const api = await pipesim();
+  const dts = readFileSync(repoPath('wasm/pipesim.d.ts'), 'utf8');
+  const timeline = dts.slice(dts.indexOf('export interface Timeline {'));
+  const body = timeline.slice(0, timeline.indexOf('\n}'));
+  for (const { name, type } of api.catalogue().timeline) {
+    const arrayClass = `${type[0].toUpperCase()}${type.slice(1)}Array`;
+    assert.match(body, new RegExp(`\\n  ${name}: ${arrayClass};`), `${name}: ${arrayClass}`);
+  }
 });
