@@ -1,12 +1,16 @@
 // A sweep split over a pool of module workers (web/js/lib/sweep-pool.js behind sim-client.js)
 // returns exactly what one sweep returns: the same rows in the same order, the same n/a rows,
 // and for a bad request the same SimError (code, message, path). Checked in Node (the planner and
-// merge against the module, and the limits the planner copies from core) and in Chromium (the
+// merge against the module, and the catalogue limits it relies on) and in Chromium (the
 // pool against one worker, the main thread and Node; terminate; the fallbacks). Needs `make site`.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite, openPage } from './helpers.mjs';
-import { planSweep, SWEEP_LIMITS, MIN_SPLIT_UNITS } from '../../web/js/lib/sweep-pool.js';
+import { planSweep as planWith, MIN_SPLIT_UNITS } from '../../web/js/lib/sweep-pool.js';
+import CATALOGUE from '../../web/generated/catalogue.js';
+
+// The planner as the client calls it: with core's catalogue.
+const planSweep = (request, options) => planWith(request, { catalogue: CATALOGUE, ...options });
 
 const SCHEDULES = ['gpipe', '1f1b', 'zb-h1', 'dualpipe', 'dualpipev'];
 // Issue #3's benchmark: 5 schedules x even R 4..64 x M in {2R, 4R, 8R, 16R} = 620 cells.
@@ -99,24 +103,31 @@ test('small, single-worker and unusual requests are not split', () => {
   assert.ok(planSweep(SMALL, { workers: 2, minUnits: MIN_SPLIT_UNITS }));
 });
 
-test('the limits the planner relies on are core\'s', () => {
-  const { maxCells, maxOps, maxRanks, opsPerRankMicrobatch } = SWEEP_LIMITS;
+test('the catalogue limits and layouts the planner relies on are the ones core enforces', () => {
+  const { maxSweepCells: maxCells, maxSweepOps: maxOps, maxRanks, maxOps: maxSimOps } = CATALOGUE.limits;
   const cells = { schedules: ['gpipe'], ranks: [1], microbatches: Array(maxCells + 1).fill(1) };
   assert.equal(errorOf(() => site.api.sweep(cells)).message, `a sweep may have at most ${maxCells} cells (got ${maxCells + 1})`);
   const ops = { schedules: ['gpipe'], ranks: [1000], microbatches: Array(31).fill(1000) };  // 31 x 2M ops
   assert.match(errorOf(() => site.api.sweep(ops)).message, new RegExp(`above the limit of ${maxOps}$`));
   assert.equal(errorOf(() => site.api.sweep({ ...TINY, ranks: [maxRanks + 1] })).message, `ranks must be integers in [1, ${maxRanks}] (got ${maxRanks + 1})`);
   assert.equal(site.api.sweep({ ...TINY, ranks: [maxRanks], microbatches: [1] }).rows.length, 2);
-  // Every schedule's op estimate stays within opsPerRankMicrobatch x ranks x micro-batches; core
+  // Core's op estimate is microbatches x stages x opsPerChunk from each schedule's layout: it
   // names the estimate when it is over its per-simulation cap, which these shapes all are.
-  for (const { name } of site.api.schedules()) {
+  for (const { name, layout } of CATALOGUE.schedules) {
     for (const [ranks, microbatches] of [[2, 2 ** 20], [64, 2 ** 15], [1024, 2 ** 11]]) {
       const error = errorOf(() => site.api.validate({ schedule: name, ranks, microbatches }));
       assert.equal(error?.code, 'too_large', `${name} ${ranks}x${microbatches}`);
       const estimate = Number(/about (\d+) ops/.exec(error.message)[1]);
-      assert.ok(estimate <= opsPerRankMicrobatch * ranks * microbatches, `${name}: ${estimate} ops`);
+      const stages = (ranks * layout.stagesPerRank) / layout.directions;
+      assert.equal(estimate, microbatches * stages * layout.opsPerChunk, `${name}: ${estimate} ops`);
+      assert.ok(estimate > maxSimOps);
     }
   }
+});
+
+test('a request naming a schedule outside the catalogue runs whole, so core names it', () => {
+  assert.equal(planSweep({ ...FULL, schedules: [...SCHEDULES, 'pipedream'] }, { workers: 2 }), null);
+  assert.equal(planWith(FULL, { workers: 2 }), null, 'no catalogue: no split');
 });
 
 // ---- Chromium: the client's pool against one worker, the main thread and Node ----
