@@ -281,7 +281,7 @@ test('exercise 5: DualPipe and Chimera drawn from one sweep; the two properties 
   const { context, page, log, scope } = await openExercise({}, 'dualpipe-vs-chimera');
   try {
     assert.ok(site.api.schedules().some((s) => s.name === 'chimera'), 'core offers chimera');
-    await page.waitForSelector(`${scope} .dpl-series.s-chimera`);
+    await page.waitForSelector(`${scope} .dpl-series[data-schedule="chimera"]`);
     const sweep = site.api.sweep({ schedules: ['dualpipe', 'chimera'], ranks: [4], microbatches: [8, 16] }).rows;
     const [dp8, dp16, ch8, ch16] = sweep;
     // DualPipe: (4/2 - 1)(3 + 2 - 3) = 2 idle per rank whatever M; Chimera grows with every unit of P micro-batches.

@@ -2,22 +2,44 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sweepRequest, seriesFrom, segments, rowsToCsv } from '../../web/js/lib/sweep-data.js';
+import CATALOGUE from '../../web/generated/catalogue.js';
 
 const costs = { forward: 1, backward: 2, weight: 1, overlapped: 3, p2pLatency: 0 };
 
-test('vs micro-batches at 8 ranks: 16 even counts in steps of 4, up to 8R = 64', () => {
+test('vs micro-batches at 8 ranks: every schedule of the catalogue, counts in steps of 8 up to 8R = 64', () => {
   const r = sweepRequest({ axis: 'microbatches', ranks: 8, microbatches: 20, costs });
   assert.deepEqual(r.ranks, [8]);
-  assert.deepEqual(r.microbatches, [4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60, 64]);
-  assert.equal(r.schedules.length, 5);
-  // Odd R: the step is rounded up to an even count, so DualPipe's even-M rule can hold.
-  assert.equal(sweepRequest({ axis: 'microbatches', ranks: 5, costs }).microbatches[0], 4);
+  // DualPipe asks for even counts and Chimera for multiples of R: lcm(2, 8) = 8.
+  assert.deepEqual(r.microbatches, [8, 16, 24, 32, 40, 48, 56, 64]);
+  assert.deepEqual(r.schedules, CATALOGUE.schedules.map((s) => s.name));
+  assert.ok(r.schedules.includes('chimera'));
+  // Odd R: lcm(2, 5) = 10, so both rules can hold; at least 8 points.
+  assert.deepEqual(sweepRequest({ axis: 'microbatches', ranks: 5, costs }).microbatches, [10, 20, 30, 40, 50, 60, 70, 80]);
 });
 
-test('vs ranks at fixed micro-batches: even ranks 2..24', () => {
+test('every micro-batch count of the grid meets each schedule\'s divisibility rules (catalogue shape)', () => {
+  for (const ranks of [1, 2, 3, 4, 6, 7, 8, 12, 16, 64]) {
+    const { microbatches } = sweepRequest({ axis: 'microbatches', ranks, costs });
+    assert.ok(microbatches.length >= 8, `${ranks} ranks: ${microbatches.length} points`);
+    assert.ok(microbatches.at(-1) >= 8 * ranks, `${ranks} ranks: the grid reaches 8R`);
+    for (const { name, shape } of CATALOGUE.schedules) {
+      for (const m of microbatches) {
+        if (shape.evenMicrobatches) assert.equal(m % 2, 0, `${name}: ${m} is even`);
+        if (shape.microbatchesMultipleOfRanks) assert.equal(m % ranks, 0, `${name}: ${m} is a multiple of ${ranks}`);
+      }
+    }
+  }
+  // A schedule list without such rules keeps the finer grid: steps of R/2.
+  const plain = CATALOGUE.schedules.filter((s) => !s.shape.evenMicrobatches && !s.shape.microbatchesMultipleOfRanks).map((s) => s.name);
+  assert.deepEqual(sweepRequest({ axis: 'microbatches', ranks: 8, costs }, plain).microbatches, [4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60, 64]);
+});
+
+test('vs ranks at fixed micro-batches: even ranks 2..24 (some schedule needs an even count)', () => {
   const r = sweepRequest({ axis: 'ranks', ranks: 8, microbatches: 16, costs });
   assert.deepEqual(r.ranks, [2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24]);
   assert.deepEqual(r.microbatches, [16]);
+  const odd = CATALOGUE.schedules.filter((s) => !s.shape.evenRanks).map((s) => s.name);
+  assert.deepEqual(sweepRequest({ axis: 'ranks', microbatches: 16, costs }, odd).ranks, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
 });
 
 const rows = [

@@ -15,6 +15,7 @@ import { createActivities } from './lesson-activities.js';
 import { createProgress } from './lib/progress.js';
 import { initialLang, rememberLang } from './lib/lang-pref.js';
 import { prefersReducedMotion } from './ui/dom.js';
+import { SCHEDULE_NAMES, scheduleTitle } from './lib/schedules.js';
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -36,7 +37,6 @@ let activities = null;
 let fieldErrors = {};
 let t = translator(initial.state.lang);
 let sim = null;
-let schedules = [];
 let views = {}; // name -> view, mounted on first show
 let mountedLang = null;
 
@@ -64,8 +64,7 @@ function applyLang(lang) {
   document.title = t('app.title');
 }
 
-const scheduleTitle = (name) => (schedules.find((s) => s.name === name) || {}).title || name;
-const laneTitle = (c) => t('lane.title', { schedule: scheduleTitle(c.schedule), ranks: c.ranks, mb: c.microbatches });
+const laneTitle = (c) => t('lane.title', { schedule: scheduleTitle(c.schedule, t), ranks: c.ranks, mb: c.microbatches });
 
 /** Records which field a SimError blames (its JSON pointer), for the form and cost controls. */
 function onSimError(error, index) {
@@ -100,7 +99,7 @@ function mountRun(el, config, { streams = false, link = '' } = {}) {
 // quiz, the progress panel and the exercises (lesson-activities.js) add theirs to the list.
 function lessonMounters() {
   activities = createActivities({
-    sim, progress, mountRun, schedules: schedules.map((s) => s.name),
+    sim, progress, mountRun, schedules: SCHEDULE_NAMES,
     reducedMotion: prefersReducedMotion,
     linkFor: (id) => `#${serializeState({ ...store.get(), view: 'lesson', t: null, exercise: id })}`,
   });
@@ -127,7 +126,7 @@ function mountViews() {
   const common = { sim, t };
   const onChange = (patch) => store.set(patch);
   views = {
-    form: formView.mount($('#form-root'), { ...common, schedules, onChange }),
+    form: formView.mount($('#form-root'), { ...common, onChange }),
     costs: costView.mount($('#costs-root'), { ...common, onChange }),
   };
   mountedLang = store.get().lang;
@@ -150,7 +149,7 @@ function settingsSummary(state) {
   const comm = c.comm ? ` a2a=${c.comm.ratio}${c.comm.layers !== 1 ? ` L=${c.comm.layers}` : ''}` : '';
   const costs = `F=${c.forward} B=${c.backward} W=${c.weight} F&B=${c.overlapped}${c.p2pLatency ? ` p2p=${c.p2pLatency}` : ''}${comm}`;
   if (state.view === 'lesson') return costs;
-  const names = [state.schedule, state.compare].filter(Boolean).map(scheduleTitle).join(' vs ');
+  const names = [state.schedule, state.compare].filter(Boolean).map((name) => scheduleTitle(name, t)).join(' vs ');
   const shape = state.view === 'sweep' ? `R=${state.ranks} M=${state.microbatches}` : `${state.ranks} × ${state.microbatches}`;
   return state.view === 'sweep' ? `${shape} · ${costs}` : `${names} · ${shape} · ${costs}`;
 }
@@ -198,7 +197,7 @@ async function start() {
   if (matchMedia(narrow).matches) $('#side-panel').open = false;
   try {
     sim = withCache(createSimClient());
-    schedules = await sim.schedules();
+    await sim.catalogue(); // the module loads (or fails to) before any view asks for a run
   } catch (error) {
     $('#main').prepend(h('div', { class: 'dpl-error', role: 'alert' }, [h('strong', { text: t('page.loadError') }), h('p', { text: String(error.message || error) })]));
     return;

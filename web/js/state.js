@@ -3,24 +3,23 @@
 // a tiny observable; bindHash (the only DOM-touching part) keeps location.hash in step.
 // Values the simulator must judge (schedule names, ranks...) are passed through as written, so
 // a bad URL parameter reaches pipesim.validate and its SimError message names the field.
+import CATALOGUE from '../generated/catalogue.js';
 import { PLAN_URL_KEYS } from './lib/planner-presets.js';
 
-export const SCHEDULES = ['gpipe', '1f1b', 'zb-h1', 'dualpipe', 'dualpipev'];
 export const VIEWS = ['lesson', 'timeline', 'sweep', 'planner'];
 export const THEMES = ['auto', 'light', 'dark'];
 export const LANGS = ['en', 'hi'];
 export const AXES = ['microbatches', 'ranks'];
 export const SPEEDS = [0.25, 0.5, 1, 2, 4];
 
-/** DeepSeek's figure: F=1 B=2 W=1 F&B=3, no link latency (docs/schema.md defaults). */
-export const DEFAULT_COSTS = Object.freeze({ forward: 1, backward: 2, weight: 1, overlapped: 3, p2pLatency: 0 });
+/** Core's cost defaults (DeepSeek's figure), from the catalogue. */
+export const DEFAULT_COSTS = CATALOGUE.costs;
 
 /**
- * The communication model when it is switched on (costs.comm, docs/schema.md): all-to-all at 1:1
- * with compute (DeepSeek-V3 §3.2.1), attention half the compute, one layer per chunk. Off by
- * default: DEFAULT_COSTS has no comm.
+ * Core's communication model defaults, used when the model is switched on. Off by default:
+ * DEFAULT_COSTS has no comm.
  */
-export const DEFAULT_COMM = Object.freeze({ ratio: 1, attnShare: 0.5, layers: 1 });
+export const DEFAULT_COMM = CATALOGUE.comm;
 
 export const DEFAULT_STATE = Object.freeze({
   view: 'lesson',

@@ -1,23 +1,57 @@
 // What the sweep widget asks the simulator for, and how its rows become chart series and CSV.
-// DOM-free (tested under Node).
+// The schedules and the shape rules the grid respects come from core's catalogue. DOM-free
+// (tested under Node).
 
-export const SWEEP_SCHEDULES = ['gpipe', '1f1b', 'zb-h1', 'dualpipe', 'dualpipev'];
+import { SCHEDULES, SCHEDULE_NAMES } from './schedules.js';
+
+/** Every schedule core offers, in the catalogue's order. */
+export const SWEEP_SCHEDULES = SCHEDULE_NAMES;
 export const METRICS = ['bubbleFraction', 'maxPeakActivations'];
 
+const gcd = (a, b) => (b ? gcd(b, a % b) : a);
+const lcm = (a, b) => (a / gcd(a, b)) * b;
+
 /**
- * Micro-batch counts for the "vs micro-batches" sweep at R ranks: 16 evenly spaced even counts
- * up to 8R, so DualPipe's "even and >= 2R" rule leaves most points valid. Ranks for the
- * "vs ranks" sweep: even counts 2..24 (DualPipe needs an even count).
+ * The step every micro-batch count of the sweep is a multiple of at R ranks, so that each
+ * schedule's divisibility rules (catalogue `shape`: even counts, multiples of R) hold at every
+ * point and its line has no gaps but those of its minimum: the least common multiple of what the
+ * shapes ask, scaled up to at least R/2 so that the grid reaches far enough.
+ */
+export function microbatchStep(ranks, schedules = SCHEDULES) {
+  const r = Number.isInteger(ranks) && ranks > 0 ? ranks : 1;
+  let step = 1;
+  for (const { shape } of schedules) {
+    if (shape.evenMicrobatches) step = lcm(step, 2);
+    if (shape.microbatchesMultipleOfRanks) step = lcm(step, r);
+  }
+  return step * Math.max(1, Math.ceil(r / 2 / step));
+}
+
+/** The rank step of the "vs ranks" sweep: 2 when any schedule needs an even rank count. */
+export function rankStep(schedules = SCHEDULES) {
+  return schedules.some((s) => s.shape.evenRanks) ? 2 : 1;
+}
+
+/** Points of the "vs micro-batches" sweep: multiples of the step up to 8R, at least this many. */
+const MIN_POINTS = 8;
+/** Points of the "vs ranks" sweep. */
+const RANK_POINTS = 12;
+
+/**
+ * The sweep request for the widget. "vs micro-batches" at R ranks: multiples of
+ * microbatchStep(R) up to 8R (at least 8 of them). "vs ranks" at M micro-batches: 12 rank counts
+ * in steps of rankStep(). `schedules` are names; their shapes come from the catalogue.
  */
 export function sweepRequest({ axis, ranks, microbatches, costs }, schedules = SWEEP_SCHEDULES) {
+  const shapes = SCHEDULES.filter((s) => schedules.includes(s.name));
   if (axis === 'ranks') {
-    const list = Array.from({ length: 12 }, (_, i) => 2 * (i + 1));
-    return { schedules, ranks: list, microbatches: [microbatches], costs };
+    const step = rankStep(shapes);
+    return { schedules: [...schedules], ranks: Array.from({ length: RANK_POINTS }, (_, i) => step * (i + 1)), microbatches: [microbatches], costs };
   }
-  const r = Number(ranks) || 1;
-  let step = Math.max(2, Math.round(r / 2));
-  if (step % 2) step += 1;
-  return { schedules, ranks: [ranks], microbatches: Array.from({ length: 16 }, (_, i) => step * (i + 1)), costs };
+  const r = Number.isInteger(ranks) && ranks > 0 ? ranks : 1;
+  const step = microbatchStep(r, shapes);
+  const count = Math.max(MIN_POINTS, Math.floor((8 * r) / step));
+  return { schedules: [...schedules], ranks: [ranks], microbatches: Array.from({ length: count }, (_, i) => step * (i + 1)), costs };
 }
 
 /**

@@ -2,8 +2,9 @@
 // the CLI/JSON shape (arrays of op objects per rank, docs/schema.md) or the WASM module's
 // struct of typed arrays (ordered by rank, then execution order). Views only ever see the output.
 // DOM-free (tested under Node).
+import CATALOGUE from '../../generated/catalogue.js';
 
-const OP_KINDS = ['F', 'B', 'W', 'FB']; // the WASM module's op codes 0..3
+const OP_KINDS = CATALOGUE.opKinds; // the typed arrays' op codes 0..3 name these kinds
 
 /**
  * @typedef {object} Op

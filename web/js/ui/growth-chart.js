@@ -7,16 +7,12 @@ import { h, s } from './dom.js';
 import { linearScale, ticks } from '../lib/scale.js';
 import { seriesFrom } from '../lib/sweep-data.js';
 import { sig } from './exercise-fields.js';
+import { seriesStyle, marker, swatch } from './series-style.js';
+import { scheduleTitle } from '../lib/schedules.js';
+import { DEFAULT_COSTS } from '../state.js';
 
 const CHART = { width: 420, height: 236, left: 44, right: 12, top: 12, bottom: 50 };
 const METRICS = ['bubbleMax', 'maxPeakActivations'];
-const STYLE = { dualpipe: { dash: '', marker: 'diamond' }, chimera: { dash: '6 4', marker: 'square' } };
-
-function marker(kind, x, y) {
-  const r = 4.5;
-  if (kind === 'square') return s('rect', { x: x - r, y: y - r, width: 2 * r, height: 2 * r, class: 'dpl-series-marker' });
-  return s('polygon', { points: `${x},${y - r - 1} ${x + r + 1},${y} ${x},${y + r + 1} ${x - r - 1},${y}`, class: 'dpl-series-marker' });
-}
 
 /** createGrowthChart({t, sim, ranks, schedules}) -> {element, ready: Promise, evidence(answerId)} */
 export function createGrowthChart({ t, sim, ranks = 4, schedules = ['dualpipe', 'chimera'], costs }) {
@@ -25,8 +21,11 @@ export function createGrowthChart({ t, sim, ranks = 4, schedules = ['dualpipe', 
   const legend = h('ul', { class: 'dpl-sweep-legend', 'aria-label': t('legend.title') });
   const rejected = h('ul', { class: 'dpl-growth-rejected' });
   const tableWrap = h('div', { class: 'dpl-table-wrap', tabindex: 0, role: 'region', 'aria-label': t('ex.growth.table') });
+  const name = (schedule) => scheduleTitle(schedule, t);
+  const runCosts = costs || DEFAULT_COSTS; // core's defaults when the exercise gives none
+  const caption = t('ex.growth.caption', { r: ranks, f: runCosts.forward, b: runCosts.backward, w: runCosts.weight, fb: runCosts.overlapped });
   const element = h('div', { class: 'dpl-growth' }, [
-    h('p', { class: 'dpl-sweep-caption', text: t('ex.growth.caption', { r: ranks }) }), legend, charts,
+    h('p', { class: 'dpl-sweep-caption', text: caption }), legend, charts,
     h('details', { class: 'dpl-growth-details' }, [h('summary', { text: t('ex.growth.table') }), tableWrap, rejected]),
   ]);
   let rows = [];
@@ -48,8 +47,8 @@ export function createGrowthChart({ t, sim, ranks = 4, schedules = ['dualpipe', 
     }
     svg.append(s('text', { x: (left + width - right) / 2, y: height - 2, class: 'dpl-tick dpl-axis-name', 'text-anchor': 'middle', text: t('sw.axisName.microbatches') }));
     for (const { schedule, points } of seriesFrom(rows, 'microbatches', metric)) {
-      const style = STYLE[schedule] || STYLE.dualpipe;
-      const g = s('g', { class: `dpl-series s-${schedule}`, dataset: { schedule } });
+      const style = seriesStyle(schedule);
+      const g = s('g', { class: style.className, dataset: { schedule } });
       // The line joins the counts the schedule runs (Chimera only runs multiples of P, so a gap
       // at every other count would leave it without a line); a count it rejects is an × under the axis.
       const valid = points.filter((p) => p.y !== null);
@@ -60,12 +59,12 @@ export function createGrowthChart({ t, sim, ranks = 4, schedules = ['dualpipe', 
           const cx = x(p.x);
           const cy = height - bottom + 24 + 6 * row;
           const cross = s('path', { d: `M${cx - 2.5} ${cy - 2.5}L${cx + 2.5} ${cy + 2.5}M${cx - 2.5} ${cy + 2.5}L${cx + 2.5} ${cy - 2.5}`, class: 'dpl-series-marker is-stroke dpl-rejected' });
-          cross.append(s('title', { text: t('ex.growth.rejectedAt', { schedule: t(`sched.${schedule}`), m: p.x }) }));
+          cross.append(s('title', { text: t('ex.growth.rejectedAt', { schedule: name(schedule), m: p.x }) }));
           g.append(cross);
           continue;
         }
         const m = marker(style.marker, x(p.x), y(p.y));
-        m.append(s('title', { text: `${t(`sched.${schedule}`)}, M = ${p.x}: ${sig(p.y)}` }));
+        m.append(s('title', { text: `${name(schedule)}, M = ${p.x}: ${sig(p.y)}` }));
         g.append(m);
       }
       svg.append(g);
@@ -74,24 +73,19 @@ export function createGrowthChart({ t, sim, ranks = 4, schedules = ['dualpipe', 
   }
 
   function render() {
-    legend.replaceChildren(...schedules.map((name) => {
-      const style = STYLE[name] || STYLE.dualpipe;
-      const sw = s('svg', { class: 'dpl-swatch', width: 30, height: 14, viewBox: '0 0 30 14', 'aria-hidden': 'true', focusable: 'false' }, [
-        s('g', { class: `dpl-series s-${name}` }, [s('line', { x1: 1, x2: 29, y1: 7, y2: 7, class: 'dpl-series-line', 'stroke-dasharray': style.dash }), marker(style.marker, 15, 7)]),
-      ]);
-      return h('li', {}, [sw, h('span', { text: t(`sched.${name}`) })]);
-    }), h('li', { text: t('ex.growth.crossNote') }));
+    legend.replaceChildren(...schedules.map((schedule) => h('li', {}, [swatch(schedule), h('span', { text: name(schedule) })])),
+      h('li', { text: t('ex.growth.crossNote') }));
     charts.replaceChildren(...METRICS.map(chart));
     const cols = ['schedule', 'microbatches', 'bubbleMax', 'maxPeakActivations'];
     tableWrap.replaceChildren(h('table', { class: 'dpl-table' }, [
-      h('caption', { text: t('ex.growth.caption', { r: ranks }) }),
+      h('caption', { text: caption }),
       h('thead', {}, [h('tr', {}, cols.map((c) => h('th', { scope: 'col', text: t(`sw.col.${c}`) })))]),
       h('tbody', {}, rows.map((row) => h('tr', { class: row.ok ? '' : 'is-na' }, cols.map((c, i) => h(i ? 'td' : 'th', {
-        scope: i ? null : 'row', text: c === 'schedule' ? t(`sched.${row.schedule}`) : c === 'microbatches' ? String(row.microbatches) : row.ok ? sig(row[c]) : t('sw.na'),
+        scope: i ? null : 'row', text: c === 'schedule' ? name(row.schedule) : c === 'microbatches' ? String(row.microbatches) : row.ok ? sig(row[c]) : t('sw.na'),
       }))))),
     ]));
     const firsts = schedules.map((name) => rows.find((r) => r.schedule === name && !r.ok && r.microbatches >= 2 * ranks)).filter(Boolean);
-    rejected.replaceChildren(...firsts.map((r) => h('li', { text: t('ex.growth.rejects', { schedule: t(`sched.${r.schedule}`), m: r.microbatches, message: r.error.message }) })));
+    rejected.replaceChildren(...firsts.map((r) => h('li', { text: t('ex.growth.rejects', { schedule: name(r.schedule), m: r.microbatches, message: r.error.message }) })));
   }
 
   const ready = sim.sweep({ schedules, ranks: [ranks], microbatches, costs }).then((result) => {

@@ -1,12 +1,12 @@
 // Exercise 4's calculator: pick a preset (Llama-3-70B at P = 8, DeepSeek-V3 at P = 16, EP = 64)
 // or change P, EP, bytes per parameter, optimizer states and GPU memory, and see core's
 // parameter breakdown of the model (every matrix family with its formula). What one GPU holds
-// under 1F1B, DualPipe, DualPipeV and Chimera is the exercise's answer, so that table stays
-// hidden until the learner has made an attempt. Every number comes from pipesim params().
+// under each schedule (core lists every catalogue schedule, shown in the catalogue's order) is
+// the exercise's answer, so that table stays hidden until the learner has made an attempt.
+// Every number comes from pipesim params().
 import { h, uniqueId } from './dom.js';
 import { sig } from './exercise-fields.js';
-
-const SCHEDULES = ['1f1b', 'dualpipe', 'dualpipev', 'chimera'];
+import { SCHEDULE_NAMES, scheduleTitle } from '../lib/schedules.js';
 const FIELDS = [
   ['pp', 'ex.params.pp'], ['ep', 'ex.params.ep'], ['bytesPerParam', 'ex.params.bytes'], ['dp', 'ex.params.dp'], ['gpuMemoryGb', 'ex.params.memory'],
 ];
@@ -68,9 +68,9 @@ export function createParamsCalculator({ t, sim, presets }) {
       h('caption', { text: t('ex.params.footprintCaption', { model: result.model.label || result.model.name, pp: result.pp, ep: result.ep }) }),
       h('thead', {}, [h('tr', {}, ['ex.params.col.schedule', 'ex.params.col.stages', 'ex.params.col.perRank', 'ex.params.col.copies',
         'ex.params.col.params', 'ex.params.col.bytes', 'ex.params.col.share'].map((k) => h('th', { scope: 'col', text: t(k) })))]),
-      h('tbody', {}, SCHEDULES.filter((name) => result.schedules[name]).map((name) => {
+      h('tbody', {}, SCHEDULE_NAMES.filter((name) => result.schedules[name]).map((name) => {
         const f = result.schedules[name];
-        return h('tr', {}, [h('th', { scope: 'row', text: t(`sched.${name}`) }), h('td', { text: String(f.stages) }), h('td', { text: String(f.stagesPerRank) }),
+        return h('tr', {}, [h('th', { scope: 'row', text: scheduleTitle(name, t) }), h('td', { text: String(f.stages) }), h('td', { text: String(f.stagesPerRank) }),
           h('td', { text: String(f.paramCopies) }), h('td', { text: grouped(f.paramsPerGpu) }), h('td', { text: gb(f.bytesPerGpu) }),
           h('td', { text: `${sig(f.shareOfGpuMemory * 100, 3)}%` })]);
       })),

@@ -1,19 +1,19 @@
 // The explorer's schedule form: preset, schedule, optional second schedule to compare, ranks and
 // micro-batches. Shows the simulator's message under the field its error path points at.
 // mount(element, deps) -> { update(state), destroy() }
-//   deps.t   deps.onChange(patch)   deps.schedules: [{name, title, constraints}]
+//   deps.t   deps.onChange(patch)   (the schedules are core's catalogue, lib/schedules.js)
 // state: { schedule, compare, ranks, microbatches, costs, fieldErrors: {path: message} }
 import { h, uniqueId } from '../ui/dom.js';
 import { PRESETS, matchPreset } from '../lib/presets.js';
 import { scheduleConstraints } from '../lib/i18n.js';
 import { simMessage } from '../lib/sim-messages.js';
+import { SCHEDULES, scheduleInfo, scheduleTitle } from '../lib/schedules.js';
 
 const TYPING_DELAY_MS = 400;
 
 export function mount(element, deps) {
   const t = deps.t;
   const prefix = uniqueId('dpl-form');
-  const schedules = deps.schedules;
   const field = (name, control, hint) => {
     const id = `${prefix}-${name}`;
     control.id = id;
@@ -26,7 +26,7 @@ export function mount(element, deps) {
   };
   const scheduleOptions = (withNone) => [
     ...(withNone ? [h('option', { value: '', text: t('form.none') })] : []),
-    ...schedules.map((s) => h('option', { value: s.name, text: s.title })),
+    ...SCHEDULES.map((s) => h('option', { value: s.name, text: scheduleTitle(s.name, t) })),
   ];
   const preset = field('preset', h('select', {}, [
     h('option', { value: '', text: t('form.custom') }),
@@ -81,7 +81,7 @@ export function mount(element, deps) {
       set(microbatches, state.microbatches);
       const match = matchPreset(state);
       preset.control.value = match ? match.id : '';
-      const info = schedules.find((s) => s.name === state.schedule);
+      const info = scheduleInfo(state.schedule);
       schedule.hint.textContent = info ? t('form.constraints', { c: scheduleConstraints(state.lang, info) }) : '';
       const errors = state.fieldErrors || {};
       const show = (f, message) => {

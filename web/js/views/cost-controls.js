@@ -9,8 +9,10 @@ import { h, uniqueId } from '../ui/dom.js';
 import { formatNumber } from '../lib/format.js';
 import { simMessage } from '../lib/sim-messages.js';
 import { DEFAULT_COSTS, DEFAULT_COMM } from '../state.js';
+import { scheduleTitle } from '../lib/schedules.js';
+import CATALOGUE from '../../generated/catalogue.js';
 
-const FIELDS = ['forward', 'backward', 'weight', 'overlapped', 'p2pLatency'];
+const FIELDS = Object.keys(DEFAULT_COSTS); // forward, backward, weight, overlapped, p2pLatency
 // Form name (also the URL key, state.js) -> costs.comm field.
 const COMM_FIELDS = { commRatio: 'ratio', attnShare: 'attnShare', commLayers: 'layers' };
 const TYPING_DELAY_MS = 350; // simulate when typing pauses, not on every keystroke
@@ -51,7 +53,7 @@ export function mount(element, deps) {
   const commOn = h('input', { type: 'checkbox', id: commId, name: 'comm', 'aria-describedby': `${commId}-hint ${commId}-msg`, dataset: { path: '/costs/comm' } });
   messages.comm = h('p', { class: 'dpl-field-msg', id: `${commId}-msg`, 'aria-live': 'polite' });
   const commGrid = h('div', { class: 'dpl-cost-grid dpl-comm-grid', hidden: true },
-    Object.entries(COMM_FIELDS).map(([name, field]) => numberField(name, `/costs/comm/${field}`, t(`cost.${name}.hint`))));
+    Object.entries(COMM_FIELDS).map(([name, field]) => numberField(name, `/costs/comm/${field}`, t(`cost.${name}.hint`, { max: CATALOGUE.limits.maxCommLayers }))));
   const commBox = h('div', { class: 'dpl-comm' }, [
     h('div', { class: 'dpl-comm-switch' }, [commOn, h('label', { for: commId, text: t('cost.comm') })]),
     h('p', { class: 'dpl-field-hint', id: `${commId}-hint`, text: t('cost.comm.hint') }),
@@ -158,7 +160,7 @@ export function mount(element, deps) {
       h('span', { text: t('ref.simulated') }), ' ', h('strong', { text: formatNumber(result.bubble.max) }),
     ]);
     if (!ref.formula) {
-      reference.replaceChildren(h('p', { class: 'dpl-ref-none', text: t('ref.none', { schedule: t(`sched.${config.schedule}`) }) }), simulated);
+      reference.replaceChildren(h('p', { class: 'dpl-ref-none', text: t('ref.none', { schedule: scheduleTitle(config.schedule, t) }) }), simulated);
       return;
     }
     const applies = Boolean(ref.applies);
@@ -166,7 +168,7 @@ export function mount(element, deps) {
     const condition = ref.condition ? ` ${t('ref.condition', { c: ref.condition })}` : '';
     reference.replaceChildren(
       h('p', { class: 'dpl-ref-formula' }, [
-        h('span', { text: t('ref.formula', { schedule: t(`sched.${config.schedule}`) }) }), ' ',
+        h('span', { text: t('ref.formula', { schedule: scheduleTitle(config.schedule, t) }) }), ' ',
         h('code', { text: ref.formula }), ' = ', h('strong', { text: formatNumber(ref.bubbleMax) }),
       ]),
       simulated,

@@ -21,6 +21,7 @@ import { createTraceGrid } from '../ui/trace-grid.js';
 import { createPairView, hidingText } from '../ui/pair-view.js';
 import { createParamsCalculator } from '../ui/params-calculator.js';
 import { createGrowthChart } from '../ui/growth-chart.js';
+import { DEFAULT_COSTS } from '../state.js';
 
 const COSTS = ['forward', 'backward', 'weight', 'overlapped'];
 const TYPING_DELAY_MS = 350;
@@ -107,8 +108,8 @@ export function mount(element, deps) {
   if (hasGrid) {
     const run = def.config.runs?.[def.config.grid.run] || def.config.calculators?.[def.config.grid.calculator]?.input?.config;
     const slotLength = def.config.grid.slotLength ?? 1;
-    const c = run?.costs || {};
-    extra = { kind: 'grid', ui: null, run, slotLength, unit: t('ex.grid.unit', { slot: slotLength, f: c.forward ?? 1, b: c.backward ?? 2, w: c.weight ?? 1, fb: c.overlapped ?? 3 }) };
+    const c = { ...DEFAULT_COSTS, ...run?.costs }; // core's defaults for the costs the run leaves out
+    extra = { kind: 'grid', ui: null, run, slotLength, unit: t('ex.grid.unit', { slot: slotLength, f: c.forward, b: c.backward, w: c.weight, fb: c.overlapped }) };
   } else if (def.id === 'overlap-window') {
     extra = { kind: 'pair', ui: createPairView({ t, sim: deps.sim, reducedMotion: deps.reducedMotion }) };
   } else if (calculators.some((c) => c.calculator === 'params')) {

@@ -11,6 +11,7 @@
 // state: { lang, plan: {plan?: presetId, 'cluster.gpus'?: text, ...} }
 import { h, clear, uniqueId, errorBox } from '../ui/dom.js';
 import { formatPercent } from '../lib/format.js';
+import { DEFAULT_COSTS } from '../state.js';
 import { PLANNER_PRESETS, presetSpec, PLAN_FIELDS as FIELDS, PLAN_URL_KEYS, planKey as key } from '../lib/planner-presets.js';
 
 const TYPING_DELAY_MS = 350;
@@ -261,7 +262,8 @@ export function mount(element, deps) {
         })));
       }
       parts.push(h('table', { class: 'dpl-table dpl-planner-table', dataset: { schedule: plan.schedule, ranks: plan.ranks } }, [
-        h('caption', { text: t('plan.tableCaption') }),
+        // The planner simulates at core's default costs (docs/schema.md, plan).
+        h('caption', { text: t('plan.tableCaption', { f: DEFAULT_COSTS.forward, b: DEFAULT_COSTS.backward, w: DEFAULT_COSTS.weight, fb: DEFAULT_COSTS.overlapped }) }),
         h('tbody', {}, rows),
       ]));
     }

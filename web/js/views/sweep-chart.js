@@ -9,21 +9,11 @@ import { localizedError } from '../lib/sim-messages.js';
 import { icon } from '../ui/icons.js';
 import { linearScale, ticks } from '../lib/scale.js';
 import { formatNumber, formatPercent } from '../lib/format.js';
-import { sweepRequest, seriesFrom, segments, rowsToCsv, METRICS, SWEEP_SCHEDULES } from '../lib/sweep-data.js';
+import { sweepRequest, seriesFrom, segments, rowsToCsv, METRICS } from '../lib/sweep-data.js';
+import { SCHEDULE_NAMES, scheduleTitle } from '../lib/schedules.js';
+import { seriesStyle, marker, swatch } from '../ui/series-style.js';
 
-// Marker shape and dash per schedule, so series differ by more than colour.
-const MARKERS = { gpipe: 'circle', '1f1b': 'square', 'zb-h1': 'triangle', dualpipe: 'diamond', dualpipev: 'cross' };
-const DASHES = { gpipe: '6 4', '1f1b': '', 'zb-h1': '2 3', dualpipe: '', dualpipev: '8 3 2 3' };
 const CHART = { height: 250, left: 52, right: 14, top: 14, bottom: 40 };
-
-function marker(kind, x, y, cls) {
-  const r = 4.5;
-  if (kind === 'square') return s('rect', { x: x - r, y: y - r, width: 2 * r, height: 2 * r, class: cls });
-  if (kind === 'triangle') return s('polygon', { points: `${x},${y - r - 1} ${x + r + 1},${y + r} ${x - r - 1},${y + r}`, class: cls });
-  if (kind === 'diamond') return s('polygon', { points: `${x},${y - r - 1} ${x + r + 1},${y} ${x},${y + r + 1} ${x - r - 1},${y}`, class: cls });
-  if (kind === 'cross') return s('path', { d: `M${x - r} ${y - r}L${x + r} ${y + r}M${x - r} ${y + r}L${x + r} ${y - r}`, class: `${cls} is-stroke` });
-  return s('circle', { cx: x, cy: y, r, class: cls });
-}
 
 export function mount(element, deps) {
   const t = deps.t;
@@ -73,16 +63,18 @@ export function mount(element, deps) {
     grid.append(s('line', { x1: CHART.left, x2: width - CHART.right, y1: y(0), y2: y(0), class: 'dpl-axis-line' }));
     grid.append(s('text', { x: (CHART.left + width - CHART.right) / 2, y: CHART.height - 4, class: 'dpl-tick dpl-axis-name', 'text-anchor': 'middle' }, [t(`sw.axisName.${axis}`)]));
     svg.append(grid);
-    // Drawn in reverse so GPipe's dashed line stays visible where it coincides with 1F1B's.
+    // Drawn in reverse catalogue order, so the first schedule's dashed line (GPipe's) stays
+    // visible where it coincides with the next one's (1F1B's).
     for (const { schedule, points } of [...series].reverse()) {
-      const g = s('g', { class: `dpl-series s-${schedule}` });
+      const style = seriesStyle(schedule);
+      const g = s('g', { class: style.className, dataset: { schedule } });
       for (const run of segments(points)) {
-        g.append(s('polyline', { points: run.map((p) => `${x(p.x)},${y(p.y)}`).join(' '), class: 'dpl-series-line', 'stroke-dasharray': DASHES[schedule] || '' }));
+        g.append(s('polyline', { points: run.map((p) => `${x(p.x)},${y(p.y)}`).join(' '), class: 'dpl-series-line', 'stroke-dasharray': style.dash }));
       }
       for (const p of points) {
         if (p.y === null) continue;
-        const m = marker(MARKERS[schedule], x(p.x), y(p.y), 'dpl-series-marker');
-        m.append(s('title', {}, [`${schedule}, ${t(`sw.axisName.${axis}`)} ${p.x}: ${metric === 'bubbleFraction' ? formatPercent(p.y) : formatNumber(p.y)}`]));
+        const m = marker(style.marker, x(p.x), y(p.y));
+        m.append(s('title', {}, [`${scheduleTitle(schedule, t)}, ${t(`sw.axisName.${axis}`)} ${p.x}: ${metric === 'bubbleFraction' ? formatPercent(p.y) : formatNumber(p.y)}`]));
         g.append(m);
       }
       svg.append(g);
@@ -91,24 +83,19 @@ export function mount(element, deps) {
   }
 
   function legendItems(rows) {
-    const names = SWEEP_SCHEDULES.filter((n) => rows.some((r) => r.schedule === n));
+    const names = SCHEDULE_NAMES.filter((n) => rows.some((r) => r.schedule === n));
     clear(legend).append(...names.map((name) => {
       const valid = rows.filter((r) => r.schedule === name && r.ok).length;
-      const sw = s('svg', { class: 'dpl-swatch', width: 30, height: 14, viewBox: '0 0 30 14', 'aria-hidden': 'true', focusable: 'false' }, [
-        s('g', { class: `dpl-series s-${name}` }, [
-          s('line', { x1: 1, x2: 29, y1: 7, y2: 7, class: 'dpl-series-line', 'stroke-dasharray': DASHES[name] || '' }),
-          marker(MARKERS[name], 15, 7, 'dpl-series-marker'),
-        ]),
-      ]);
       const note = valid < rows.filter((r) => r.schedule === name).length ? ` ${t('sw.gaps')}` : '';
-      return h('li', {}, [sw, h('span', { text: `${t(`sched.${name}`)}${note}` })]);
+      return h('li', {}, [swatch(name), h('span', { text: `${scheduleTitle(name, t)}${note}` })]);
     }));
   }
 
   function table(rows) {
     const cols = ['schedule', 'ranks', 'microbatches', 'bubbleMax', 'bubbleFraction', 'maxPeakActivations', 'makespan'];
     const fmt = (row, c) => {
-      if (c === 'schedule' || c === 'ranks' || c === 'microbatches') return String(row[c]);
+      if (c === 'schedule') return scheduleTitle(row.schedule, t);
+      if (c === 'ranks' || c === 'microbatches') return String(row[c]);
       if (!row.ok) return t('sw.na');
       return c === 'bubbleFraction' ? formatPercent(row[c]) : formatNumber(row[c]);
     };

@@ -12,7 +12,7 @@ import { localizedError } from '../lib/sim-messages.js';
 import { drawDefs, drawLane, pixelsPerUnit, LAYOUT } from '../ui/timeline-draw.js';
 import { buildLegend, buildLaneHeading, buildTransport, buildTables, cellTarget, streamsBlockerOf, showStreamsToggle } from '../ui/timeline-parts.js';
 import { normalizeTimeline, opCount, eventTimes, nextEvent, prevEvent } from '../lib/timeline-data.js';
-import { describePart, partLabel } from '../lib/stream-parts.js';
+import { describePart, partLabel, atTick } from '../lib/stream-parts.js';
 import { formatNumber, formatPercent } from '../lib/format.js';
 import { clamp } from '../lib/scale.js';
 import { icon } from '../ui/icons.js';
@@ -178,7 +178,7 @@ export function mount(element, deps) {
     transport.readout.value = text;
     transport.scrub.setAttribute('aria-valuetext', text);
     if (settled) {
-      const value = cursor >= makespan ? null : Number(cursor.toFixed(6));
+      const value = cursor >= makespan ? null : atTick(cursor);
       lastReported = value;
       report({ t: value });
     }

@@ -1,0 +1,32 @@
+// The schedules the simulator offers, read from core's catalogue (web/generated/catalogue.js,
+// written by `make site` from `pipesim catalogue`), so a schedule added in core appears in every
+// selector, sweep and legend without a change here. Their order is the catalogue's: it decides
+// the order of options and legends and each schedule's colour, marker and dash. DOM-free.
+import CATALOGUE from '../../generated/catalogue.js';
+
+/** [{name, title, source, constraints, shape, layout, reference}], in the catalogue's order. */
+export const SCHEDULES = CATALOGUE.schedules;
+
+/** The schedule ids, in the catalogue's order. */
+export const SCHEDULE_NAMES = Object.freeze(SCHEDULES.map((s) => s.name));
+
+/** The catalogue entry of `name`, or null for a name core does not know. */
+export function scheduleInfo(name) {
+  return SCHEDULES.find((s) => s.name === name) || null;
+}
+
+/**
+ * The name a learner reads for schedule `name`: the page's own string (`sched.<name>` in i18n)
+ * when there is one, else core's title, else the id as written (an unknown name from the URL).
+ */
+export function scheduleTitle(name, t) {
+  const key = `sched.${name}`;
+  const text = t ? t(key) : key;
+  if (text !== key) return text;
+  return scheduleInfo(name)?.title ?? String(name);
+}
+
+/** The position of `name` in the catalogue (its colour, marker and dash), or -1. */
+export function scheduleIndex(name) {
+  return SCHEDULE_NAMES.indexOf(name);
+}
