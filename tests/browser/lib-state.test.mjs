@@ -1,8 +1,9 @@
 // web/js/state.js under Node: the URL hash round trip (costs with their communication model, the
-// stream view, a planner spec) and its error reporting.
+// stream view, a planner spec), its error reporting, and the parameter table it is generated from.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseParams, serializeState, configOf, createStore, DEFAULT_STATE, DEFAULT_COMM } from '../../web/js/state.js';
+import { parseParams, serializeState, paramsFrom, configOf, createStore, DEFAULT_STATE, DEFAULT_COMM, PARAMS, EMBED_PARAMS } from '../../web/js/state.js';
+import CATALOGUE from '../../web/generated/catalogue.js';
 
 test('every state field survives serialize -> parse', () => {
   const state = {
@@ -86,4 +87,65 @@ test('the store sees a changed comm model inside costs, and not an equal one', (
   store.set({ costs: { ...DEFAULT_STATE.costs, comm: { ratio: 1, attnShare: 0.5, layers: 1 } } });
   store.set({ costs: { ...DEFAULT_STATE.costs, comm: { ratio: 2, attnShare: 0.5, layers: 1 } } });
   assert.deepEqual(seen, [['costs']]);
+});
+
+// ---- the parameter table (PARAMS) every parse, serialise and embed path is generated from ----
+
+test('every address key and alias is written once in the table', () => {
+  const names = PARAMS.flatMap((p) => [p.key, ...(p.aliases || [])]);
+  assert.equal(new Set(names).size, names.length, 'no name names two entries');
+  const paths = PARAMS.map((p) => p.path.join('/'));
+  assert.equal(new Set(paths).size, paths.length, 'no two entries write the same state field');
+  for (const entry of PARAMS) if (entry.type === 'choice') assert.ok(entry.values.includes(entry.default), entry.key);
+});
+
+test('cost and comm keys are core\'s fields, with core\'s defaults (the catalogue)', () => {
+  const costs = PARAMS.filter((p) => p.path[0] === 'costs' && !p.group);
+  assert.deepEqual(costs.map((p) => p.path[1]), Object.keys(CATALOGUE.costs));
+  for (const p of costs) assert.equal(p.default, CATALOGUE.costs[p.path[1]], p.key);
+  const comm = PARAMS.filter((p) => p.group === 'comm');
+  assert.deepEqual(comm.map((p) => p.path.at(-1)), Object.keys(CATALOGUE.comm));
+  for (const p of comm) assert.equal(p.default, CATALOGUE.comm[p.path.at(-1)], p.key);
+  assert.deepEqual(DEFAULT_STATE.costs, CATALOGUE.costs);
+  assert.equal('comm' in DEFAULT_STATE.costs, false);
+});
+
+test('each entry round-trips a value other than its default, alone in the address', () => {
+  const sample = { choice: (p) => p.values.find((v) => v !== p.default), sim: () => 7, text: () => 'chimera', flag: () => true, time: () => 2.5, plan: () => 'x' };
+  for (const entry of PARAMS) {
+    const value = sample[entry.type](entry);
+    const state = structuredClone({ ...DEFAULT_STATE, costs: { ...DEFAULT_STATE.costs }, plan: {} });
+    if (entry.group) state.costs.comm = { ...DEFAULT_COMM };
+    let node = state;
+    for (const name of entry.path.slice(0, -1)) node = node[name];
+    node[entry.path.at(-1)] = value;
+    const text = serializeState(state);
+    assert.match(text, new RegExp(`(^|&)${entry.key.replace('.', '\\.')}=`), `${entry.key} is written`);
+    assert.deepEqual(parseParams(text), { state, errors: [] }, entry.key);
+  }
+});
+
+test('an alias reads like its key, in the address and in embed attributes', () => {
+  for (const entry of PARAMS) {
+    for (const alias of entry.aliases || []) {
+      assert.deepEqual(parseParams(`${alias}=3`), parseParams(`${entry.key}=3`), `${alias} -> ${entry.key}`);
+    }
+  }
+  assert.equal(parseParams('mb=12').state.microbatches, 12);
+  assert.equal(parseParams('p2p-latency=0.5').state.costs.p2pLatency, 0.5);
+  // Attribute names are lowercase: camelCase keys come in through their kebab-case aliases.
+  for (const name of EMBED_PARAMS) assert.match(name, /^[a-z][a-z0-9-]*$/);
+  for (const name of ['schedule', 'ranks', 'p2p', 'p2p-latency', 'comm-ratio', 'attn-share', 'comm-layers', 'streams', 'lang']) {
+    assert.ok(EMBED_PARAMS.includes(name), name);
+  }
+  for (const name of ['view', 'exercise', 'plan', 'commRatio']) assert.ok(!EMBED_PARAMS.includes(name), name);
+});
+
+test('a figure config may nest costs and the comm model or give them flat: the same state', () => {
+  const nested = paramsFrom({ ranks: 4, costs: { forward: 2, p2pLatency: 0.5, comm: { ratio: 1, layers: 4 } }, widget: 'sweep' });
+  const flat = paramsFrom({ ranks: 4, forward: 2, p2pLatency: 0.5, comm: { ratio: 1 }, commLayers: 4, widget: 'sweep' });
+  assert.equal(nested.toString(), 'ranks=4&forward=2&p2p=0.5&commRatio=1&commLayers=4&widget=sweep');
+  assert.deepEqual(parseParams(flat), parseParams(nested));
+  assert.equal(paramsFrom('?ranks=4&mb=8').toString(), 'ranks=4&mb=8');
+  assert.equal(paramsFrom({ plan: { 'cluster.gpus': 16 } }).toString(), 'cluster.gpus=16');
 });

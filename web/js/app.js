@@ -46,7 +46,7 @@ function showNotice(errors, heading) {
     notice.hidden = true;
     return;
   }
-  notice.replaceChildren(h('p', { text: heading }), h('ul', {}, errors.map((e) => h('li', { text: e.message }))));
+  notice.replaceChildren(h('p', { text: heading }), h('ul', {}, errors.map((e) => h('li', { text: t(e.rule, e.params) }))));
   notice.hidden = false;
 }
 

@@ -1,10 +1,17 @@
-// Application state and its round trip through the URL hash (or an embed's query string).
-// parseParams/serializeState are pure so Node tests can check the round trip; createStore is
-// a tiny observable; bindHash (the only DOM-touching part) keeps location.hash in step.
-// Values the simulator must judge (schedule names, ranks...) are passed through as written, so
-// a bad URL parameter reaches pipesim.validate and its SimError message names the field.
+// Application state and its round trip through the URL hash (or an embed's query string, element
+// attributes or figure config). One declarative table, PARAMS (in the manner of
+// tensorflow/playground's state.ts), lists every address key once: where its value lives in the
+// state, its type, its default (costs and the communication model: core's, from the catalogue),
+// what it allows and the other spellings embeds accept. Parsing, serialising, the embed
+// parameters and the default state are all generated from it. parseParams/serializeState are pure
+// so Node tests can check the round trip; createStore is a tiny observable; bindHash (the only
+// DOM-touching part) keeps location.hash in step.
+// Values the simulator must judge (schedule names, ranks...) are passed through as written, so a
+// bad URL parameter reaches pipesim.validate and its SimError names the field.
 import CATALOGUE from '../generated/catalogue.js';
 import { PLAN_URL_KEYS } from './lib/planner-presets.js';
+import { atTick } from './lib/tick.js';
+import { translator } from './lib/i18n.js';
 
 export const VIEWS = ['lesson', 'timeline', 'sweep', 'planner'];
 export const THEMES = ['auto', 'light', 'dark'];
@@ -21,28 +28,58 @@ export const DEFAULT_COSTS = CATALOGUE.costs;
  */
 export const DEFAULT_COMM = CATALOGUE.comm;
 
-export const DEFAULT_STATE = Object.freeze({
-  view: 'lesson',
-  schedule: 'dualpipe',
-  compare: '', // a second schedule drawn on the same time axis, or '' for none
-  ranks: 8,
-  microbatches: 20,
-  costs: DEFAULT_COSTS,
-  t: null, // time cursor; null = the end of the schedule (everything drawn)
-  table: false, // data-table view instead of the chart
-  streams: false, // timeline: each rank split into compute and communication streams (needs costs.comm)
-  speed: 1,
-  axis: 'microbatches', // sweep: vary micro-batches at fixed ranks, or ranks at fixed micro-batches
-  theme: 'auto',
-  lang: 'en',
-  exercise: '', // a lesson exercise to scroll to (#exercise=hand-trace), or '' for none
-  plan: Object.freeze({}), // planner: URL text of its preset (`plan`) and of the fields changed from it
-});
+// Address keys of cost and comm fields whose name in the address differs from the field's (short
+// keys keep shared links readable), and the other spellings embeds accept. A field core adds
+// gets a key of its own name with no change here.
+const COST_KEYS = { p2pLatency: { key: 'p2p', aliases: ['p2pLatency', 'p2p-latency', 'latency'] } };
+const COMM_KEYS = {
+  ratio: { key: 'commRatio', aliases: ['comm-ratio'] },
+  attnShare: { aliases: ['attn-share'] },
+  layers: { key: 'commLayers', aliases: ['comm-layers'] },
+};
 
-// URL key -> cost field. Short keys keep shared links readable.
-const COST_KEYS = { forward: 'forward', backward: 'backward', weight: 'weight', overlapped: 'overlapped', p2p: 'p2pLatency' };
-// URL key -> costs.comm field. Any of them switches the model on; the others take DEFAULT_COMM.
-const COMM_KEYS = { commRatio: 'ratio', attnShare: 'attnShare', commLayers: 'layers' };
+/**
+ * The address's keys, in the order they are written. Each entry:
+ *   key      the parameter's name in the address
+ *   path     where its value lives in the state
+ *   type     how it is read and written (TYPES below)
+ *   default  its value when absent (also left out of the address when equal)
+ *   values   the allowed values (type 'choice')
+ *   aliases  other names accepted on the way in (embeds: attributes, figure configs)
+ *   group    'comm': the object holding it (costs.comm) exists only when one of its keys is given;
+ *            the group's first key is always written, since it is what switches the model on
+ *   embed    false: not a parameter of an embedded widget
+ */
+export const PARAMS = Object.freeze([
+  { key: 'view', path: ['view'], type: 'choice', values: VIEWS, default: 'lesson', embed: false },
+  { key: 'schedule', path: ['schedule'], type: 'text', default: 'dualpipe' },
+  // A second schedule drawn on the same time axis, or '' for none.
+  { key: 'compare', path: ['compare'], type: 'text', default: '' },
+  { key: 'ranks', path: ['ranks'], type: 'sim', default: 8 },
+  { key: 'microbatches', path: ['microbatches'], type: 'sim', default: 20, aliases: ['mb', 'micro_batches'] },
+  ...Object.entries(DEFAULT_COSTS).map(([field, value]) => ({
+    key: field, aliases: [], ...COST_KEYS[field], path: ['costs', field], type: 'sim', default: value,
+  })),
+  ...Object.entries(DEFAULT_COMM).map(([field, value]) => ({
+    key: field, aliases: [], ...COMM_KEYS[field], path: ['costs', 'comm', field], type: 'sim', default: value, group: 'comm',
+  })),
+  // The time cursor; null = the end of the schedule (everything drawn).
+  { key: 't', path: ['t'], type: 'time', default: null },
+  // The data-table view instead of the chart.
+  { key: 'table', path: ['table'], type: 'flag', default: false },
+  // Timeline: each rank split into compute and communication streams (needs costs.comm).
+  { key: 'streams', path: ['streams'], type: 'flag', default: false },
+  { key: 'speed', path: ['speed'], type: 'choice', values: SPEEDS, default: 1 },
+  // Sweep: vary micro-batches at fixed ranks, or ranks at fixed micro-batches.
+  { key: 'axis', path: ['axis'], type: 'choice', values: AXES, default: 'microbatches' },
+  { key: 'theme', path: ['theme'], type: 'choice', values: THEMES, default: 'auto' },
+  { key: 'lang', path: ['lang'], type: 'choice', values: LANGS, default: 'en' },
+  // A lesson exercise to scroll to (#exercise=hand-trace), or '' for none.
+  { key: 'exercise', path: ['exercise'], type: 'text', default: '', embed: false },
+  // Planner: URL text of its preset (`plan`) and of the fields changed from it; the planner
+  // judges them (it shows each message beside its field).
+  ...PLAN_URL_KEYS.map((key) => ({ key, path: ['plan', key], type: 'plan', default: undefined, embed: false })),
+]);
 
 /** "8" -> 8, "8.0" -> 8, "abc" -> "abc" (left for the simulator to reject with its own message). */
 function numberOrRaw(text) {
@@ -51,85 +88,139 @@ function numberOrRaw(text) {
   return text;
 }
 
-function oneOf(key, value, allowed, errors, fallback) {
-  if (allowed.includes(value)) return value;
-  errors.push({ key, message: `${key} must be one of ${allowed.join(', ')} (got "${value}")` });
-  return fallback;
+const english = translator('en');
+/** A problem with a page-level key: {key, rule, params, message}; rule is an i18n key. */
+function problem(key, rule, params) {
+  return { key, rule, params, message: english(rule, params) };
+}
+
+/**
+ * How each type is read from the address (`read(text, entry)` -> {value} or {error}) and written
+ * (`write(value, entry)` -> text, or null to leave the key out).
+ */
+const TYPES = {
+  choice: {
+    read(text, { key, values }) {
+      const value = values.find((v) => String(v) === text || (typeof v === 'number' && v === Number(text)));
+      if (value !== undefined) return { value };
+      return { error: problem(key, 'url.oneOf', { key, allowed: values.join(', '), got: text }) };
+    },
+    write: String,
+  },
+  sim: { read: (text) => ({ value: numberOrRaw(text) }), write: String },
+  text: { read: (text) => ({ value: text.trim() }), write: String },
+  flag: { read: (text) => ({ value: text === '1' || text === 'true' }), write: (value) => (value ? '1' : null) },
+  time: {
+    read(text, { key }) {
+      const value = numberOrRaw(text);
+      if (typeof value === 'number' && value >= 0) return { value };
+      return { error: problem(key, 'url.time', { key, got: text }) };
+    },
+    write: (value) => String(atTick(value)),
+  },
+  plan: { read: (text) => ({ value: text.trim() }), write: (value) => (typeof value === 'string' ? value : null) },
+};
+
+const read = (object, path) => path.reduce((node, name) => (node == null ? undefined : node[name]), object);
+
+function assign(object, path, value) {
+  let node = object;
+  for (const name of path.slice(0, -1)) node = node[name];
+  node[path[path.length - 1]] = value;
+}
+
+/** The state every key at its default: the defaults of PARAMS, with costs.comm absent (off). */
+function defaultState() {
+  const state = { costs: {}, plan: {} };
+  for (const entry of PARAMS) if (!entry.group && entry.default !== undefined) assign(state, entry.path, entry.default);
+  Object.freeze(state.costs);
+  Object.freeze(state.plan);
+  return Object.freeze(state);
+}
+
+export const DEFAULT_STATE = defaultState();
+
+/** The value given for `entry` under its key or one of its aliases, or null. */
+function given(p, entry) {
+  for (const name of [entry.key, ...(entry.aliases || [])]) if (p.has(name)) return p.get(name);
+  return null;
 }
 
 /**
  * Reads state from URL parameters (hash or query string). Unknown keys are ignored so links from
  * newer versions still open. Returns the state and the problems found with page-level keys.
- * @returns {{state: object, errors: {key: string, message: string}[]}}
+ * @returns {{state: object, errors: {key: string, rule: string, params: object, message: string}[]}}
  */
 export function parseParams(params, base = DEFAULT_STATE) {
   const p = params instanceof URLSearchParams ? params : new URLSearchParams(String(params).replace(/^[#?]/, ''));
   const errors = [];
   const state = { ...base, costs: { ...base.costs }, plan: { ...base.plan } };
-  const get = (k) => (p.has(k) ? p.get(k) : null);
-
-  if (get('view') !== null) state.view = oneOf('view', get('view'), VIEWS, errors, base.view);
-  if (get('schedule') !== null) state.schedule = get('schedule').trim();
-  if (get('compare') !== null) state.compare = get('compare').trim();
-  if (get('ranks') !== null) state.ranks = numberOrRaw(get('ranks'));
-  if (get('microbatches') !== null) state.microbatches = numberOrRaw(get('microbatches'));
-  for (const [key, field] of Object.entries(COST_KEYS)) {
-    if (get(key) !== null) state.costs[field] = numberOrRaw(get(key));
+  // A group's object is made once one of its keys is given: the others take their defaults.
+  const groupGiven = (group) => PARAMS.some((entry) => entry.group === group && given(p, entry) !== null);
+  if (groupGiven('comm')) state.costs.comm = { ...DEFAULT_COMM, ...base.costs.comm };
+  for (const entry of PARAMS) {
+    const text = given(p, entry);
+    if (text === null) continue;
+    const { value, error } = TYPES[entry.type].read(text, entry);
+    if (error) errors.push(error);
+    else assign(state, entry.path, value);
   }
-  if (Object.keys(COMM_KEYS).some((key) => get(key) !== null)) {
-    const comm = { ...DEFAULT_COMM, ...base.costs.comm };
-    for (const [key, field] of Object.entries(COMM_KEYS)) if (get(key) !== null) comm[field] = numberOrRaw(get(key));
-    state.costs.comm = comm;
-  }
-  if (get('t') !== null) {
-    const t = numberOrRaw(get('t'));
-    if (typeof t === 'number' && t >= 0) state.t = t;
-    else errors.push({ key: 't', message: `t must be a time >= 0 (got "${get('t')}")` });
-  }
-  if (get('table') !== null) state.table = get('table') === '1' || get('table') === 'true';
-  if (get('streams') !== null) state.streams = get('streams') === '1' || get('streams') === 'true';
-  if (get('speed') !== null) {
-    const speed = Number(get('speed'));
-    if (SPEEDS.includes(speed)) state.speed = speed;
-    else errors.push({ key: 'speed', message: `speed must be one of ${SPEEDS.join(', ')} (got "${get('speed')}")` });
-  }
-  if (get('axis') !== null) state.axis = oneOf('axis', get('axis'), AXES, errors, base.axis);
-  if (get('theme') !== null) state.theme = oneOf('theme', get('theme'), THEMES, errors, base.theme);
-  if (get('lang') !== null) state.lang = oneOf('lang', get('lang'), LANGS, errors, base.lang);
-  if (get('exercise') !== null) state.exercise = get('exercise').trim();
-  // A plan's values are the planner's to judge (it shows each message beside its field).
-  for (const key of PLAN_URL_KEYS) if (get(key) !== null) state.plan[key] = get(key).trim();
   return { state, errors };
 }
 
-/** Writes the keys that differ from the defaults, in a fixed order, as "k=v&k=v". */
+/** Writes the keys that differ from the defaults, in the table's order, as "k=v&k=v". */
 export function serializeState(state, base = DEFAULT_STATE) {
   const p = new URLSearchParams();
-  const put = (key, value, def) => {
-    if (value !== def && value !== null && value !== undefined) p.set(key, String(value));
-  };
-  put('view', state.view, base.view);
-  put('schedule', state.schedule, base.schedule);
-  put('compare', state.compare, base.compare);
-  put('ranks', state.ranks, base.ranks);
-  put('microbatches', state.microbatches, base.microbatches);
-  for (const [key, field] of Object.entries(COST_KEYS)) put(key, state.costs[field], base.costs[field]);
-  const comm = state.costs.comm;
-  if (comm && comm.ratio !== undefined) {
-    p.set('commRatio', String(comm.ratio)); // always written: it is what switches the model on
-    put('attnShare', comm.attnShare, DEFAULT_COMM.attnShare);
-    put('commLayers', comm.layers, DEFAULT_COMM.layers);
+  const seenGroups = new Set();
+  for (const entry of PARAMS) {
+    const value = read(state, entry.path);
+    if (value === null || value === undefined) continue;
+    let written = true;
+    if (entry.group) {
+      // The group's first key is always written: it is what switches the model on.
+      written = !seenGroups.has(entry.group) || value !== entry.default;
+      seenGroups.add(entry.group);
+    } else {
+      written = value !== read(base, entry.path);
+    }
+    if (!written) continue;
+    const text = TYPES[entry.type].write(value, entry);
+    if (text !== null) p.set(entry.key, text);
   }
-  if (state.t !== null && state.t !== undefined) p.set('t', String(Number(state.t.toFixed(6))));
-  if (state.table) p.set('table', '1');
-  if (state.streams) p.set('streams', '1');
-  put('speed', state.speed, base.speed);
-  put('axis', state.axis, base.axis);
-  put('theme', state.theme, base.theme);
-  put('lang', state.lang, base.lang);
-  put('exercise', state.exercise, base.exercise);
-  for (const key of PLAN_URL_KEYS) if (state.plan && typeof state.plan[key] === 'string') p.set(key, state.plan[key]);
   return p.toString();
+}
+
+/** The names a value may be given under in an embed, for attributes: lowercase keys and aliases. */
+export const EMBED_PARAMS = Object.freeze(PARAMS.filter((entry) => entry.embed !== false)
+  .flatMap((entry) => [entry.key, ...(entry.aliases || [])])
+  .filter((name) => /^[a-z][a-z0-9-]*$/.test(name)));
+
+const byPath = (path) => PARAMS.find((entry) => entry.path.length === path.length && entry.path.every((name, i) => name === path[i]));
+
+/**
+ * URL-style parameters from a query string, URLSearchParams, or a plain object such as a figure
+ * fence's {"ranks":8,"microbatches":20,"costs":{"forward":1}}: nested objects are read by their
+ * path in the state, so costs may be nested or flat, and so may the communication model
+ * ("costs":{"comm":{"ratio":1}}, "comm":{"ratio":1} or "commRatio":1). Other names pass through.
+ */
+export function paramsFrom(input) {
+  if (input instanceof URLSearchParams) return new URLSearchParams(input);
+  if (typeof input === 'string') return new URLSearchParams(input.replace(/^[?#]/, ''));
+  const params = new URLSearchParams();
+  const visit = (object, prefix) => {
+    for (const [name, value] of Object.entries(object || {})) {
+      if (value === undefined || value === null) continue;
+      const path = [...prefix, name];
+      if (typeof value === 'object' && !Array.isArray(value)) {
+        visit(value, path);
+        continue;
+      }
+      const entry = byPath(path) || byPath(['costs', ...path]);
+      params.set(entry ? entry.key : path.join('.'), String(value));
+    }
+  };
+  visit(input, []);
+  return params;
 }
 
 /** The simulator config for the main schedule (or the compared one). */

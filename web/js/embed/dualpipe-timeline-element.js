@@ -1,16 +1,15 @@
 // <dualpipe-timeline schedule="dualpipe" ranks="8" microbatches="20"> for any page (light DOM,
 // so the host page's CSS variables theme it). Load with
 //   <script type="module" src="…/js/embed/dualpipe-timeline-element.js"></script>
-// Attributes: schedule compare ranks microbatches forward backward weight overlapped p2p (or
-// p2p-latency) comm-ratio attn-share comm-layers t table streams speed theme (light|dark)
-// lang (en|hi) widget (timeline|sweep) axis.
+// Attributes: widget (timeline|sweep) and every embed parameter of state.js's table (schedule
+// compare ranks microbatches forward backward weight overlapped p2p (or p2p-latency) comm-ratio
+// attn-share comm-layers t table streams speed axis theme (light|dark) lang (en|hi)).
 import { mountWidget, ensureStylesheet } from './widget-kit.js';
+import { EMBED_PARAMS } from '../state.js';
 
 ensureStylesheet(import.meta.url);
 
-const ATTRIBUTES = ['widget', 'schedule', 'compare', 'ranks', 'microbatches', 'forward', 'backward', 'weight',
-  'overlapped', 'p2p', 'p2p-latency', 'comm-ratio', 'attn-share', 'comm-layers', 't', 'table', 'streams', 'speed', 'axis',
-  'theme', 'lang'];
+const ATTRIBUTES = ['widget', ...EMBED_PARAMS];
 
 export class DualpipeTimelineElement extends HTMLElement {
   static get observedAttributes() { return ATTRIBUTES; }

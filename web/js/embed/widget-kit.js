@@ -1,10 +1,11 @@
 // One entry point for every embed (embed.html, the course's figure system, <dualpipe-timeline>):
 // turns loose parameters (URL query, element attributes, a figure's JSON config) into a widget
-// state and mounts the timeline or sweep view with a shared simulator client.
+// state, through state.js's parameter table (its keys and embed aliases), and mounts the
+// timeline or sweep view with a shared simulator client.
 import { createSimClient } from '../lib/sim-client.js';
 import { withCache } from '../lib/sim-cache.js';
 import { translator } from '../lib/i18n.js';
-import { parseParams, configOf } from '../state.js';
+import { parseParams, paramsFrom, configOf } from '../state.js';
 import { h, errorBox } from '../ui/dom.js';
 import { scheduleTitle } from '../lib/schedules.js';
 import * as timelineView from '../views/timeline.js';
@@ -19,43 +20,6 @@ export function simulator() {
   return sharedSim;
 }
 
-// Aliases accepted from figure configs and attributes, mapped to the URL keys of state.js.
-const ALIASES = { p2pLatency: 'p2p', 'p2p-latency': 'p2p', latency: 'p2p', mb: 'microbatches', micro_batches: 'microbatches',
-  'comm-ratio': 'commRatio', 'attn-share': 'attnShare', 'comm-layers': 'commLayers' };
-// A nested communication model {"comm": {"ratio": 1, ...}} -> its URL keys.
-const COMM_KEYS = { ratio: 'commRatio', attnShare: 'attnShare', layers: 'commLayers' };
-
-/**
- * URL-style parameters from a query string, URLSearchParams, or a plain object such as a figure
- * fence's {"ranks":8,"microbatches":20,"costs":{"forward":1}} (costs may be nested or flat; so
- * may the communication model: "costs":{"comm":{"ratio":1}} or "commRatio":1).
- */
-export function toParams(input) {
-  if (input instanceof URLSearchParams) return new URLSearchParams(input);
-  if (typeof input === 'string') return new URLSearchParams(input.replace(/^[?#]/, ''));
-  const params = new URLSearchParams();
-  const put = (key, value) => {
-    if (value === undefined || value === null) return;
-    params.set(ALIASES[key] || key, String(value));
-  };
-  const putComm = (comm) => {
-    for (const [k, v] of Object.entries(comm)) put(COMM_KEYS[k] || k, v);
-  };
-  for (const [key, value] of Object.entries(input || {})) {
-    if (key === 'costs' && value && typeof value === 'object') {
-      for (const [k, v] of Object.entries(value)) {
-        if (k === 'comm' && v && typeof v === 'object') putComm(v);
-        else put(k, v);
-      }
-    } else if (key === 'comm' && value && typeof value === 'object') {
-      putComm(value);
-    } else {
-      put(key, value);
-    }
-  }
-  return params;
-}
-
 /**
  * Mounts a widget into `element`. `defaults.widget` picks the kind when the parameters do not.
  * Returns {update(input), destroy()}. Bad parameters show their message in place of the widget.
@@ -68,7 +32,7 @@ export function mountWidget(element, input, defaults = {}) {
   let lang = null;
 
   function render(raw) {
-    const params = toParams(raw);
+    const params = paramsFrom(raw);
     const widget = params.get('widget') || defaults.widget || 'timeline';
     const { state, errors } = parseParams(params);
     const t = translator(state.lang);
@@ -94,7 +58,7 @@ export function mountWidget(element, input, defaults = {}) {
     root.querySelector(':scope > .dpl-notice')?.remove();
     if (errors.length) {
       root.prepend(h('div', { class: 'dpl-notice', role: 'status' }, [
-        h('p', { text: t('page.paramError') }), ...errors.map((e) => h('p', { text: e.message })),
+        h('p', { text: t('page.paramError') }), ...errors.map((e) => h('p', { text: t(e.rule, e.params) })),
       ]));
     }
     if (widget === 'sweep') {

@@ -4,16 +4,12 @@
 // parts shifted by each op's start. Also the stretches inside an op where the compute stream
 // waits for an all-to-all (exposed communication), the CSS classes and short labels the stream
 // view and exercise 3's pair view share, and text for tooltips and tables. DOM-free.
-import CATALOGUE from '../../generated/catalogue.js';
+import { atTick } from './tick.js';
 
 /** The four parts of a chunk (DeepSeek-V3 §3.2.1), in the order a forward runs them. */
 export const PART_NAMES = Object.freeze(['attn', 'dispatch', 'mlp', 'combine']);
 const LETTERS = { attn: 'A', dispatch: 'D', mlp: 'M', combine: 'C' };
 
-// Ticks per time unit: core's times are whole ticks (catalogue limits.tick).
-const TICKS_PER_UNIT = Math.round(1 / CATALOGUE.limits.tick);
-/** `v` rounded onto core's tick grid (sums of two ticked times drift off it in floating point). */
-export const atTick = (v) => Math.round(v * TICKS_PER_UNIT) / TICKS_PER_UNIT;
 
 /** The key of an op's entry in result.comm.ops: "Bz" for a zero-bubble B, else its kind. */
 export function commKey(o) {

@@ -8,13 +8,13 @@
 import { h, uniqueId } from '../ui/dom.js';
 import { formatNumber } from '../lib/format.js';
 import { simMessage } from '../lib/sim-messages.js';
-import { DEFAULT_COSTS, DEFAULT_COMM } from '../state.js';
+import { DEFAULT_COSTS, DEFAULT_COMM, PARAMS } from '../state.js';
 import { scheduleTitle } from '../lib/schedules.js';
 import CATALOGUE from '../../generated/catalogue.js';
 
 const FIELDS = Object.keys(DEFAULT_COSTS); // forward, backward, weight, overlapped, p2pLatency
-// Form name (also the URL key, state.js) -> costs.comm field.
-const COMM_FIELDS = { commRatio: 'ratio', attnShare: 'attnShare', commLayers: 'layers' };
+// Form name (the field's key in the address, state.js) -> costs.comm field.
+const COMM_FIELDS = Object.fromEntries(PARAMS.filter((p) => p.group === 'comm').map((p) => [p.key, p.path[p.path.length - 1]]));
 const TYPING_DELAY_MS = 350; // simulate when typing pauses, not on every keystroke
 
 /** "" or "abc" stays text, so the simulator's message names the field; otherwise a number. */
