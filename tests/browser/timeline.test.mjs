@@ -214,10 +214,19 @@ test('on the Hindi page the simulator message for a bad parameter is shown in Hi
   try {
     await page.goto(`${site.server.url}#view=timeline&lang=hi&ranks=8&microbatches=10`);
     await page.waitForSelector('.view-timeline .dpl-error');
-    const message = 'dualpipe के लिए माइक्रो-बैच कम से कम 2 × रैंक = 16 होने चाहिए (मिला 10)';
+    // The template of rule microbatches.min_multiple_of_ranks, filled with core's params.
+    const message = 'DualPipe के लिए माइक्रो-बैच कम से कम 2 × रैंक = 16 होने चाहिए (मिला 10)';
     assert.equal(await page.$eval('.view-timeline .dpl-error-message', (p) => p.textContent), message);
     assert.equal(await page.$eval('.dpl-field-microbatches .dpl-field-msg', (p) => p.textContent), message);
     assert.equal(await page.$eval('.view-timeline .dpl-error', (e) => e.dataset.path), '/microbatches');
+    // Beside the fields: what DualPipe asks of them, from core's shape data, in Hindi.
+    assert.equal(await page.$eval('.dpl-field-ranks .dpl-shape-hint', (p) => p.textContent), 'शर्त: सम, ≥ 2');
+    assert.equal(await page.$eval('.dpl-field-microbatches .dpl-shape-hint', (p) => p.textContent), 'शर्त: सम, ≥ 2 × रैंक');
+    // Switching the language re-says the message from its rule: the English is core's own.
+    await page.selectOption('#pref-lang', 'en');
+    await page.waitForFunction(() => document.querySelector('.dpl-field-microbatches .dpl-field-msg')?.textContent.startsWith('microbatches'));
+    assert.equal(await page.$eval('.dpl-field-microbatches .dpl-field-msg', (p) => p.textContent), 'microbatches must be >= 2 * ranks = 16 for dualpipe (got 10)');
+    assert.equal(await page.$eval('.dpl-field-microbatches .dpl-shape-hint', (p) => p.textContent), 'Needs: even, ≥ 2 × ranks');
     assert.deepEqual(log.errors, []);
   } finally {
     await context.close();

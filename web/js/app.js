@@ -69,8 +69,9 @@ const laneTitle = (c) => t('lane.title', { schedule: scheduleTitle(c.schedule, t
 /** Records which field a SimError blames (its JSON pointer), for the form and cost controls. */
 function onSimError(error, index) {
   const next = {};
-  if (error) next[index === 1 ? 'compare' : error.path || '/'] = error.message;
-  if (JSON.stringify(next) === JSON.stringify(fieldErrors)) return;
+  if (error) next[index === 1 ? 'compare' : error.path || '/'] = error;
+  const key = (errors) => JSON.stringify(Object.entries(errors).map(([path, e]) => [path, e.rule, e.params, e.message]));
+  if (key(next) === key(fieldErrors)) return;
   fieldErrors = next;
   updatePanels(store.get());
 }

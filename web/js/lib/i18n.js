@@ -139,7 +139,16 @@ export const STRINGS = {
     'form.none': 'Nothing',
     'form.ranks': 'Ranks (GPUs)',
     'form.microbatches': 'Micro-batches',
-    'form.constraints': 'Needs: {c}',
+    'shape.needs': 'Needs: {rules}',
+    'shape.line': '{schedule}: {rules}',
+    'shape.sep': ', ',
+    'shape.ranks.min': '≥ {min}',
+    'shape.ranks.even': 'even, ≥ {min}',
+    'shape.stages': '{k} stages per rank',
+    'shape.mb.min': '≥ 1',
+    'shape.mb.perRank': '≥ {k} × ranks',
+    'shape.mb.even': 'even',
+    'shape.mb.multiple': 'a multiple of ranks',
     'preset.deepseek': 'DeepSeek’s figure: DualPipe, 8 ranks, 20 micro-batches',
     'preset.dualpipe-vs-1f1b': 'DualPipe vs 1F1B, 8 × 20',
     'preset.dualpipe-vs-zb': 'DualPipe vs ZB-H1, 8 × 20',
@@ -533,15 +542,18 @@ export const STRINGS = {
     'form.none': 'कुछ नहीं',
     'form.ranks': 'रैंक (GPU)',
     'form.microbatches': 'माइक्रो-बैच',
-    'form.constraints': 'शर्त: {c}',
+    'shape.needs': 'शर्त: {rules}',
+    'shape.line': '{schedule}: {rules}',
+    'shape.sep': ', ',
+    'shape.ranks.min': '≥ {min}',
+    'shape.ranks.even': 'सम, ≥ {min}',
+    'shape.stages': 'हर रैंक पर {k} स्टेज',
+    'shape.mb.min': '≥ 1',
+    'shape.mb.perRank': '≥ {k} × रैंक',
+    'shape.mb.even': 'सम',
+    'shape.mb.multiple': 'रैंक का गुणज',
     // The shape rules of each schedule. English comes from the simulator's catalogue (schedules());
     // these replace it in Hindi. tests/browser/lib-i18n.test.mjs checks every schedule has one.
-    'constraints.gpipe': 'रैंक >= 1, माइक्रो-बैच >= 1',
-    'constraints.1f1b': 'रैंक >= 1, माइक्रो-बैच >= 1',
-    'constraints.zb-h1': 'रैंक >= 1, माइक्रो-बैच >= 1',
-    'constraints.dualpipe': 'रैंक सम और >= 2, माइक्रो-बैच सम और >= 2 × रैंक',
-    'constraints.dualpipev': 'रैंक >= 1 (2 × रैंक स्टेज), माइक्रो-बैच >= 2 × रैंक',
-    'constraints.chimera': 'रैंक सम और >= 2, माइक्रो-बैच रैंक का गुणज',
     'preset.deepseek': 'DeepSeek का चित्र: DualPipe, 8 रैंक, 20 माइक्रो-बैच',
     'preset.dualpipe-vs-1f1b': 'DualPipe बनाम 1F1B, 8 × 20',
     'preset.dualpipe-vs-zb': 'DualPipe बनाम ZB-H1, 8 × 20',
@@ -814,11 +826,6 @@ export function translator(lang) {
   };
   t.lang = STRINGS[lang] ? lang : 'en';  // for texts that do not come from this table (simulator messages)
   return t;
-}
-
-/** A schedule's shape rules in `lang`: the translation if there is one, else the simulator's text. */
-export function scheduleConstraints(lang, info) {
-  return (STRINGS[lang] || STRINGS.en)[`constraints.${info.name}`] ?? info.constraints;
 }
 
 /** Keys present in English but missing in `lang` (symbols and schedule names may stay English). */

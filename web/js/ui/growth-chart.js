@@ -10,6 +10,7 @@ import { sig } from './exercise-fields.js';
 import { seriesStyle, marker, swatch } from './series-style.js';
 import { scheduleTitle } from '../lib/schedules.js';
 import { DEFAULT_COSTS } from '../state.js';
+import { errorText } from '../lib/error-text.js';
 
 const CHART = { width: 420, height: 236, left: 44, right: 12, top: 12, bottom: 50 };
 const METRICS = ['bubbleMax', 'maxPeakActivations'];
@@ -85,14 +86,14 @@ export function createGrowthChart({ t, sim, ranks = 4, schedules = ['dualpipe', 
       }))))),
     ]));
     const firsts = schedules.map((name) => rows.find((r) => r.schedule === name && !r.ok && r.microbatches >= 2 * ranks)).filter(Boolean);
-    rejected.replaceChildren(...firsts.map((r) => h('li', { text: t('ex.growth.rejects', { schedule: name(r.schedule), m: r.microbatches, message: r.error.message }) })));
+    rejected.replaceChildren(...firsts.map((r) => h('li', { text: t('ex.growth.rejects', { schedule: name(r.schedule), m: r.microbatches, message: errorText(r.error, t.lang) }) })));
   }
 
   const ready = sim.sweep({ schedules, ranks: [ranks], microbatches, costs }).then((result) => {
     rows = result.rows;
     render();
   }).catch((err) => {
-    charts.replaceChildren(h('div', { class: 'dpl-error', role: 'alert' }, [h('p', { text: err.message || String(err) })]));
+    charts.replaceChildren(h('div', { class: 'dpl-error', role: 'alert' }, [h('p', { text: errorText(err, t.lang) })]));
   });
 
   const at = (name, m) => rows.find((r) => r.schedule === name && r.microbatches === m && r.ok);
@@ -110,7 +111,7 @@ export function createGrowthChart({ t, sim, ranks = 4, schedules = ['dualpipe', 
       if (/divisib/.test(answerId)) {
         const m = microbatches.find((v) => v >= 2 * ranks && at('dualpipe', v) && !at('chimera', v));
         const row = m && rows.find((r) => r.schedule === 'chimera' && r.microbatches === m);
-        return row ? t('ex.growth.evidenceShape', { m, message: row.error.message }) : '';
+        return row ? t('ex.growth.evidenceShape', { m, message: errorText(row.error, t.lang) }) : '';
       }
       if (/growth/.test(answerId)) {
         const dp = range('dualpipe', 'bubbleMax');

@@ -10,6 +10,7 @@ import { h, s, uniqueId } from './dom.js';
 import { icon } from './icons.js';
 import { sig } from './exercise-fields.js';
 import { partClass, partText } from '../lib/stream-parts.js';
+import { errorText } from '../lib/error-text.js';
 
 const W = 720;
 const LEFT = 92;
@@ -197,10 +198,10 @@ export function createPairView({ t, sim, reducedMotion = () => false, defaults =
       if (mine !== token) return;
       const field = Object.keys(fields).find((n) => err.path === `/costs/comm/${n}`);
       if (field) {
-        messages[field].textContent = err.message;
+        messages[field].textContent = errorText(err, t.lang);
         fields[field].setAttribute('aria-invalid', 'true');
       } else {
-        error.replaceChildren(h('div', { class: 'dpl-error', role: 'alert' }, [h('p', { text: err.message || String(err) })]));
+        error.replaceChildren(h('div', { class: 'dpl-error', role: 'alert' }, [h('p', { text: errorText(err, t.lang) })]));
       }
     }
   }

@@ -7,6 +7,7 @@
 import { h, uniqueId } from './dom.js';
 import { sig } from './exercise-fields.js';
 import { SCHEDULE_NAMES, scheduleTitle } from '../lib/schedules.js';
+import { errorText } from '../lib/error-text.js';
 const FIELDS = [
   ['pp', 'ex.params.pp'], ['ep', 'ex.params.ep'], ['bytesPerParam', 'ex.params.bytes'], ['dp', 'ex.params.dp'], ['gpuMemoryGb', 'ex.params.memory'],
 ];
@@ -111,10 +112,10 @@ export function createParamsCalculator({ t, sim, presets }) {
       if (mine !== token) return;
       const name = (err.path || '').slice(1);
       if (inputs[name]) {
-        messages[name].textContent = err.message;
+        messages[name].textContent = errorText(err, t.lang);
         inputs[name].setAttribute('aria-invalid', 'true');
       } else {
-        error.replaceChildren(h('div', { class: 'dpl-error', role: 'alert' }, [h('p', { text: err.message || String(err) })]));
+        error.replaceChildren(h('div', { class: 'dpl-error', role: 'alert' }, [h('p', { text: errorText(err, t.lang) })]));
       }
     }
   }
@@ -135,7 +136,7 @@ export function createParamsCalculator({ t, sim, presets }) {
         try {
           return h('div', { class: 'dpl-table-wrap', tabindex: 0, role: 'region', 'aria-label': p.label }, [footprintTable(await sim.params(p.request))]);
         } catch (err) {
-          return h('p', { class: 'dpl-field-msg', text: err.message });
+          return h('p', { class: 'dpl-field-msg', text: errorText(err, t.lang) });
         }
       }));
       return h('div', { class: 'dpl-params-solution' }, tables);

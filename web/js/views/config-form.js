@@ -1,13 +1,14 @@
 // The explorer's schedule form: preset, schedule, optional second schedule to compare, ranks and
-// micro-batches. Shows the simulator's message under the field its error path points at.
+// micro-batches. Under ranks and micro-batches, what the chosen schedules ask of them (from core's
+// shape data); under any field, the simulator's message when its error path points there.
 // mount(element, deps) -> { update(state), destroy() }
 //   deps.t   deps.onChange(patch)   (the schedules are core's catalogue, lib/schedules.js)
-// state: { schedule, compare, ranks, microbatches, costs, fieldErrors: {path: message} }
+// state: { schedule, compare, ranks, microbatches, costs, fieldErrors: {path: SimError} }
 import { h, uniqueId } from '../ui/dom.js';
 import { PRESETS, matchPreset } from '../lib/presets.js';
-import { scheduleConstraints } from '../lib/i18n.js';
-import { simMessage } from '../lib/sim-messages.js';
-import { SCHEDULES, scheduleInfo, scheduleTitle } from '../lib/schedules.js';
+import { errorText } from '../lib/error-text.js';
+import { SCHEDULES, scheduleTitle } from '../lib/schedules.js';
+import { shapeHint } from '../lib/shape-hint.js';
 
 const TYPING_DELAY_MS = 400;
 
@@ -19,10 +20,9 @@ export function mount(element, deps) {
     control.id = id;
     control.name = name;
     const msg = h('p', { class: 'dpl-field-msg', id: `${id}-msg`, 'aria-live': 'polite' });
-    // The hint sits under the whole grid (it is long), still tied to its control.
-    const hintEl = hint ? h('p', { class: 'dpl-field-hint', id: `${id}-hint` }) : null;
+    const hintEl = hint ? h('p', { class: 'dpl-field-hint dpl-shape-hint', id: `${id}-hint` }) : null;
     control.setAttribute('aria-describedby', [hintEl ? `${id}-hint` : '', `${id}-msg`].join(' ').trim());
-    return { wrap: h('div', { class: `dpl-field dpl-field-${name}` }, [h('label', { for: id, text: t(`form.${name}`) }), control, msg]), control, msg, hint: hintEl };
+    return { wrap: h('div', { class: `dpl-field dpl-field-${name}` }, [h('label', { for: id, text: t(`form.${name}`) }), control, hintEl, msg]), control, msg, hint: hintEl };
   };
   const scheduleOptions = (withNone) => [
     ...(withNone ? [h('option', { value: '', text: t('form.none') })] : []),
@@ -32,15 +32,14 @@ export function mount(element, deps) {
     h('option', { value: '', text: t('form.custom') }),
     ...PRESETS.map((p) => h('option', { value: p.id, text: t(`preset.${p.id}`) })),
   ]));
-  const schedule = field('schedule', h('select', {}, scheduleOptions(false)), true);
+  const schedule = field('schedule', h('select', {}, scheduleOptions(false)));
   const compare = field('compare', h('select', {}, scheduleOptions(true)));
-  const ranks = field('ranks', h('input', { type: 'number', min: 1, step: 1, inputmode: 'numeric' }));
-  const microbatches = field('microbatches', h('input', { type: 'number', min: 1, step: 1, inputmode: 'numeric' }));
+  const ranks = field('ranks', h('input', { type: 'number', min: 1, step: 1, inputmode: 'numeric' }), true);
+  const microbatches = field('microbatches', h('input', { type: 'number', min: 1, step: 1, inputmode: 'numeric' }), true);
   const fields = { preset, schedule, compare, ranks, microbatches };
   const root = h('fieldset', { class: 'dpl dpl-form' }, [
     h('legend', { text: t('form.legend') }),
     h('div', { class: 'dpl-form-grid' }, Object.values(fields).map((f) => f.wrap)),
-    schedule.hint,
   ]);
   element.append(root);
 
@@ -81,12 +80,12 @@ export function mount(element, deps) {
       set(microbatches, state.microbatches);
       const match = matchPreset(state);
       preset.control.value = match ? match.id : '';
-      const info = scheduleInfo(state.schedule);
-      schedule.hint.textContent = info ? t('form.constraints', { c: scheduleConstraints(state.lang, info) }) : '';
+      // The sweep runs every schedule: there the hints (which name the chosen ones) are hidden.
+      for (const f of [ranks, microbatches]) f.hint.textContent = shapeHint([state.schedule, state.compare], f.control.name, t);
       const errors = state.fieldErrors || {};
-      const show = (f, message) => {
-        f.msg.textContent = simMessage(t.lang, message || '');
-        if (message) f.control.setAttribute('aria-invalid', 'true');
+      const show = (f, error) => {
+        f.msg.textContent = error ? errorText(error, t.lang) : '';
+        if (error) f.control.setAttribute('aria-invalid', 'true');
         else f.control.removeAttribute('aria-invalid');
       };
       show(schedule, errors['/schedule']);

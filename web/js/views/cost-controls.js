@@ -4,10 +4,10 @@
 // current schedule and costs, and shows its value next to the simulated bubble (max idle per rank).
 // mount(element, deps) -> { update(state), destroy() }
 //   deps.sim.simulate(config)   deps.t   deps.onChange({costs})
-// state: { costs, config (the schedule the formula is about), fieldErrors: {path: message} }
+// state: { costs, config (the schedule the formula is about), fieldErrors: {path: SimError} }
 import { h, uniqueId } from '../ui/dom.js';
 import { formatNumber } from '../lib/format.js';
-import { simMessage } from '../lib/sim-messages.js';
+import { errorText } from '../lib/error-text.js';
 import { DEFAULT_COSTS, DEFAULT_COMM, PARAMS } from '../state.js';
 import { scheduleTitle } from '../lib/schedules.js';
 import CATALOGUE from '../../generated/catalogue.js';
@@ -73,14 +73,14 @@ export function mount(element, deps) {
   let token = 0;
   let configKey = '';
   let stateErrors = {}; // from the app (the explorer's timeline)
-  let ownError = null; // {path, message} from this panel's own run of the config
+  let ownError = null; // the SimError of this panel's own run of the config
 
   /**
    * Each field shows the message whose JSON pointer names it, from either source; a message
    * about the comm model as a whole (or a field it does not show) goes under its switch.
    */
   function showMessages() {
-    const messageFor = (path) => simMessage(t.lang, stateErrors[path] || (ownError && ownError.path === path ? ownError.message : ''));
+    const messageFor = (path) => errorText(stateErrors[path] || (ownError && ownError.path === path ? ownError : null), t.lang);
     const commPaths = [...Object.keys(stateErrors), ownError?.path || ''].filter((p) => p === '/costs/comm' || p.startsWith('/costs/comm/'));
     const shown = new Set(Object.values(paths));
     for (const [name, path] of Object.entries(paths)) {
@@ -148,7 +148,7 @@ export function mount(element, deps) {
       if (mine !== token) return;
       reference.replaceChildren();
       // A cost the simulator rejects is marked here too: in the lesson no form shows it.
-      ownError = error && error.path ? { path: error.path, message: error.message } : null;
+      ownError = error && error.path ? error : null;
       showMessages();
       return;
     }

@@ -22,6 +22,7 @@ import { createPairView, hidingText } from '../ui/pair-view.js';
 import { createParamsCalculator } from '../ui/params-calculator.js';
 import { createGrowthChart } from '../ui/growth-chart.js';
 import { DEFAULT_COSTS } from '../state.js';
+import { errorText } from '../lib/error-text.js';
 
 const COSTS = ['forward', 'backward', 'weight', 'overlapped'];
 const TYPING_DELAY_MS = 350;
@@ -336,11 +337,12 @@ export function mount(element, deps) {
       const bound = Object.entries(def.config?.calculators || {}).flatMap(([, c]) => Object.entries(c.inputBindings || {}))
         .find(([pointer]) => pointer === path);
       const target = bound ? inputFields[bound[1]] : costFields[path.replace(/^(\/config)?\/costs\//, '')];
+      const said = errorText(error, lang);
       if (target) {
-        target.message.textContent = error.message;
+        target.message.textContent = said;
         target.input.setAttribute('aria-invalid', 'true');
-      } else if (!unplaced.includes(error.message)) {
-        unplaced.push(error.message);
+      } else if (!unplaced.includes(said)) {
+        unplaced.push(said);
       }
     }
     generalError.replaceChildren(...unplaced.map((m) => h('div', { class: 'dpl-error', role: 'alert' }, [h('strong', { text: t('error.heading') }), h('p', { text: m })])));

@@ -12,6 +12,7 @@
 import { h, clear, uniqueId, errorBox } from '../ui/dom.js';
 import { formatPercent } from '../lib/format.js';
 import { DEFAULT_COSTS } from '../state.js';
+import { errorText, localizedError } from '../lib/error-text.js';
 import { PLANNER_PRESETS, presetSpec, PLAN_FIELDS as FIELDS, PLAN_URL_KEYS, planKey as key } from '../lib/planner-presets.js';
 
 const TYPING_DELAY_MS = 350;
@@ -214,10 +215,10 @@ export function mount(element, deps) {
     if (!error) return;
     const path = Object.keys(messages).find((p) => error.path === p || (error.path || '').startsWith(`${p}/`));
     if (path && !controls[path].disabled) {
-      messages[path].textContent = error.message;
+      messages[path].textContent = errorText(error, t.lang);
       controls[path].setAttribute('aria-invalid', 'true');
     } else {
-      formError.append(errorBox(error, t('plan.error')));
+      formError.append(errorBox(localizedError(error, t.lang), t('plan.error')));
     }
   }
 

@@ -5,7 +5,7 @@
 //   deps.sim.sweep(request) -> Promise<{rows}>   deps.t   deps.onChange?(patch)
 // state: { ranks, microbatches, costs, axis, table }
 import { h, s, clear, uniqueId, errorBox } from '../ui/dom.js';
-import { localizedError } from '../lib/sim-messages.js';
+import { localizedError, errorText } from '../lib/error-text.js';
 import { icon } from '../ui/icons.js';
 import { linearScale, ticks } from '../lib/scale.js';
 import { formatNumber, formatPercent } from '../lib/format.js';
@@ -102,7 +102,7 @@ export function mount(element, deps) {
     return h('table', { class: 'dpl-table' }, [
       h('caption', { text: caption.textContent }),
       h('thead', {}, [h('tr', {}, cols.map((c) => h('th', { scope: 'col', text: t(`sw.col.${c}`) })))]),
-      h('tbody', {}, rows.map((row) => h('tr', { class: row.ok ? '' : 'is-na', title: row.ok ? null : row.error.message, dataset: { schedule: row.schedule, ok: row.ok ? 1 : 0 } },
+      h('tbody', {}, rows.map((row) => h('tr', { class: row.ok ? '' : 'is-na', title: row.ok ? null : errorText(row.error, t.lang), dataset: { schedule: row.schedule, ok: row.ok ? 1 : 0 } },
         cols.map((c, i) => h(i === 0 ? 'th' : 'td', { scope: i === 0 ? 'row' : null, text: fmt(row, c) }))))),
     ]);
   }
@@ -154,7 +154,7 @@ export function mount(element, deps) {
       if (mine !== token) return;
       root.classList.remove('is-loading');
       current = null;
-      clear(charts).append(errorBox(localizedError(t.lang, error), t('error.heading')));
+      clear(charts).append(errorBox(localizedError(error, t.lang), t('error.heading')));
       charts.hidden = false;
       clear(legend);
       clear(tableWrap);

@@ -8,7 +8,7 @@
 //   deps.onError?(error, index)   reports a rejected config (the app marks the offending field)
 // state: { configs: [config, config?], titles?: [string], t: number|null, table, speed, streams }
 import { h, clear, uniqueId, prefersReducedMotion, errorBox } from '../ui/dom.js';
-import { localizedError } from '../lib/sim-messages.js';
+import { localizedError } from '../lib/error-text.js';
 import { drawDefs, drawLane, pixelsPerUnit, LAYOUT } from '../ui/timeline-draw.js';
 import { buildLegend, buildLaneHeading, buildTransport, buildTables, cellTarget, streamsBlockerOf, showStreamsToggle } from '../ui/timeline-parts.js';
 import { normalizeTimeline, opCount, eventTimes, nextEvent, prevEvent } from '../lib/timeline-data.js';
@@ -146,7 +146,7 @@ export function mount(element, deps) {
       if (mine !== token) return;
       root.classList.remove('is-loading');
       const { error, index } = tagged && 'index' in tagged ? tagged : { error: tagged, index: 0 };
-      showMessage(errorBox(localizedError(t.lang, error), t('error.heading')));
+      showMessage(errorBox(localizedError(error, t.lang), t('error.heading')));
       if (deps.onError) deps.onError(error, index);
       return;
     }

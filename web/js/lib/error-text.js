@@ -1,0 +1,70 @@
+// The words a learner reads for a SimError, in the page's language, built from the error's rule
+// id and params (never from its English text): English is the rule's template from core's
+// catalogue, other languages have a template per rule id with the same {placeholders}
+// (rule-messages-hi.js). Numbers are written as core writes them (C's %.15g), so the English
+// rendering is exactly core's message. An error without a rule (a load failure, a plain Error)
+// keeps its own message. DOM-free.
+import CATALOGUE from '../../generated/catalogue.js';
+import { RULES_HI, FIELD_NAMES_HI } from './rule-messages-hi.js';
+import { scheduleInfo } from './schedules.js';
+
+const ENGLISH = new Map(CATALOGUE.rules.map((rule) => [rule.id, rule.message]));
+const TEMPLATES = { hi: RULES_HI };
+const FIELD_NAMES = { hi: FIELD_NAMES_HI };
+// Params that name an input field (ranks, costs.forward): said in the page's words where it has them.
+const FIELD_PARAMS = new Set(['field', 'target', 'other']);
+
+/**
+ * `x` as C's printf("%.15g") writes it: 15 significant digits, trailing zeros dropped, exponent
+ * form (at least two exponent digits) when the exponent is below -4 or at least 15.
+ */
+export function formatG15(x) {
+  if (!Number.isFinite(x)) return Number.isNaN(x) ? 'nan' : x > 0 ? 'inf' : '-inf';
+  if (x === 0) return Object.is(x, -0) ? '-0' : '0';
+  const [mantissa, exp] = x.toExponential(14).split('e');
+  const exponent = Number(exp);
+  const trim = (digits) => (digits.includes('.') ? digits.replace(/\.?0+$/, '') : digits);
+  if (exponent < -4 || exponent >= 15) {
+    return `${trim(mantissa)}e${exponent < 0 ? '-' : '+'}${String(Math.abs(exponent)).padStart(2, '0')}`;
+  }
+  return trim(x.toFixed(14 - exponent));
+}
+
+/** The template of rule `id` in `lang` (English when the language has none), or null. */
+export function ruleTemplate(id, lang = 'en') {
+  return TEMPLATES[lang]?.[id] ?? ENGLISH.get(id) ?? null;
+}
+
+/** The {placeholder} names of a template, in order of first use. */
+export function placeholders(template) {
+  return [...new Set([...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]))];
+}
+
+/**
+ * One param as text in `lang`: numbers like core; in another language than core's, field names
+ * in the page's words and a schedule by its title (DualPipe, not dualpipe).
+ */
+function paramText(name, value, lang) {
+  if (typeof value === 'number') return formatG15(value);
+  const text = String(value);
+  if (lang === 'en') return text;
+  if (FIELD_PARAMS.has(name)) return FIELD_NAMES[lang]?.[text] ?? text;
+  if (name === 'schedule') return scheduleInfo(text)?.title ?? text;
+  return text;
+}
+
+/** `error`'s message in `lang`, from its rule and params; its own message when it has no rule. */
+export function errorText(error, lang = 'en') {
+  if (error === null || error === undefined) return '';
+  if (typeof error !== 'object') return String(error);
+  const template = error.rule ? ruleTemplate(error.rule, lang) : null;
+  if (!template) return String(error.message ?? error);
+  const params = error.params || {};
+  return template.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? paramText(name, params[name], lang) : whole));
+}
+
+/** A copy of `error` with its message in `lang` (for errorBox), keeping code, path and rule. */
+export function localizedError(error, lang = 'en') {
+  if (!error || typeof error !== 'object') return error;
+  return { code: error.code, path: error.path ?? '', rule: error.rule, message: errorText(error, lang) };
+}

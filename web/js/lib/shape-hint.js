@@ -1,0 +1,32 @@
+// What a schedule asks of the ranks and micro-batch fields, in the page's language, from the
+// shape rules core publishes as data (catalogue schedules[].shape and .layout): a schedule added
+// in core gets its hint with no string of its own. DOM-free.
+import { scheduleInfo, scheduleTitle } from './schedules.js';
+
+/** The rules of one schedule as words: {ranks, microbatches}. */
+export function shapeRules(info, t) {
+  const { shape, layout } = info;
+  const ranks = [t(shape.evenRanks ? 'shape.ranks.even' : 'shape.ranks.min', { min: shape.minRanks })];
+  // Stages per rank beyond one pipeline stage per rank (DualPipeV: 2R stages on R ranks).
+  const stagesPerRank = layout.stagesPerRank / layout.directions;
+  if (stagesPerRank !== 1) ranks.push(t('shape.stages', { k: stagesPerRank }));
+  const microbatches = [];
+  if (shape.evenMicrobatches) microbatches.push(t('shape.mb.even'));
+  microbatches.push(shape.minMicrobatchesPerRank > 0 ? t('shape.mb.perRank', { k: shape.minMicrobatchesPerRank }) : t('shape.mb.min'));
+  if (shape.microbatchesMultipleOfRanks) microbatches.push(t('shape.mb.multiple'));
+  const list = (parts) => parts.join(t('shape.sep'));
+  return { ranks: list(ranks), microbatches: list(microbatches) };
+}
+
+/**
+ * The hint for `field` ('ranks' or 'microbatches') when `names` (the schedule and the compared
+ * one) run: "Needs: even, ≥ 2" for one schedule, one line per schedule when two differ.
+ * Names core does not know are left out (core's message says which names exist).
+ */
+export function shapeHint(names, field, t) {
+  const infos = [...new Set(names.filter(Boolean))].map(scheduleInfo).filter(Boolean);
+  const lines = infos.map((info) => ({ name: info.name, rules: shapeRules(info, t)[field] }));
+  if (!lines.length) return '';
+  if (new Set(lines.map((l) => l.rules)).size === 1) return t('shape.needs', { rules: lines[0].rules });
+  return lines.map((l) => t('shape.line', { schedule: scheduleTitle(l.name, t), rules: l.rules })).join('\n');
+}
