@@ -2,7 +2,7 @@
 // stream view, a planner spec), its error reporting, and the parameter table it is generated from.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseParams, serializeState, paramsFrom, configOf, createStore, DEFAULT_STATE, DEFAULT_COMM, PARAMS, EMBED_PARAMS } from '../../web/js/state.js';
+import { parseParams, serializeState, paramsFrom, configOf, createStore, DEFAULT_STATE, DEFAULT_COMM, PARAMS, EMBED_PARAMS, MAX_CUSTOM_URL_CHARS } from '../../web/js/state.js';
 import CATALOGUE from '../../web/generated/catalogue.js';
 
 test('every state field survives serialize -> parse', () => {
@@ -111,7 +111,7 @@ test('cost and comm keys are core\'s fields, with core\'s defaults (the catalogu
 });
 
 test('each entry round-trips a value other than its default, alone in the address', () => {
-  const sample = { choice: (p) => p.values.find((v) => v !== p.default), sim: () => 7, text: () => 'chimera', flag: () => true, time: () => 2.5, plan: () => 'x' };
+  const sample = { choice: (p) => p.values.find((v) => v !== p.default), sim: () => 7, text: () => 'chimera', longText: () => 'F0.0@0 B0.0@0\n  F0.0@1 B0.0@1', flag: () => true, time: () => 2.5, plan: () => 'x' };
   for (const entry of PARAMS) {
     const value = sample[entry.type](entry);
     const state = structuredClone({ ...DEFAULT_STATE, costs: { ...DEFAULT_STATE.costs }, plan: {} });
@@ -148,4 +148,13 @@ test('a figure config may nest costs and the comm model or give them flat: the s
   assert.deepEqual(parseParams(flat), parseParams(nested));
   assert.equal(paramsFrom('?ranks=4&mb=8').toString(), 'ranks=4&mb=8');
   assert.equal(paramsFrom({ plan: { 'cluster.gpus': 16 } }).toString(), 'cluster.gpus=16');
+});
+
+test('a hand-written schedule keeps its line breaks in the address, and a long one is left out', () => {
+  const text = 'F0.0@0 F0.1@0 B0.0@0 B0.1@0\n F0.0@1 B0.0@1 FB(F0.1@1,B0.1@1)\n';
+  const hash = serializeState({ ...DEFAULT_STATE, view: 'timeline', custom: text });
+  assert.equal(parseParams(hash).state.custom, text);
+  const long = 'F0.0@0 '.repeat(Math.ceil(MAX_CUSTOM_URL_CHARS / 7) + 1);
+  assert.ok(long.length > MAX_CUSTOM_URL_CHARS);
+  assert.equal(serializeState({ ...DEFAULT_STATE, view: 'timeline', custom: long }), 'view=timeline');
 });

@@ -137,7 +137,12 @@ function ensureView(name) {
   if (views[name]) return views[name];
   const onChange = (patch) => store.set(patch);
   if (name === 'lesson') views.lesson = lessonView.mount($('#lesson-root'), { sim, t, mounters: lessonMounters() });
-  if (name === 'timeline') views.timeline = timelineView.mount($('#timeline-root'), { sim, t, onChange, onError: onSimError });
+  if (name === 'timeline') {
+    views.timeline = timelineView.mount($('#timeline-root'), { sim, t, onChange, onError: onSimError });
+    // The hand-written schedule's panel loads when first shown, and draws with the same widget.
+    const mountTimeline = (el, { onError }) => timelineView.mount(el, { sim, t, onError });
+    views.custom = lazyView(() => import('./views/custom-schedule.js'), $('#custom-root'), { sim, t, onChange, mountTimeline });
+  }
   // Tabs the landing page does not show load their code when first opened.
   if (name === 'sweep') views.sweep = lazyView(() => import('./views/sweep-chart.js'), $('#sweep-root'), { sim, t, onChange });
   if (name === 'planner') views.planner = lazyView(() => import('./views/planner.js'), $('#planner-root'), { sim, t, onChange });
@@ -184,6 +189,7 @@ function render(state) {
     const configs = [configOf(state)];
     if (state.compare) configs.push(configOf(state, state.compare));
     view.update({ configs, titles: configs.map(laneTitle), t: state.t, table: state.table, speed: state.speed, streams: state.streams });
+    views.custom.update({ custom: state.custom, costs: state.costs, config: configOf(state) });
   }
   if (state.view === 'planner') view.update({ lang: state.lang, plan: state.plan });
   if (state.view === 'sweep') view.update({ ranks: state.ranks, microbatches: state.microbatches, costs: state.costs, axis: state.axis, table: state.table });

@@ -28,6 +28,14 @@ export const DEFAULT_COSTS = CATALOGUE.costs;
  */
 export const DEFAULT_COMM = CATALOGUE.comm;
 
+/**
+ * Longest hand-written schedule (its text) the address holds. A longer one stays on the page but
+ * is left out of the address: browsers, mail and chat apps cut long links, and a cut link is
+ * worse than none. DualPipe on 4 ranks with 8 micro-batches is about 700 characters, on 8 ranks
+ * with 20 about 3,500.
+ */
+export const MAX_CUSTOM_URL_CHARS = 4000;
+
 // Address keys of cost and comm fields whose name in the address differs from the field's (short
 // keys keep shared links readable), and the other spellings embeds accept. A field core adds
 // gets a key of its own name with no change here.
@@ -76,6 +84,8 @@ export const PARAMS = Object.freeze([
   { key: 'lang', path: ['lang'], type: 'choice', values: LANGS, default: 'en' },
   // A lesson exercise to scroll to (#exercise=hand-trace), or '' for none.
   { key: 'exercise', path: ['exercise'], type: 'text', default: '', embed: false },
+  // Timeline: a hand-written schedule (op labels, a line per rank, or its JSON), or '' for none.
+  { key: 'custom', path: ['custom'], type: 'longText', default: '', maxLength: MAX_CUSTOM_URL_CHARS, embed: false },
   // Planner: URL text of its preset (`plan`) and of the fields changed from it; the planner
   // judges them (it shows each message beside its field).
   ...PLAN_URL_KEYS.map((key) => ({ key, path: ['plan', key], type: 'plan', default: undefined, embed: false })),
@@ -109,6 +119,11 @@ const TYPES = {
   },
   sim: { read: (text) => ({ value: numberOrRaw(text) }), write: String },
   text: { read: (text) => ({ value: text.trim() }), write: String },
+  // Text kept as typed (line breaks and spaces matter), written only when short enough.
+  longText: {
+    read: (text) => ({ value: text }),
+    write: (value, { maxLength }) => (value.length <= maxLength ? value : null),
+  },
   flag: { read: (text) => ({ value: text === '1' || text === 'true' }), write: (value) => (value ? '1' : null) },
   time: {
     read(text, { key }) {

@@ -1,0 +1,66 @@
+// web/js/lib/custom-schedule-text.js under Node: a hand-written schedule's text becomes the
+// request core's simulate takes (the smallest shape holding every label), core's error paths map
+// back to lines and ops, and a simulated timeline written back as labels is exactly what the CLI
+// prints and runs again to the same timeline.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { readScheduleText, locate, scheduleText, opLabel } from '../../web/js/lib/custom-schedule-text.js';
+import { normalizeTimeline } from '../../web/js/lib/timeline-data.js';
+import { pipesim } from './helpers.mjs';
+
+const NATIVE_CLI = fileURLToPath(new URL('../../build/native/pipesim', import.meta.url));
+
+test('lines of labels read as rankOps, with stages, directions and micro-batches from the labels', () => {
+  const text = '# two ranks\nF0.0@0 F0.1@0 B0.0@0 B0.1@0\n\n  F0.0@1, B0.0@1 FB(F0.1@1, B1.0@1) W0.2@3\n';
+  const read = readScheduleText(text);
+  assert.equal(read.kind, 'lines');
+  assert.deepEqual(read.request, {
+    schedule: 'custom', stages: 4, directions: 2, microbatches: 6,
+    rankOps: [['F0.0@0', 'F0.1@0', 'B0.0@0', 'B0.1@0'], ['F0.0@1', 'B0.0@1', 'FB(F0.1@1,B1.0@1)', 'W0.2@3']],
+  });
+  assert.deepEqual(read.shape, { ranks: 2, stages: 4, directions: 2, microbatches: 6 });
+  // Core's paths point back into the text: rank 1, op 2 is the FB pair on line 4.
+  const at = locate(read, '/rankOps/1/2');
+  assert.equal(text.slice(at.start, at.end), 'FB(F0.1@1, B1.0@1)');
+  assert.deepEqual({ line: at.line, rank: at.rank, index: at.index }, { line: 4, rank: 1, index: 2 });
+  assert.deepEqual(locate(read, '/rankOps/0'), { line: 2, rank: 0 });
+  assert.equal(locate(read, '/rankOps'), null);
+  assert.equal(locate(read, '/stages'), null);
+});
+
+test('the CLI\'s text output pastes as it printed: headings skipped, leading columns dropped', () => {
+  const run = spawnSync(NATIVE_CLI, ['simulate', '--schedule', 'dualpipe', '--ranks', '4', '--microbatches', '8'], { encoding: 'utf8' });
+  assert.equal(run.status, 0);
+  const read = readScheduleText(run.stdout);
+  const rankLines = run.stdout.split('\n').filter((line) => /^\s+\d+\s+[\d.]+\s+[\d.]+\s+\d+\s+\S*@/.test(line));
+  assert.equal(rankLines.length, 4);
+  assert.deepEqual(read.request.rankOps, rankLines.map((line) => line.trim().split(/\s+/).slice(4)));
+  assert.deepEqual(read.shape, { ranks: 4, stages: 4, directions: 2, microbatches: 8 });
+});
+
+test('JSON is sent as written; text that is not JSON is left for core to explain; blank is empty', () => {
+  assert.deepEqual(readScheduleText(' {"schedule":"custom","stages":1}\n'), { kind: 'json', request: { schedule: 'custom', stages: 1 } });
+  assert.deepEqual(readScheduleText('{"schedule": '), { kind: 'json', request: null });
+  assert.equal(readScheduleText('  \n \n').kind, 'empty');
+  for (const text of ['# nothing yet', 'hello world']) {
+    assert.deepEqual(readScheduleText(text), { kind: 'lines', request: null, where: [], shape: null }, 'no label at all: nothing to run');
+  }
+});
+
+test('every built-in schedule written back as labels is what the CLI prints, and runs to the same timeline', async () => {
+  const api = await pipesim();
+  for (const { name } of api.catalogue().schedules) {
+    const config = { schedule: name, ranks: 4, microbatches: 8, costs: { forward: 1, backward: 2, weight: 1, overlapped: 3 } };
+    const result = api.simulate(config);
+    const rows = normalizeTimeline(result);
+    const cli = spawnSync(NATIVE_CLI, ['simulate', '--schedule', name, '--ranks', '4', '--microbatches', '8'], { encoding: 'utf8' });
+    const printed = cli.stdout.split('\n').filter((line) => /^\s+\d+\s+[\d.]+\s+[\d.]+\s+\d+\s+\S*@/.test(line)).map((line) => line.trim().split(/\s+/).slice(4).join(' '));
+    assert.equal(scheduleText(rows), printed.join('\n'), `${name}: the labels core prints`);
+    const again = api.simulate({ ...readScheduleText(scheduleText(rows)).request, costs: config.costs });
+    assert.deepEqual(normalizeTimeline(again), rows, `${name}: the same timeline again`);
+  }
+  assert.equal(opLabel({ kind: 'B', zb: true, dir: 1, mb: 12, stage: 0 }), 'Bz1.12@0');
+  assert.equal(opLabel({ kind: 'FB', fdir: 0, fmb: 4, fstage: 1, bdir: 1, bmb: 0, bstage: 1 }), 'FB(F0.4@1,B1.0@1)');
+});
