@@ -11,6 +11,7 @@ import { icon } from './icons.js';
 import { sig } from './exercise-fields.js';
 import { partClass, partText } from '../lib/stream-parts.js';
 import { errorText } from '../lib/error-text.js';
+import { DEFAULT_COMM } from '../state.js';
 
 const W = 720;
 const LEFT = 92;
@@ -29,7 +30,7 @@ export function hidingText(pair, label) {
   return { by: entry.hiddenBy.map((b) => `${b.label} ${sig(b.overlap)}`).join(', '), exposed: entry.exposed, entry };
 }
 
-export function createPairView({ t, sim, reducedMotion = () => false, defaults = { ratio: 1, attnShare: 0.5 } }) {
+export function createPairView({ t, sim, reducedMotion = () => false, defaults = { ratio: DEFAULT_COMM.ratio, attnShare: DEFAULT_COMM.attnShare } }) {
   const prefix = uniqueId('dpl-pair');
   const fields = {};
   const messages = {};

@@ -6,7 +6,7 @@ import { icon } from './icons.js';
 import { describeOp, opDataset, presentKinds } from '../lib/timeline-data.js';
 import { opParts, opExposed, partDataset, describePart, partCount, PART_NAMES } from '../lib/stream-parts.js';
 import { formatNumber, formatPercent } from '../lib/format.js';
-import { SPEEDS } from '../state.js';
+import { SPEEDS, DEFAULT_COMM } from '../state.js';
 import { clamp } from '../lib/scale.js';
 
 /** A 28x18 swatch drawn with the same classes and patterns as the chart cells. */
@@ -148,7 +148,7 @@ export function showStreamsToggle({ streams: button, streamsHint: hint }, { want
 export function buildTables(lanes, t) {
   return lanes.map((lane) => {
     const comm = lane.streams ? lane.result.comm : null;
-    const layers = comm ? lane.result.costs?.comm?.layers ?? 1 : 1;
+    const layers = lane.result.costs?.comm?.layers ?? DEFAULT_COMM.layers; // only read when comm is on
     const head = ['col.rank', 'col.seq', 'col.op', 'col.dir', 'col.mb', 'col.stage', 'col.start', 'col.end'];
     if (comm) head.push('col.stream');
     const row = (cells, attrs) => h('tr', attrs, cells.map((c, i) => h(i === 0 ? 'th' : 'td', i === 0 ? { scope: 'row', text: c } : { text: c })));

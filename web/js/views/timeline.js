@@ -14,6 +14,7 @@ import { buildLegend, buildLaneHeading, buildTransport, buildTables, cellTarget,
 import { normalizeTimeline, opCount, eventTimes, nextEvent, prevEvent } from '../lib/timeline-data.js';
 import { describePart, partLabel } from '../lib/stream-parts.js';
 import { atTick } from '../lib/tick.js';
+import { DEFAULT_COMM } from '../state.js';
 import { formatNumber, formatPercent } from '../lib/format.js';
 import { clamp } from '../lib/scale.js';
 import { icon } from '../ui/icons.js';
@@ -264,7 +265,7 @@ export function mount(element, deps) {
     // Parts carry data only (thousands of them): their text is written when hovered.
     const d = g.dataset;
     const lane = lanes.find((l) => l.svg.contains(g));
-    const layers = lane?.result.costs?.comm?.layers ?? 1;
+    const layers = lane?.result.costs?.comm?.layers ?? DEFAULT_COMM.layers;
     const part = d.part ? { ...d, label: partLabel(d.part, d.pass) } : { ...d };
     return describePart(part, t, (v) => formatNumber(Number(v)), layers);
   }
