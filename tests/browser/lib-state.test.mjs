@@ -158,3 +158,12 @@ test('a hand-written schedule keeps its line breaks in the address, and a long o
   assert.ok(long.length > MAX_CUSTOM_URL_CHARS);
   assert.equal(serializeState({ ...DEFAULT_STATE, view: 'timeline', custom: long }), 'view=timeline');
 });
+
+test('a huge or multi-line value for a page-level key makes a one-line notice of bounded length', () => {
+  for (const key of ['t', 'speed', 'axis', 'theme', 'lang', 'view']) {
+    const { errors } = parseParams(`${key}=${encodeURIComponent('x\n'.repeat(1 << 19))}`);
+    assert.equal(errors.length, 1, key);
+    assert.ok(!errors[0].message.includes('\n'), key);
+    assert.ok(errors[0].message.length < 300, `${key}: ${errors[0].message.length} characters`);
+  }
+});
