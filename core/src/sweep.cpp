@@ -6,6 +6,7 @@
 
 #include "pipesim/engine.h"
 #include "schedules/registry.h"
+#include "simulate_in.h"
 
 namespace pipesim {
 
@@ -69,6 +70,7 @@ Status validate_sweep(const SweepRequest& req) {
 Result<std::vector<SweepRow>> run_sweep(const SweepRequest& req) {
   if (Status st = validate_sweep(req); !st.ok()) return st.error();
   std::vector<SweepRow> rows;
+  detail::SimWorkspace workspace;  // one set of buffers for every cell
   for (const auto& name : req.schedules)
     for (int r : req.ranks)
       for (const auto& m : req.microbatches) {
@@ -77,7 +79,8 @@ Result<std::vector<SweepRow>> run_sweep(const SweepRequest& req) {
         row.ranks = r;
         const std::int64_t mb = static_cast<std::int64_t>(m.value) * (m.per_rank ? r : 1);
         row.microbatches = mb > kMaxMicrobatches ? kMaxMicrobatches + 1 : static_cast<int>(mb);
-        auto result = simulate(SimConfig{name, r, row.microbatches, req.costs}, SimOptions{false});
+        auto result = detail::simulate_in(SimConfig{name, r, row.microbatches, req.costs},
+                                          SimOptions{false}, workspace);
         row.ok = result.ok();
         if (!row.ok) {
           row.error = result.error();

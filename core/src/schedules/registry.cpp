@@ -104,7 +104,9 @@ const std::vector<ScheduleInfo>& list_schedules() {
 
 Result<Schedule> generate_schedule(const SimConfig& config) {
   if (Status st = validate(config); !st.ok()) return st.error();
-  return detail::find_schedule(config.schedule)->generate(config);
+  detail::OpPlan plan;
+  detail::find_schedule(config.schedule)->generate(config, plan);
+  return plan.schedule();
 }
 
 }  // namespace pipesim

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "op_plan.h"
 #include "pipesim/config.h"
 #include "pipesim/schedule.h"
 
@@ -14,7 +15,7 @@ struct ScheduleEntry {
   ScheduleInfo info;
   Status (*check_shape)(const SimConfig&);         ///< schedule-specific ranks/microbatches rules
   std::int64_t (*estimate_ops)(const SimConfig&);  ///< upper bound on ops, for the size cap
-  Schedule (*generate)(const SimConfig&);
+  void (*generate)(const SimConfig&, OpPlan&);      ///< writes the schedule into the plan
 };
 
 /// The entry called `name`, or nullptr.

@@ -1,0 +1,83 @@
+// Private: the engine proper. It runs an OpPlan under integer-tick costs and returns each rank's
+// tallies (and the timeline when asked); engine.cpp turns that into a SimResult. The buffers it
+// works in are the caller's, so a sweep reuses one set across all its cells.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "op_plan.h"
+#include "pipesim/config.h"
+#include "pipesim/engine.h"
+#include "pipesim/error.h"
+#include "pipesim/schedule.h"
+
+namespace pipesim::detail {
+
+// Time is counted in integer ticks (kTicksPerUnit per cost unit): sums are exact, so a bubble of
+// (8/2-1)(2.4+2-3) reads 4.2, not 4.199999999999989, and every platform gets the same bits.
+using Tick = std::int64_t;
+inline double to_units(Tick ticks) { return static_cast<double>(ticks) / kTicksPerUnit; }
+
+/// What one rank did: busy time and activations as it ran, compute and communication after.
+struct RankTally {
+  Tick busy = 0;
+  Tick compute = 0;  ///< compute part of busy (all of it without the communication model)
+  Tick comm = 0;     ///< all communication of its ops (0 without the communication model)
+  int in_flight = 0;
+  int peak_activations = 0;
+};
+
+struct EngineRun {
+  std::vector<std::vector<TimedOp>> timeline;  ///< every rank's list; empty lists unless recorded
+  std::vector<RankTally> ranks;
+  Tick makespan = 0;
+};
+
+/// Ranks are stored as int16 (kMaxRanks fits), which keeps ChunkState at 24 bytes, not 32: large
+/// sweeps are bound by cache misses on these tables.
+using RankId = std::int16_t;
+static_assert(kMaxRanks <= INT16_MAX, "the engine stores ranks as int16");
+inline constexpr RankId kNobody = -1;
+inline constexpr Tick kNotDone = -1;
+
+/// Everything the engine knows about one chunk, together so a dependency check touches one cache
+/// line: when its F and B finished, which rank ran them, and the ranks parked on it (heads of
+/// intrusive lists threaded through EngineBuffers::next_waiter).
+struct ChunkState {
+  Tick forward_end = kNotDone;
+  Tick backward_end = kNotDone;
+  RankId rank = kNobody;
+  RankId forward_waiters = kNobody;
+  RankId backward_waiters = kNobody;
+};
+
+/// A rank's progress, together so a visit loads and stores one small record: its next op, where
+/// its list ends, when it is free, and what it has done so far.
+struct RankState {
+  const PlanOp* next = nullptr;
+  const PlanOp* end = nullptr;
+  Tick* start_out = nullptr;  ///< where its next op's start time goes (recording only)
+  Tick free_at = 0;
+  Tick busy = 0;
+  int in_flight = 0;
+  int peak_activations = 0;
+};
+
+/// The engine's working memory. Reused across runs: each run resets what it reads and grows a
+/// buffer only past its largest size so far.
+struct EngineBuffers {
+  std::vector<ChunkState> chunks;
+  std::vector<RankState> ranks;
+  std::vector<RankId> next_waiter;  ///< per rank: the next rank parked on the same chunk
+  std::vector<int> work;            ///< the stack of ranks ready to advance
+  std::vector<Tick> starts;         ///< every op's start, rank by rank (recording only)
+};
+
+/// Runs `plan` (which passes check_schedule) under `costs` (valid). With `record_timeline` the
+/// timeline holds `ops`, the Op lists the plan was made from, or when null the plan's own ops
+/// decoded. Errors: deadlock.
+Result<EngineRun> run_engine(const OpPlan& plan, const std::vector<std::vector<Op>>* ops,
+                             const Costs& costs, bool record_timeline, EngineBuffers& buffers);
+
+}  // namespace pipesim::detail

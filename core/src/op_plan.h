@@ -1,0 +1,160 @@
+// The engine's input: every rank's op list in a compact form, written by the generators as they
+// build a schedule (and by simulate_schedule from a user's Schedule). An Op is 28 bytes and the
+// engine would turn its chunk into a dense key each time it tried the op (a rank retries its head
+// op after every wait); a PlanOp is 12 bytes with the keys and the stage-boundary tests done once.
+// Generators never build Ops: the few callers that need them (the timeline, generate_schedule)
+// decode them from the keys. So a sweep cell never materialises a Schedule, and a plan reused
+// across cells keeps its buffers instead of handing them back to the allocator.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "chunk_index.h"
+#include "pipesim/error.h"
+#include "pipesim/schedule.h"
+
+namespace pipesim::detail {
+
+/// One op of the plan. `code` holds the op's slot (kind, plus 4 for a zero-bubble B) and two
+/// data-flow flags; `key` is the dense key of the op's chunk (an FB's forward part) and
+/// `backward_key` that of an FB's backward part.
+struct PlanOp {
+  std::uint32_t key = 0;
+  std::uint32_t backward_key = 0;
+  std::uint8_t code = 0;
+};
+
+/// Slots: the low three bits of PlanOp::code.
+inline constexpr std::uint8_t kSlotForward = static_cast<std::uint8_t>(OpKind::Forward);
+inline constexpr std::uint8_t kSlotBackward = static_cast<std::uint8_t>(OpKind::Backward);
+inline constexpr std::uint8_t kSlotWeight = static_cast<std::uint8_t>(OpKind::Weight);
+inline constexpr std::uint8_t kSlotPair = static_cast<std::uint8_t>(OpKind::ForwardBackward);
+inline constexpr std::uint8_t kSlotBackwardZb = kSlotBackward | 4;
+inline constexpr std::uint8_t kSlotMask = 7;
+inline constexpr int kSlots = 8;
+/// The forward part is not on stage 0, so it needs the previous stage's F (key - stage stride).
+inline constexpr std::uint8_t kAfterPrevious = 8;
+/// The backward part is not on the last stage, so it needs the next stage's B (key + stride).
+inline constexpr std::uint8_t kBeforeNext = 16;
+
+inline int op_slot(OpKind kind, bool zero_bubble) {
+  return static_cast<int>(kind) | (zero_bubble ? 4 : 0);
+}
+
+/// The Op a plan op stands for.
+inline Op plan_op_to_op(const PlanOp& p, const ChunkIndex& index) {
+  const int slot = p.code & kSlotMask;
+  Op op{static_cast<OpKind>(slot & 3), (slot & 4) != 0, index.chunk(p.key), {}};
+  if (op.kind == OpKind::ForwardBackward) op.backward_chunk = index.chunk(p.backward_key);
+  return op;
+}
+
+class OpPlan {
+ public:
+  /// Starts the plan of `shape` (its rank_ops are ignored), reusing the buffers' capacity.
+  /// Generators then open each rank in order and push its ops. `max_rank_ops` bounds the ops of
+  /// any one rank, so every buffer is sized once.
+  void begin(Schedule shape, std::size_t max_rank_ops) {
+    shape_ = std::move(shape);
+    shape_.rank_ops.clear();
+    index_ = ChunkIndex(shape_);
+    // Keys below 2^31 and at most two directions (ChunkIndex::chunk): a runnable schedule has
+    // at least one op per chunk, so this fails only for lists far beyond kMaxOps.
+    PIPESIM_CHECK(index_.size() < (std::size_t{1} << 31) && shape_.directions <= 2,
+                  "chunk keys must fit in 31 bits");
+    ops_.clear();
+    ops_.reserve(static_cast<std::size_t>(shape_.ranks) * max_rank_ops);
+    rank_begin_.clear();
+  }
+  /// The next pushes belong to the next rank (rank 0 after begin); every rank is opened in turn.
+  void open_rank() { rank_begin_.push_back(ops_.size()); }
+  /// Every rank was opened.
+  bool complete() const { return rank_begin_.size() == static_cast<std::size_t>(shape_.ranks); }
+
+  /// One stage of one direction, as generators name it when they push ops: its chunks' keys
+  /// are base + micro-batch, and whether its F and B wait on neighbouring stages is fixed.
+  struct Lane {
+    std::uint32_t base = 0;
+    std::uint8_t forward_flag = 0;   ///< kAfterPrevious unless stage 0
+    std::uint8_t backward_flag = 0;  ///< kBeforeNext unless the last stage
+  };
+  Lane lane(int dir, int stage) const {
+    Lane l;
+    l.base = static_cast<std::uint32_t>(index_(Chunk{dir, 0, stage}));
+    l.forward_flag = stage != 0 ? kAfterPrevious : 0;
+    l.backward_flag = stage != index_.last_stage() ? kBeforeNext : 0;
+    return l;
+  }
+
+  void forward(const Lane& l, int mb) {
+    add(PlanOp{l.base + static_cast<std::uint32_t>(mb), 0,
+               static_cast<std::uint8_t>(kSlotForward | l.forward_flag)});
+  }
+  void backward(const Lane& l, int mb, bool zero_bubble = false) {
+    const std::uint8_t slot = zero_bubble ? kSlotBackwardZb : kSlotBackward;
+    add(PlanOp{l.base + static_cast<std::uint32_t>(mb), 0,
+               static_cast<std::uint8_t>(slot | l.backward_flag)});
+  }
+  void weight(const Lane& l, int mb) {
+    add(PlanOp{l.base + static_cast<std::uint32_t>(mb), 0, kSlotWeight});
+  }
+  /// An FB pair: the forward of `f`'s micro-batch `fmb` with the backward of `b`'s `bmb`.
+  void pair(const Lane& f, int fmb, const Lane& b, int bmb) {
+    add(PlanOp{f.base + static_cast<std::uint32_t>(fmb), b.base + static_cast<std::uint32_t>(bmb),
+               static_cast<std::uint8_t>(kSlotPair | f.forward_flag | b.backward_flag)});
+  }
+  /// Any op (user schedules, and generators that sort their ops first).
+  void push(const Op& op) {
+    switch (op.kind) {
+      case OpKind::Forward:
+        forward(lane(op.chunk.dir, op.chunk.stage), op.chunk.mb);
+        break;
+      case OpKind::Backward:
+        backward(lane(op.chunk.dir, op.chunk.stage), op.chunk.mb, op.zero_bubble);
+        break;
+      case OpKind::Weight:
+        weight(lane(op.chunk.dir, op.chunk.stage), op.chunk.mb);
+        break;
+      case OpKind::ForwardBackward:
+        pair(lane(op.chunk.dir, op.chunk.stage), op.chunk.mb,
+             lane(op.backward_chunk.dir, op.backward_chunk.stage), op.backward_chunk.mb);
+        break;
+    }
+  }
+
+  const Schedule& shape() const { return shape_; }
+  const ChunkIndex& index() const { return index_; }
+  std::size_t size() const { return ops_.size(); }
+  /// Rank r's ops are [begin(r), end(r)).
+  const PlanOp* begin(int r) const {
+    return ops_.data() + rank_begin_[static_cast<std::size_t>(r)];
+  }
+  const PlanOp* end(int r) const {
+    const auto next = static_cast<std::size_t>(r) + 1;
+    return ops_.data() + (next < rank_begin_.size() ? rank_begin_[next] : ops_.size());
+  }
+  /// The schedule the plan holds, with its Op lists.
+  Schedule schedule() const {
+    Schedule s = shape_;
+    s.rank_ops.resize(static_cast<std::size_t>(s.ranks));
+    for (int r = 0; r < s.ranks; ++r) {
+      std::vector<Op>& ops = s.rank_ops[static_cast<std::size_t>(r)];
+      ops.reserve(static_cast<std::size_t>(end(r) - begin(r)));
+      for (const PlanOp* p = begin(r); p != end(r); ++p) ops.push_back(plan_op_to_op(*p, index_));
+    }
+    return s;
+  }
+
+ private:
+  void add(const PlanOp& p) { ops_.push_back(p); }
+
+  Schedule shape_;  // without op lists
+  ChunkIndex index_;
+  std::vector<PlanOp> ops_;
+  std::vector<std::size_t> rank_begin_;
+};
+
+}  // namespace pipesim::detail
