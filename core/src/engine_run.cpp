@@ -11,6 +11,7 @@
 #include <cmath>
 #include <optional>
 #include <string>
+#include <type_traits>
 
 #include "overlap/comm_ticks.h"
 
@@ -183,15 +184,6 @@ class Engine {
         ready = std::max(ready, end);
       return true;
     };
-    // The data-flow rules (issue #2): F(s) needs F(s-1); B(s) needs its own F and B(s+1); W
-    // needs its B.
-    const auto forward_ready = [&](unsigned code, std::size_t k) {
-      return (code & kAfterPrevious) == 0 || need(Need::Forward, k - stride);
-    };
-    const auto backward_ready = [&](unsigned code, std::size_t k) {
-      return need(Need::Forward, k) &&
-             ((code & kBeforeNext) == 0 || need(Need::Backward, k + stride));
-    };
     // The op runs from `ready` for `duration`. Recording keeps only its start (8 bytes, not a
     // 48-byte TimedOp): the ranks interleave, so these writes are scattered over every rank's
     // list, and at 64 ranks the full records made simulate() memory-bound (2x slower in wasm).
@@ -207,11 +199,11 @@ class Engine {
       head = kNobody;
     };
     // check_schedule guarantees a chunk's F, B and W share a rank, so the rank that finishes its
-    // F is the one every later dependency check compares with.
+    // F is the one every later dependency check compares with (only latency reads it).
     const auto forward_done = [&](std::size_t k, Tick end) {
       ChunkState& c = chunks[k];
       c.forward_end = end;
-      c.rank = static_cast<RankId>(r);
+      if constexpr (kLatency) c.rank = static_cast<RankId>(r);
       if (c.forward_waiters != kNobody) wake(c.forward_waiters);
     };
     const auto backward_done = [&](std::size_t k, Tick end) {
@@ -219,42 +211,63 @@ class Engine {
       c.backward_end = end;
       if (c.backward_waiters != kNobody) wake(c.backward_waiters);
     };
-    // Runs one op if its inputs are ready. Activations: a chunk is in flight from the end of its F
-    // to the end of its B; an FB pair releases the backward's as the forward's appear (net 0).
+    // The data-flow rules (issue #2): F(s) needs F(s-1); B(s) needs its own F and B(s+1); W
+    // needs its B. Whether an op has the neighbouring stage is a compile-time argument (Yes or
+    // No), so each case of the switch below tests only the dependencies it has.
+    // Activations: a chunk is in flight from the end of its F to the end of its B; an FB pair
+    // releases the backward's as the forward's appear (net 0).
+    const auto run_forward = [&](auto after_previous, std::size_t key) {
+      if constexpr (decltype(after_previous)::value)
+        if (!need(Need::Forward, key - stride)) return false;
+      forward_done(key, run_for(forward));
+      peak = std::max(peak, ++in_flight);
+      return true;
+    };
+    const auto backward_ready = [&](auto before_next, std::size_t key) {
+      if constexpr (decltype(before_next)::value)
+        return need(Need::Forward, key) && need(Need::Backward, key + stride);
+      else
+        return need(Need::Forward, key);
+    };
+    const auto run_backward = [&](auto before_next, Tick duration, std::size_t key) {
+      if (!backward_ready(before_next, key)) return false;
+      backward_done(key, run_for(duration));
+      --in_flight;
+      return true;
+    };
+    const auto run_pair = [&](auto after_previous, auto before_next, const PlanOp& op) {
+      const std::size_t key = op.key, backward_key = op.backward_key;
+      if constexpr (decltype(after_previous)::value)
+        if (!need(Need::Forward, key - stride)) return false;
+      if (!backward_ready(before_next, backward_key)) return false;
+      const Tick end = run_for(pair);
+      forward_done(key, end);
+      backward_done(backward_key, end);
+      return true;
+    };
+    // Runs one op if its inputs are ready.
     const auto try_run = [&](const PlanOp& op) {
       ready = free_at;
-      const unsigned code = op.code;
       const std::size_t key = op.key;
-      switch (code & kSlotMask) {
-        case kSlotForward:
-          if (!forward_ready(code, key)) return false;
-          forward_done(key, run_for(forward));
-          peak = std::max(peak, ++in_flight);
-          return true;
-        case kSlotBackward:
-          if (!backward_ready(code, key)) return false;
-          backward_done(key, run_for(backward));
-          --in_flight;
-          return true;
-        case kSlotBackwardZb:
-          if (!backward_ready(code, key)) return false;
-          backward_done(key, run_for(backward_zb));
-          --in_flight;
-          return true;
+      constexpr std::true_type Yes{};
+      constexpr std::false_type No{};
+      switch (op.code) {
+        case kSlotForward: return run_forward(No, key);
+        case kSlotForward | kAfterPrevious: return run_forward(Yes, key);
+        case kSlotBackward: return run_backward(No, backward, key);
+        case kSlotBackward | kBeforeNext: return run_backward(Yes, backward, key);
+        case kSlotBackwardZb: return run_backward(No, backward_zb, key);
+        case kSlotBackwardZb | kBeforeNext: return run_backward(Yes, backward_zb, key);
         case kSlotWeight:
           if (!need(Need::Backward, key)) return false;
           run_for(weight);  // nothing waits on a W
           return true;
-        case kSlotPair: {
-          const std::size_t backward_key = op.backward_key;
-          if (!forward_ready(code, key) || !backward_ready(code, backward_key)) return false;
-          const Tick end = run_for(pair);
-          forward_done(key, end);
-          backward_done(backward_key, end);
-          return true;
-        }
+        case kSlotPair: return run_pair(No, No, op);
+        case kSlotPair | kAfterPrevious: return run_pair(Yes, No, op);
+        case kSlotPair | kBeforeNext: return run_pair(No, Yes, op);
+        case kSlotPair | kAfterPrevious | kBeforeNext: return run_pair(Yes, Yes, op);
+        default: return false;  // no other codes exist
       }
-      return false;
     };
 
     while (top != work) {
