@@ -86,7 +86,6 @@ class Engine {
     PIPESIM_CHECK(plan.complete(), "the plan must hold every rank's list");
     const auto ranks = static_cast<std::size_t>(ranks_count_);
     b_.chunks.assign(plan.index().size(), ChunkState{});
-    b_.next_waiter.assign(ranks, kNobody);
     b_.ranks.assign(ranks, RankState{});
     b_.work.resize(std::max(b_.work.size(), ranks));
     // Every start is written before it is read, so the buffer is only ever grown.
@@ -150,7 +149,6 @@ class Engine {
   template <bool kRecord, bool kLatency>
   void drain() {
     ChunkState* const chunks = b_.chunks.data();
-    RankId* const next_waiter = b_.next_waiter.data();
     // The ranks ready to advance. A rank is on it at most once (it is either running, parked on
     // one chunk or pushed by the one wake that unparks it), so it needs no capacity checks.
     int* const work = b_.work.data();
@@ -168,14 +166,14 @@ class Engine {
     Tick free_at = 0, busy = 0, ready = 0;
     int in_flight = 0, peak = 0;
     Tick* start_out = nullptr;
-    RankId* parked_on = nullptr;  // the waiter list of what the head op waits for
+    RankId* parked_on = nullptr;  // the waiter slot of what the head op waits for
 
     // Raises `ready` to cover one dependency, or notes the list to park on.
     const auto need = [&](Need what, std::size_t k) {
       ChunkState& c = chunks[k];
       const Tick end = what == Need::Forward ? c.forward_end : c.backward_end;
       if (end == kNotDone) {
-        parked_on = what == Need::Forward ? &c.forward_waiters : &c.backward_waiters;
+        parked_on = what == Need::Forward ? &c.forward_waiter : &c.backward_waiter;
         return false;
       }
       if constexpr (kLatency)
@@ -194,9 +192,9 @@ class Engine {
       free_at = end;
       return end;
     };
-    const auto wake = [&](RankId& head) {
-      for (int w = head; w != kNobody; w = next_waiter[w]) *top++ = w;
-      head = kNobody;
+    const auto wake = [&](RankId& waiter) {
+      *top++ = waiter;
+      waiter = kNobody;
     };
     // check_schedule guarantees a chunk's F, B and W share a rank, so the rank that finishes its
     // F is the one every later dependency check compares with (only latency reads it).
@@ -204,12 +202,12 @@ class Engine {
       ChunkState& c = chunks[k];
       c.forward_end = end;
       if constexpr (kLatency) c.rank = static_cast<RankId>(r);
-      if (c.forward_waiters != kNobody) wake(c.forward_waiters);
+      if (c.forward_waiter != kNobody) wake(c.forward_waiter);
     };
     const auto backward_done = [&](std::size_t k, Tick end) {
       ChunkState& c = chunks[k];
       c.backward_end = end;
-      if (c.backward_waiters != kNobody) wake(c.backward_waiters);
+      if (c.backward_waiter != kNobody) wake(c.backward_waiter);
     };
     // The data-flow rules (issue #2): F(s) needs F(s-1); B(s) needs its own F and B(s+1); W
     // needs its B. Whether an op has the neighbouring stage is a compile-time argument (Yes or
@@ -281,10 +279,7 @@ class Engine {
       const PlanOp* op = rank.next;
       const PlanOp* const end = rank.end;
       while (op != end && try_run(*op)) ++op;
-      if (op != end) {  // park on what the head op waits for
-        next_waiter[r] = *parked_on;
-        *parked_on = static_cast<RankId>(r);
-      }
+      if (op != end) *parked_on = static_cast<RankId>(r);  // park on what the head op waits for
       rank.next = op;
       rank.free_at = free_at;
       rank.busy = busy;

@@ -42,14 +42,19 @@ inline constexpr RankId kNobody = -1;
 inline constexpr Tick kNotDone = -1;
 
 /// Everything the engine knows about one chunk, together so a dependency check touches one cache
-/// line: when its F and B finished, which rank ran them, and the ranks parked on it (heads of
-/// intrusive lists threaded through EngineBuffers::next_waiter).
+/// line: when its F and B finished, which rank ran them, and the rank parked on each.
+///
+/// One waiter per end is enough. Besides the chunk's own rank (its B needs its F, its W its B),
+/// only one op anywhere needs the chunk's F, the F of the next stage, and only one its B, the B
+/// of the previous stage (check_schedule: every F and B once, a chunk's F, B and W on one rank).
+/// A rank parked on its own chunk can never run that chunk, so if it and the other rank both
+/// park on one end, neither is ever woken whichever of them the slot keeps: a deadlock.
 struct ChunkState {
   Tick forward_end = kNotDone;
   Tick backward_end = kNotDone;
   RankId rank = kNobody;
-  RankId forward_waiters = kNobody;
-  RankId backward_waiters = kNobody;
+  RankId forward_waiter = kNobody;
+  RankId backward_waiter = kNobody;
 };
 
 /// A rank's progress, together so a visit loads and stores one small record: its next op, where
@@ -69,7 +74,6 @@ struct RankState {
 struct EngineBuffers {
   std::vector<ChunkState> chunks;
   std::vector<RankState> ranks;
-  std::vector<RankId> next_waiter;  ///< per rank: the next rank parked on the same chunk
   std::vector<int> work;            ///< the stack of ranks ready to advance
   std::vector<Tick> starts;         ///< every op's start, rank by rank (recording only)
 };
