@@ -60,6 +60,10 @@ struct TickCosts {
       }
       slot.compute = slot.duration;
     }
+    // validate_costs keeps every cost >= 0 and W <= B; the engine marks unfinished ends with
+    // negative times, so it relies on that.
+    for (const SlotCost& slot : slots)
+      PIPESIM_CHECK(slot.duration >= 0, "op durations must not be negative");
   }
   const SlotCost& of(const PlanOp& op) const { return slots[op.code & kSlotMask]; }
   Tick p2p_latency;
@@ -86,6 +90,7 @@ class Engine {
     PIPESIM_CHECK(plan.complete(), "the plan must hold every rank's list");
     const auto ranks = static_cast<std::size_t>(ranks_count_);
     b_.chunks.assign(plan.index().size(), ChunkState{});
+    if (costs_.p2p_latency != 0) b_.chunk_ranks.assign(plan.index().size(), kNobody);
     b_.ranks.assign(ranks, RankState{});
     b_.work.resize(std::max(b_.work.size(), ranks));
     // Every start is written before it is read, so the buffer is only ever grown.
@@ -149,6 +154,7 @@ class Engine {
   template <bool kRecord, bool kLatency>
   void drain() {
     ChunkState* const chunks = b_.chunks.data();
+    RankId* const chunk_ranks = b_.chunk_ranks.data();  // p2p latency only
     // The ranks ready to advance. A rank is on it at most once (it is either running, parked on
     // one chunk or pushed by the one wake that unparks it), so it needs no capacity checks.
     int* const work = b_.work.data();
@@ -166,18 +172,18 @@ class Engine {
     Tick free_at = 0, busy = 0, ready = 0;
     int in_flight = 0, peak = 0;
     Tick* start_out = nullptr;
-    RankId* parked_on = nullptr;  // the waiter slot of what the head op waits for
+    Tick* parked_on = nullptr;  // the unfinished end the head op waits for
 
-    // Raises `ready` to cover one dependency, or notes the list to park on.
+    // Raises `ready` to cover one dependency, or notes the end to park on.
     const auto need = [&](Need what, std::size_t k) {
       ChunkState& c = chunks[k];
-      const Tick end = what == Need::Forward ? c.forward_end : c.backward_end;
-      if (end == kNotDone) {
-        parked_on = what == Need::Forward ? &c.forward_waiter : &c.backward_waiter;
+      Tick& end = what == Need::Forward ? c.forward_end : c.backward_end;
+      if (end < 0) {
+        parked_on = &end;
         return false;
       }
       if constexpr (kLatency)
-        ready = std::max(ready, c.rank == r ? end : end + latency);
+        ready = std::max(ready, chunk_ranks[k] == r ? end : end + latency);
       else
         ready = std::max(ready, end);
       return true;
@@ -192,23 +198,19 @@ class Engine {
       free_at = end;
       return end;
     };
-    const auto wake = [&](RankId& waiter) {
-      *top++ = waiter;
-      waiter = kNobody;
+    // Records an end and wakes the rank parked on it, if any.
+    const auto finish = [&](Tick& slot, Tick end) {
+      const Tick before = slot;
+      slot = end;
+      if (before != kNotDone) *top++ = parked_rank(before);
     };
     // check_schedule guarantees a chunk's F, B and W share a rank, so the rank that finishes its
     // F is the one every later dependency check compares with (only latency reads it).
     const auto forward_done = [&](std::size_t k, Tick end) {
-      ChunkState& c = chunks[k];
-      c.forward_end = end;
-      if constexpr (kLatency) c.rank = static_cast<RankId>(r);
-      if (c.forward_waiter != kNobody) wake(c.forward_waiter);
+      if constexpr (kLatency) chunk_ranks[k] = static_cast<RankId>(r);
+      finish(chunks[k].forward_end, end);
     };
-    const auto backward_done = [&](std::size_t k, Tick end) {
-      ChunkState& c = chunks[k];
-      c.backward_end = end;
-      if (c.backward_waiter != kNobody) wake(c.backward_waiter);
-    };
+    const auto backward_done = [&](std::size_t k, Tick end) { finish(chunks[k].backward_end, end); };
     // The data-flow rules (issue #2): F(s) needs F(s-1); B(s) needs its own F and B(s+1); W
     // needs its B. Whether an op has the neighbouring stage is a compile-time argument (Yes or
     // No), so each case of the switch below tests only the dependencies it has.
@@ -279,7 +281,7 @@ class Engine {
       const PlanOp* op = rank.next;
       const PlanOp* const end = rank.end;
       while (op != end && try_run(*op)) ++op;
-      if (op != end) *parked_on = static_cast<RankId>(r);  // park on what the head op waits for
+      if (op != end) *parked_on = parked(r);  // park on what the head op waits for
       rank.next = op;
       rank.free_at = free_at;
       rank.busy = busy;
@@ -320,7 +322,7 @@ class Engine {
     const std::size_t stride = plan_.index().stage_stride();
     const auto done = [&](Need what, std::size_t k) {
       const ChunkState& c = b_.chunks[k];
-      return (what == Need::Forward ? c.forward_end : c.backward_end) != kNotDone;
+      return (what == Need::Forward ? c.forward_end : c.backward_end) >= 0;
     };
     std::vector<Wait> deps;
     const int slot = op.code & kSlotMask;

@@ -34,27 +34,28 @@ struct EngineRun {
   Tick makespan = 0;
 };
 
-/// Ranks are stored as int16 (kMaxRanks fits), which keeps ChunkState at 24 bytes, not 32: large
-/// sweeps are bound by cache misses on these tables.
+/// Ranks are stored as int16 (kMaxRanks fits) where a table holds one per chunk.
 using RankId = std::int16_t;
 static_assert(kMaxRanks <= INT16_MAX, "the engine stores ranks as int16");
 inline constexpr RankId kNobody = -1;
-inline constexpr Tick kNotDone = -1;
 
-/// Everything the engine knows about one chunk, together so a dependency check touches one cache
-/// line: when its F and B finished, which rank ran them, and the rank parked on each.
+/// Ops never end before 0, so a negative end means "not finished" and says who waits for it:
+/// kNotDone for nobody, parked(r) for rank r.
+inline constexpr Tick kNotDone = -1;
+inline constexpr Tick parked(int rank) { return -2 - rank; }
+inline constexpr int parked_rank(Tick end) { return static_cast<int>(-2 - end); }
+
+/// When a chunk's F and B finished (or who waits for them), together so a dependency check
+/// touches one cache line; 16 bytes, as large sweeps are bound by cache misses on this table.
 ///
 /// One waiter per end is enough. Besides the chunk's own rank (its B needs its F, its W its B),
 /// only one op anywhere needs the chunk's F, the F of the next stage, and only one its B, the B
 /// of the previous stage (check_schedule: every F and B once, a chunk's F, B and W on one rank).
 /// A rank parked on its own chunk can never run that chunk, so if it and the other rank both
-/// park on one end, neither is ever woken whichever of them the slot keeps: a deadlock.
+/// park on one end, neither is ever woken whichever of them the end keeps: a deadlock.
 struct ChunkState {
   Tick forward_end = kNotDone;
   Tick backward_end = kNotDone;
-  RankId rank = kNobody;
-  RankId forward_waiter = kNobody;
-  RankId backward_waiter = kNobody;
 };
 
 /// A rank's progress, together so a visit loads and stores one small record: its next op, where
@@ -73,6 +74,7 @@ struct RankState {
 /// buffer only past its largest size so far.
 struct EngineBuffers {
   std::vector<ChunkState> chunks;
+  std::vector<RankId> chunk_ranks;  ///< per chunk, the rank that ran it (p2p latency only)
   std::vector<RankState> ranks;
   std::vector<int> work;            ///< the stack of ranks ready to advance
   std::vector<Tick> starts;         ///< every op's start, rank by rank (recording only)
