@@ -93,13 +93,15 @@ class Engine {
     if (costs_.p2p_latency != 0) b_.chunk_ranks.assign(plan.index().size(), kNobody);
     b_.ranks.assign(ranks, RankState{});
     b_.work.resize(std::max(b_.work.size(), ranks));
-    // Every start is written before it is read, so the buffer is only ever grown.
-    if (record_timeline_ && b_.starts.size() < plan.size()) b_.starts.resize(plan.size());
+    if (record_timeline_ && b_.starts_capacity < plan.size()) {
+      b_.starts.reset(new Tick[plan.size()]);
+      b_.starts_capacity = plan.size();
+    }
     for (int r = 0; r < ranks_count_; ++r) {
       RankState& rank = b_.ranks[static_cast<std::size_t>(r)];
       rank.next = plan.begin(r);
       rank.end = plan.end(r);
-      if (record_timeline_) rank.start_out = b_.starts.data() + (plan.begin(r) - plan.begin(0));
+      if (record_timeline_) rank.start_out = b_.starts.get() + (plan.begin(r) - plan.begin(0));
     }
   }
 
@@ -210,7 +212,9 @@ class Engine {
       if constexpr (kLatency) chunk_ranks[k] = static_cast<RankId>(r);
       finish(chunks[k].forward_end, end);
     };
-    const auto backward_done = [&](std::size_t k, Tick end) { finish(chunks[k].backward_end, end); };
+    const auto backward_done = [&](std::size_t k, Tick end) {
+      finish(chunks[k].backward_end, end);
+    };
     // The data-flow rules (issue #2): F(s) needs F(s-1); B(s) needs its own F and B(s+1); W
     // needs its B. Whether an op has the neighbouring stage is a compile-time argument (Yes or
     // No), so each case of the switch below tests only the dependencies it has.
@@ -252,21 +256,32 @@ class Engine {
       constexpr std::true_type Yes{};
       constexpr std::false_type No{};
       switch (op.code) {
-        case kSlotForward: return run_forward(No, key);
-        case kSlotForward | kAfterPrevious: return run_forward(Yes, key);
-        case kSlotBackward: return run_backward(No, backward, key);
-        case kSlotBackward | kBeforeNext: return run_backward(Yes, backward, key);
-        case kSlotBackwardZb: return run_backward(No, backward_zb, key);
-        case kSlotBackwardZb | kBeforeNext: return run_backward(Yes, backward_zb, key);
+        case kSlotForward:
+          return run_forward(No, key);
+        case kSlotForward | kAfterPrevious:
+          return run_forward(Yes, key);
+        case kSlotBackward:
+          return run_backward(No, backward, key);
+        case kSlotBackward | kBeforeNext:
+          return run_backward(Yes, backward, key);
+        case kSlotBackwardZb:
+          return run_backward(No, backward_zb, key);
+        case kSlotBackwardZb | kBeforeNext:
+          return run_backward(Yes, backward_zb, key);
         case kSlotWeight:
           if (!need(Need::Backward, key)) return false;
           run_for(weight);  // nothing waits on a W
           return true;
-        case kSlotPair: return run_pair(No, No, op);
-        case kSlotPair | kAfterPrevious: return run_pair(Yes, No, op);
-        case kSlotPair | kBeforeNext: return run_pair(No, Yes, op);
-        case kSlotPair | kAfterPrevious | kBeforeNext: return run_pair(Yes, Yes, op);
-        default: return false;  // no other codes exist
+        case kSlotPair:
+          return run_pair(No, No, op);
+        case kSlotPair | kAfterPrevious:
+          return run_pair(Yes, No, op);
+        case kSlotPair | kBeforeNext:
+          return run_pair(No, Yes, op);
+        case kSlotPair | kAfterPrevious | kBeforeNext:
+          return run_pair(Yes, Yes, op);
+        default:
+          return false;  // no other codes exist
       }
     };
 
@@ -295,7 +310,7 @@ class Engine {
   // writes): an op ends its kind's duration after it starts.
   std::vector<std::vector<TimedOp>> build_timeline(const std::vector<std::vector<Op>>* ops) const {
     std::vector<std::vector<TimedOp>> timeline(static_cast<std::size_t>(ranks_count_));
-    const Tick* start = b_.starts.data();
+    const Tick* start = b_.starts.get();
     const ChunkIndex index = plan_.index();  // a copy the compiler can keep in registers
     for (int r = 0; r < ranks_count_; ++r) {
       std::vector<TimedOp>& out = timeline[static_cast<std::size_t>(r)];

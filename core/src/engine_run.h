@@ -3,7 +3,9 @@
 // works in are the caller's, so a sweep reuses one set across all its cells.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "op_plan.h"
@@ -76,8 +78,11 @@ struct EngineBuffers {
   std::vector<ChunkState> chunks;
   std::vector<RankId> chunk_ranks;  ///< per chunk, the rank that ran it (p2p latency only)
   std::vector<RankState> ranks;
-  std::vector<int> work;            ///< the stack of ranks ready to advance
-  std::vector<Tick> starts;         ///< every op's start, rank by rank (recording only)
+  std::vector<int> work;  ///< the stack of ranks ready to advance
+  /// Every op's start, rank by rank (recording only). Each is written before it is read, so the
+  /// buffer is uninitialised (a vector would zero it) and replaced only when it must grow.
+  std::unique_ptr<Tick[]> starts;
+  std::size_t starts_capacity = 0;
 };
 
 /// Runs `plan` (which passes check_schedule) under `costs` (valid). With `record_timeline` the

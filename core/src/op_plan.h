@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -20,11 +21,12 @@ namespace pipesim::detail {
 
 /// One op of the plan. `code` holds the op's slot (kind, plus 4 for a zero-bubble B) and two
 /// data-flow flags; `key` is the dense key of the op's chunk (an FB's forward part) and
-/// `backward_key` that of an FB's backward part.
+/// `backward_key` that of an FB's backward part. No member defaults: the plan's buffer is left
+/// uninitialised until each op is written.
 struct PlanOp {
-  std::uint32_t key = 0;
-  std::uint32_t backward_key = 0;
-  std::uint8_t code = 0;
+  std::uint32_t key;
+  std::uint32_t backward_key;
+  std::uint8_t code;
 };
 
 /// Slots: the low three bits of PlanOp::code.
@@ -54,9 +56,13 @@ inline Op plan_op_to_op(const PlanOp& p, const ChunkIndex& index) {
 
 class OpPlan {
  public:
+  OpPlan() = default;
+  OpPlan(const OpPlan&) = delete;  // it points into its own buffer
+  OpPlan& operator=(const OpPlan&) = delete;
+
   /// Starts the plan of `shape` (its rank_ops are ignored), reusing the buffers' capacity.
   /// Generators then open each rank in order and push its ops. `max_rank_ops` bounds the ops of
-  /// any one rank, so every buffer is sized once.
+  /// any one rank (pushing more is an internal error).
   void begin(Schedule shape, std::size_t max_rank_ops) {
     shape_ = std::move(shape);
     shape_.rank_ops.clear();
@@ -65,12 +71,22 @@ class OpPlan {
     // at least one op per chunk, so this fails only for lists far beyond kMaxOps.
     PIPESIM_CHECK(index_.size() < (std::size_t{1} << 31) && shape_.directions <= 2,
                   "chunk keys must fit in 31 bits");
-    ops_.clear();
-    ops_.reserve(static_cast<std::size_t>(shape_.ranks) * max_rank_ops);
+    max_rank_ops_ = max_rank_ops;
+    // Room for every rank's bound, allocated only when a plan needs more than any before it and
+    // left uninitialised (std::make_unique would zero it): pages no op reaches are never touched.
+    const std::size_t capacity = static_cast<std::size_t>(shape_.ranks) * max_rank_ops;
+    if (capacity > capacity_) {
+      ops_.reset(new PlanOp[capacity]);
+      capacity_ = capacity;
+    }
+    next_ = limit_ = ops_.get();
     rank_begin_.clear();
   }
   /// The next pushes belong to the next rank (rank 0 after begin); every rank is opened in turn.
-  void open_rank() { rank_begin_.push_back(ops_.size()); }
+  void open_rank() {
+    rank_begin_.push_back(size());
+    limit_ = next_ + max_rank_ops_;
+  }
   /// Every rank was opened.
   bool complete() const { return rank_begin_.size() == static_cast<std::size_t>(shape_.ranks); }
 
@@ -127,14 +143,12 @@ class OpPlan {
 
   const Schedule& shape() const { return shape_; }
   const ChunkIndex& index() const { return index_; }
-  std::size_t size() const { return ops_.size(); }
+  std::size_t size() const { return static_cast<std::size_t>(next_ - ops_.get()); }
   /// Rank r's ops are [begin(r), end(r)).
-  const PlanOp* begin(int r) const {
-    return ops_.data() + rank_begin_[static_cast<std::size_t>(r)];
-  }
+  const PlanOp* begin(int r) const { return ops_.get() + rank_begin_[static_cast<std::size_t>(r)]; }
   const PlanOp* end(int r) const {
     const auto next = static_cast<std::size_t>(r) + 1;
-    return ops_.data() + (next < rank_begin_.size() ? rank_begin_[next] : ops_.size());
+    return next < rank_begin_.size() ? ops_.get() + rank_begin_[next] : next_;
   }
   /// The schedule the plan holds, with its Op lists.
   Schedule schedule() const {
@@ -149,11 +163,18 @@ class OpPlan {
   }
 
  private:
-  void add(const PlanOp& p) { ops_.push_back(p); }
+  void add(const PlanOp& p) {
+    PIPESIM_CHECK(next_ != limit_, "a generator pushed more ops on a rank than it announced");
+    *next_++ = p;
+  }
 
   Schedule shape_;  // without op lists
   ChunkIndex index_;
-  std::vector<PlanOp> ops_;
+  std::size_t max_rank_ops_ = 0;
+  std::unique_ptr<PlanOp[]> ops_;  // ops [0, size()) are the plan's
+  std::size_t capacity_ = 0;
+  PlanOp* next_ = nullptr;   // where the next op goes
+  PlanOp* limit_ = nullptr;  // the end of the open rank's room
   std::vector<std::size_t> rank_begin_;
 };
 
