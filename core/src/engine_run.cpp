@@ -308,19 +308,35 @@ class Engine {
 
   // The timeline from the recorded starts, one rank's list at a time (sequential reads and
   // writes): an op ends its kind's duration after it starts.
+  // Each TimedOp is written in place, its Op decoded from the plan field by field unless the
+  // caller's own Ops are given (building a whole Op and copying it cost twice as much).
   std::vector<std::vector<TimedOp>> build_timeline(const std::vector<std::vector<Op>>* ops) const {
     std::vector<std::vector<TimedOp>> timeline(static_cast<std::size_t>(ranks_count_));
     const Tick* start = b_.starts.get();
     const ChunkIndex index = plan_.index();  // a copy the compiler can keep in registers
+    Tick duration[kSlots];
+    for (int slot = 0; slot < kSlots; ++slot) duration[slot] = costs_.slots[slot].duration;
     for (int r = 0; r < ranks_count_; ++r) {
       std::vector<TimedOp>& out = timeline[static_cast<std::size_t>(r)];
+      const PlanOp* p = plan_.begin(r);
       const PlanOp* const end = plan_.end(r);
-      out.reserve(static_cast<std::size_t>(end - plan_.begin(r)));
+      out.reserve(static_cast<std::size_t>(end - p));
       const Op* op = ops ? (*ops)[static_cast<std::size_t>(r)].data() : nullptr;
-      for (const PlanOp* p = plan_.begin(r); p != end; ++p, ++start) {
-        const Tick finish = *start + costs_.of(*p).duration;
-        out.push_back(
-            TimedOp{op ? *op++ : plan_op_to_op(*p, index), to_units(*start), to_units(finish)});
+      while (p != end) {
+        TimedOp& t = out.emplace_back();
+        const int slot = p->code & kSlotMask;
+        if (op) {
+          t.op = *op++;
+        } else {
+          t.op.kind = static_cast<OpKind>(slot & 3);
+          t.op.zero_bubble = (slot & 4) != 0;
+          t.op.chunk = index.chunk(p->key);
+          if (slot == kSlotPair) t.op.backward_chunk = index.chunk(p->backward_key);
+        }
+        t.start = to_units(*start);
+        t.end = to_units(*start + duration[slot]);
+        ++p;
+        ++start;
       }
     }
     return timeline;
