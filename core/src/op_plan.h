@@ -124,19 +124,24 @@ class OpPlan {
   }
   /// Any op (user schedules, and generators that sort their ops first).
   void push(const Op& op) {
+    const auto key = static_cast<std::uint32_t>(index_(op.chunk));
+    const int after_previous = op.chunk.stage != 0 ? kAfterPrevious : 0;
     switch (op.kind) {
       case OpKind::Forward:
-        forward(lane(op.chunk.dir, op.chunk.stage), op.chunk.mb);
+        add(PlanOp{key, 0, static_cast<std::uint8_t>(kSlotForward | after_previous)});
         break;
       case OpKind::Backward:
-        backward(lane(op.chunk.dir, op.chunk.stage), op.chunk.mb, op.zero_bubble);
+        add(PlanOp{key, 0,
+                   static_cast<std::uint8_t>((op.zero_bubble ? kSlotBackwardZb : kSlotBackward) |
+                                             before_next(op.chunk))});
         break;
       case OpKind::Weight:
-        weight(lane(op.chunk.dir, op.chunk.stage), op.chunk.mb);
+        add(PlanOp{key, 0, kSlotWeight});
         break;
       case OpKind::ForwardBackward:
-        pair(lane(op.chunk.dir, op.chunk.stage), op.chunk.mb,
-             lane(op.backward_chunk.dir, op.backward_chunk.stage), op.backward_chunk.mb);
+        add(PlanOp{key, static_cast<std::uint32_t>(index_(op.backward_chunk)),
+                   static_cast<std::uint8_t>(kSlotPair | after_previous |
+                                             before_next(op.backward_chunk))});
         break;
     }
   }
@@ -163,6 +168,7 @@ class OpPlan {
   }
 
  private:
+  int before_next(const Chunk& c) const { return c.stage != index_.last_stage() ? kBeforeNext : 0; }
   void add(const PlanOp& p) {
     PIPESIM_CHECK(next_ != limit_, "a generator pushed more ops on a rank than it announced");
     *next_++ = p;
