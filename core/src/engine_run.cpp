@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
-#include <string>
 #include <type_traits>
 
 #include "overlap/comm_ticks.h"
@@ -73,12 +72,6 @@ struct TickCosts {
 
 enum class Need { Forward, Backward };
 
-// What a rank's head op is blocked on: a chunk's forward or backward, by dense chunk key.
-struct Wait {
-  Need need = Need::Forward;
-  std::size_t key = 0;
-};
-
 class Engine {
  public:
   Engine(const OpPlan& plan, const Costs& costs, bool record_timeline, EngineBuffers& b)
@@ -112,7 +105,7 @@ class Engine {
     else
       latency ? drain<false, true>() : drain<false, false>();
     for (int r = 0; r < ranks_count_; ++r)
-      if (!finished(r)) return deadlock_error();
+      if (!finished(r)) return deadlock_error(plan_, b_);
     EngineRun out;
     // Without recording every rank's list is there and empty, as callers have always seen it.
     out.timeline = record_timeline_
@@ -345,64 +338,6 @@ class Engine {
   bool finished(int r) const {
     const RankState& rank = b_.ranks[static_cast<std::size_t>(r)];
     return rank.next == rank.end;
-  }
-
-  // What a stuck rank's head op waits for: its first unfinished dependency, in the order drain
-  // checks them. Dependencies never un-finish, so this is the one the rank last parked on.
-  Wait waiting_for(const PlanOp& op) const {
-    const std::size_t stride = plan_.index().stage_stride();
-    const auto done = [&](Need what, std::size_t k) {
-      const ChunkState& c = b_.chunks[k];
-      return (what == Need::Forward ? c.forward_end : c.backward_end) >= 0;
-    };
-    std::vector<Wait> deps;
-    const int slot = op.code & kSlotMask;
-    const bool pair = slot == kSlotPair;
-    if ((slot == kSlotForward || pair) && (op.code & kAfterPrevious))
-      deps.push_back({Need::Forward, op.key - stride});
-    if (slot == kSlotBackward || slot == kSlotBackwardZb || pair) {
-      const std::size_t k = pair ? op.backward_key : op.key;
-      deps.push_back({Need::Forward, k});
-      if (op.code & kBeforeNext) deps.push_back({Need::Backward, k + stride});
-    }
-    if (slot == kSlotWeight) deps.push_back({Need::Backward, op.key});
-    for (const Wait& w : deps)
-      if (!done(w.need, w.key)) return w;
-    PIPESIM_CHECK(false, "a stuck rank's head op must wait for something");
-    return {};
-  }
-
-  // The rank whose list holds the F of chunk `key` (error path only: a linear scan).
-  int rank_holding(std::size_t key) const {
-    for (int r = 0; r < ranks_count_; ++r)
-      for (const PlanOp* op = plan_.begin(r); op != plan_.end(r); ++op) {
-        const int slot = op->code & kSlotMask;
-        if ((slot == kSlotForward || slot == kSlotPair) && op->key == key) return r;
-      }
-    return kNobody;
-  }
-
-  Error deadlock_error() const {
-    std::string msg = "schedule cannot make progress:";
-    int listed = 0, stuck = 0;
-    for (int r = 0; r < ranks_count_; ++r) {
-      if (finished(r)) continue;
-      ++stuck;
-      if (listed == 4) continue;
-      ++listed;
-      const PlanOp& head = *b_.ranks[static_cast<std::size_t>(r)].next;
-      const Wait w = waiting_for(head);
-      const Op awaited{w.need == Need::Forward ? OpKind::Forward : OpKind::Backward,
-                       false,
-                       plan_.index().chunk(w.key),
-                       {}};
-      msg += std::string(listed > 1 ? ";" : "") + " rank " + std::to_string(r) + " op " +
-             std::to_string(&head - plan_.begin(r)) + " " +
-             op_label(plan_op_to_op(head, plan_.index())) + " waits for " + op_label(awaited) +
-             " on rank " + std::to_string(rank_holding(w.key));
-    }
-    if (stuck > listed) msg += "; and " + std::to_string(stuck - listed) + " more stuck ranks";
-    return Error{ErrorCode::Deadlock, msg, ""};
   }
 
   const OpPlan& plan_;

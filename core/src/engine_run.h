@@ -85,6 +85,10 @@ struct EngineBuffers {
   std::size_t starts_capacity = 0;
 };
 
+/// The deadlock error of a run that stopped with ops left: for the first four stuck ranks, the
+/// head op and the F or B it waits for, and the rank whose list holds that chunk.
+Error deadlock_error(const OpPlan& plan, const EngineBuffers& buffers);
+
 /// Runs `plan` (which passes check_schedule) under `costs` (valid). With `record_timeline` the
 /// timeline holds `ops`, the Op lists the plan was made from, or when null the plan's own ops
 /// decoded. Errors: deadlock.
