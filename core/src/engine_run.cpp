@@ -209,7 +209,7 @@ class Engine {
       finish(chunks[k].backward_end, end);
     };
     // The data-flow rules (issue #2): F(s) needs F(s-1); B(s) needs its own F and B(s+1); W
-    // needs its B. Whether an op has the neighbouring stage is a compile-time argument (Yes or
+    // needs its B. Whether an op has the neighbouring stage is a compile-time argument (kYes or
     // No), so each case of the switch below tests only the dependencies it has.
     // Activations: a chunk is in flight from the end of its F to the end of its B; an FB pair
     // releases the backward's as the forward's appear (net 0).
@@ -246,35 +246,36 @@ class Engine {
     const auto try_run = [&](const PlanOp& op) {
       ready = free_at;
       const std::size_t key = op.key;
-      constexpr std::true_type Yes{};
-      constexpr std::false_type No{};
+      constexpr std::true_type kYes{};
+      constexpr std::false_type kNo{};
       switch (op.code) {
         case kSlotForward:
-          return run_forward(No, key);
+          return run_forward(kNo, key);
         case kSlotForward | kAfterPrevious:
-          return run_forward(Yes, key);
+          return run_forward(kYes, key);
         case kSlotBackward:
-          return run_backward(No, backward, key);
+          return run_backward(kNo, backward, key);
         case kSlotBackward | kBeforeNext:
-          return run_backward(Yes, backward, key);
+          return run_backward(kYes, backward, key);
         case kSlotBackwardZb:
-          return run_backward(No, backward_zb, key);
+          return run_backward(kNo, backward_zb, key);
         case kSlotBackwardZb | kBeforeNext:
-          return run_backward(Yes, backward_zb, key);
+          return run_backward(kYes, backward_zb, key);
         case kSlotWeight:
           if (!need(Need::Backward, key)) return false;
           run_for(weight);  // nothing waits on a W
           return true;
         case kSlotPair:
-          return run_pair(No, No, op);
+          return run_pair(kNo, kNo, op);
         case kSlotPair | kAfterPrevious:
-          return run_pair(Yes, No, op);
+          return run_pair(kYes, kNo, op);
         case kSlotPair | kBeforeNext:
-          return run_pair(No, Yes, op);
+          return run_pair(kNo, kYes, op);
         case kSlotPair | kAfterPrevious | kBeforeNext:
-          return run_pair(Yes, Yes, op);
+          return run_pair(kYes, kYes, op);
         default:
-          return false;  // no other codes exist
+          PIPESIM_CHECK(false, "a plan op's code must be one OpPlan writes");
+          return false;
       }
     };
 
