@@ -25,13 +25,12 @@ Schedule one_stage_per_rank(const SimConfig& config, const char* name);
 /// copies of the parameters. No op lists.
 Schedule two_direction_shell(const SimConfig& config, const char* name);
 
-inline Op forward_op(int dir, int mb, int stage) { return Op{OpKind::Forward, false, {dir, mb, stage}, {}}; }
-inline Op backward_op(int dir, int mb, int stage, bool zero_bubble = false) {
-  return Op{OpKind::Backward, zero_bubble, {dir, mb, stage}, {}};
+/// Ops for generators that sort them before pushing (Chimera).
+inline Op forward_op(int dir, int mb, int stage) {
+  return Op{OpKind::Forward, false, {dir, mb, stage}, {}};
 }
-inline Op weight_op(const Chunk& c) { return Op{OpKind::Weight, false, c, {}}; }
-inline Op forward_backward_op(const Chunk& f, const Chunk& b) {
-  return Op{OpKind::ForwardBackward, false, f, b};
+inline Op backward_op(int dir, int mb, int stage) {
+  return Op{OpKind::Backward, false, {dir, mb, stage}, {}};
 }
 
 }  // namespace pipesim::detail
