@@ -17,14 +17,18 @@ class RankProgram {
   RankProgram(const DualPipeRankPlan& plan, OpPlan& out)
       : out_(out), lanes_{out.lane(plan.phase_dir[0], plan.phase_stage[0]),
                           out.lane(plan.phase_dir[1], plan.phase_stage[1])} {
-    pending_w_.reserve(2 * static_cast<std::size_t>(plan.half_ranks));  // zero-bubble B's per rank
+    pending_w_.resize(2 * static_cast<std::size_t>(plan.half_ranks));  // zero-bubble B's per rank
   }
 
   void f(int phase) { out_.forward(lanes_[phase], next_f_[phase]++); }
   void b(int phase, bool zb = false) {
     const int mb = next_b_[phase]++;
     out_.backward(lanes_[phase], mb, zb);
-    if (zb) pending_w_.push_back({phase, mb});
+    if (zb) {
+      PIPESIM_CHECK(pending_ < pending_w_.size(),
+                    "a DualPipe rank defers fewer than 2 * half_ranks weight gradients");
+      pending_w_[pending_++] = {phase, mb};
+    }
   }
   void w() {
     const PendingW& p = pending_w_[next_w_++];
@@ -33,21 +37,23 @@ class RankProgram {
   void fb(int f_phase, int b_phase) {
     out_.pair(lanes_[f_phase], next_f_[f_phase]++, lanes_[b_phase], next_b_[b_phase]++);
   }
-  bool weights_pending() const { return next_w_ < pending_w_.size(); }
+  bool weights_pending() const { return next_w_ < pending_; }
 
  private:
   struct PendingW {
-    int phase;
-    int mb;
+    int phase = 0;
+    int mb = 0;
   };
 
   OpPlan& out_;
   const OpPlan::Lane lanes_[2];  // the two phases' (direction, stage)
   int next_f_[2] = {0, 0};
   int next_b_[2] = {0, 0};
-  // The FIFO: every zero-bubble B in order, and the next one a W takes. Nothing is removed (a
-  // rank has fewer than 2 * half_ranks), which keeps w() a plain array read.
+  // The FIFO: every zero-bubble B in order, and the next one a W takes. Nothing is removed, which
+  // keeps w() a plain array read, and the array is sized up front (a rank defers 2n-h-1 < 2n:
+  // n-h-1 in steps 3 and 7 each, h+1 in step 6), which keeps b() small enough to inline.
   std::vector<PendingW> pending_w_;
+  std::size_t pending_ = 0;
   std::size_t next_w_ = 0;
 };
 
