@@ -63,25 +63,7 @@ class OpPlan {
   /// Starts the plan of `shape` (its rank_ops are ignored), reusing the buffers' capacity.
   /// Generators then open each rank in order and push its ops. `max_rank_ops` bounds the ops of
   /// any one rank (pushing more is an internal error).
-  void begin(Schedule shape, std::size_t max_rank_ops) {
-    shape_ = std::move(shape);
-    shape_.rank_ops.clear();
-    index_ = ChunkIndex(shape_);
-    // Keys below 2^31 and at most two directions (ChunkIndex::chunk): a runnable schedule has
-    // at least one op per chunk, so this fails only for lists far beyond kMaxOps.
-    PIPESIM_CHECK(index_.size() < (std::size_t{1} << 31) && shape_.directions <= 2,
-                  "chunk keys must fit in 31 bits");
-    max_rank_ops_ = max_rank_ops;
-    // Room for every rank's bound, allocated only when a plan needs more than any before it and
-    // left uninitialised (std::make_unique would zero it): pages no op reaches are never touched.
-    const std::size_t capacity = static_cast<std::size_t>(shape_.ranks) * max_rank_ops;
-    if (capacity > capacity_) {
-      ops_.reset(new PlanOp[capacity]);
-      capacity_ = capacity;
-    }
-    next_ = limit_ = ops_.get();
-    rank_begin_.clear();
-  }
+  void begin(Schedule shape, std::size_t max_rank_ops);
   /// The next pushes belong to the next rank (rank 0 after begin); every rank is opened in turn.
   void open_rank() {
     rank_begin_.push_back(size());
@@ -156,16 +138,7 @@ class OpPlan {
     return next < rank_begin_.size() ? ops_.get() + rank_begin_[next] : next_;
   }
   /// The schedule the plan holds, with its Op lists.
-  Schedule schedule() const {
-    Schedule s = shape_;
-    s.rank_ops.resize(static_cast<std::size_t>(s.ranks));
-    for (int r = 0; r < s.ranks; ++r) {
-      std::vector<Op>& ops = s.rank_ops[static_cast<std::size_t>(r)];
-      ops.reserve(static_cast<std::size_t>(end(r) - begin(r)));
-      for (const PlanOp* p = begin(r); p != end(r); ++p) ops.push_back(plan_op_to_op(*p, index_));
-    }
-    return s;
-  }
+  Schedule schedule() const;
 
  private:
   int before_next(const Chunk& c) const { return c.stage != index_.last_stage() ? kBeforeNext : 0; }
