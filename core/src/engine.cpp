@@ -109,7 +109,8 @@ Result<SimResult> run_plan(const detail::OpPlan& plan, const std::vector<std::ve
 
 namespace detail {
 
-Result<SimResult> simulate_in(const SimConfig& config, const SimOptions& options, SimWorkspace& ws) {
+Result<SimResult> simulate_in(const SimConfig& config, const SimOptions& options,
+                              SimWorkspace& ws) {
   if (Status st = validate(config); !st.ok()) return st.error();
   // The generator writes straight into the plan. Built-in generators are trusted to emit
   // well-formed lists (tests/core run check_schedule and the invariant checker over every
@@ -138,13 +139,12 @@ Result<SimResult> simulate_schedule(const Schedule& schedule, const Costs& costs
   shape.microbatches_per_direction = schedule.microbatches_per_direction;
   shape.stages_per_rank = schedule.stages_per_rank;
   shape.param_copies = schedule.param_copies;
-  std::size_t max_rank_ops = 0;
-  for (const std::vector<Op>& ops : schedule.rank_ops)
-    max_rank_ops = std::max(max_rank_ops, ops.size());
-  plan.begin(std::move(shape), max_rank_ops);
-  for (const std::vector<Op>& ops : schedule.rank_ops) {
+  std::size_t ops = 0;
+  for (const std::vector<Op>& rank_ops : schedule.rank_ops) ops += rank_ops.size();
+  plan.begin(std::move(shape), ops);
+  for (const std::vector<Op>& rank_ops : schedule.rank_ops) {
     plan.open_rank();
-    for (const Op& op : ops) plan.push(op);
+    for (const Op& op : rank_ops) plan.push(op);
   }
   detail::EngineBuffers buffers;
   // The timeline holds the caller's own Ops, exactly as given.

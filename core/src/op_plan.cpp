@@ -6,7 +6,7 @@
 
 namespace pipesim::detail {
 
-void OpPlan::begin(Schedule shape, std::size_t max_rank_ops) {
+void OpPlan::begin(Schedule shape, std::size_t max_ops) {
   shape_ = std::move(shape);
   shape_.rank_ops.clear();
   index_ = ChunkIndex(shape_);
@@ -14,15 +14,14 @@ void OpPlan::begin(Schedule shape, std::size_t max_rank_ops) {
   // at least one op per chunk, so this fails only for lists far beyond kMaxOps.
   PIPESIM_CHECK(index_.size() < (std::size_t{1} << 31) && shape_.directions <= 2,
                 "chunk keys must fit in 31 bits");
-  max_rank_ops_ = max_rank_ops;
-  // Room for every rank's bound, allocated only when a plan needs more than any before it and
-  // left uninitialised (std::make_unique would zero it): pages no op reaches are never touched.
-  const std::size_t capacity = static_cast<std::size_t>(shape_.ranks) * max_rank_ops;
-  if (capacity > capacity_) {
-    ops_.reset(new PlanOp[capacity]);
-    capacity_ = capacity;
+  // Room for the bound, allocated only when a plan needs more than any before it and left
+  // uninitialised (std::make_unique would zero it): pages no op reaches are never touched.
+  if (max_ops > capacity_) {
+    ops_.reset(new PlanOp[max_ops]);
+    capacity_ = max_ops;
   }
-  next_ = limit_ = ops_.get();
+  next_ = ops_.get();
+  limit_ = next_ + max_ops;
   rank_begin_.clear();
 }
 

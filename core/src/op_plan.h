@@ -61,14 +61,11 @@ class OpPlan {
   OpPlan& operator=(const OpPlan&) = delete;
 
   /// Starts the plan of `shape` (its rank_ops are ignored), reusing the buffers' capacity.
-  /// Generators then open each rank in order and push its ops. `max_rank_ops` bounds the ops of
-  /// any one rank (pushing more is an internal error).
-  void begin(Schedule shape, std::size_t max_rank_ops);
+  /// Generators then open each rank in order and push its ops. `max_ops` bounds the ops of all
+  /// ranks together (pushing more is an internal error).
+  void begin(Schedule shape, std::size_t max_ops);
   /// The next pushes belong to the next rank (rank 0 after begin); every rank is opened in turn.
-  void open_rank() {
-    rank_begin_.push_back(size());
-    limit_ = next_ + max_rank_ops_;
-  }
+  void open_rank() { rank_begin_.push_back(size()); }
   /// Every rank was opened.
   bool complete() const { return rank_begin_.size() == static_cast<std::size_t>(shape_.ranks); }
 
@@ -143,17 +140,16 @@ class OpPlan {
  private:
   int before_next(const Chunk& c) const { return c.stage != index_.last_stage() ? kBeforeNext : 0; }
   void add(const PlanOp& p) {
-    PIPESIM_CHECK(next_ != limit_, "a generator pushed more ops on a rank than it announced");
+    PIPESIM_CHECK(next_ != limit_, "a generator pushed more ops than it announced");
     *next_++ = p;
   }
 
   Schedule shape_;  // without op lists
   ChunkIndex index_;
-  std::size_t max_rank_ops_ = 0;
   std::unique_ptr<PlanOp[]> ops_;  // ops [0, size()) are the plan's
   std::size_t capacity_ = 0;
   PlanOp* next_ = nullptr;   // where the next op goes
-  PlanOp* limit_ = nullptr;  // the end of the open rank's room
+  PlanOp* limit_ = nullptr;  // the end of the announced room
   std::vector<std::size_t> rank_begin_;
 };
 

@@ -37,7 +37,7 @@ void generate_chimera(const SimConfig& config, OpPlan& out) {
   const int per_direction_unit = d / 2;
   const int units = config.microbatches / d;
   out.begin(two_direction_shell(config, "chimera"),
-            2 * static_cast<std::size_t>(config.microbatches));
+            2 * static_cast<std::size_t>(d) * static_cast<std::size_t>(config.microbatches));
   std::vector<std::pair<std::int64_t, Op>> slotted;
   slotted.reserve(2 * static_cast<std::size_t>(config.microbatches));
   for (int r = 0; r < d; ++r) {

@@ -11,9 +11,9 @@ namespace pipesim::detail {
 
 void generate_dualpipe(const SimConfig& config, OpPlan& out) {
   const int ranks = config.ranks;
-  // At most an F, a B and a W for each of the rank's M chunks (two phases of M/2).
+  // At most an F, a B and a W for each of a rank's M chunks (two phases of M/2).
   out.begin(two_direction_shell(config, "dualpipe"),
-            3 * static_cast<std::size_t>(config.microbatches));
+            3 * static_cast<std::size_t>(ranks) * static_cast<std::size_t>(config.microbatches));
   for (int r = 0; r < ranks; ++r) {
     DualPipeRankPlan plan;
     plan.half_ranks = ranks / 2;

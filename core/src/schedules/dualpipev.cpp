@@ -19,8 +19,9 @@ void generate_dualpipev(const SimConfig& config, OpPlan& out) {
   s.microbatches_per_direction = config.microbatches;
   s.stages_per_rank = 2;
   s.param_copies = 1;
-  // At most an F, a B and a W for each of the rank's 2M chunks (two phases of M).
-  out.begin(std::move(s), 6 * static_cast<std::size_t>(config.microbatches));
+  // At most an F, a B and a W for each of a rank's 2M chunks (two phases of M).
+  out.begin(std::move(s),
+            6 * static_cast<std::size_t>(ranks) * static_cast<std::size_t>(config.microbatches));
   for (int r = 0; r < ranks; ++r) {
     DualPipeRankPlan plan;
     plan.half_ranks = ranks;

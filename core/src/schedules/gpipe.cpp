@@ -27,7 +27,8 @@ Schedule two_direction_shell(const SimConfig& config, const char* name) {
 }
 
 void generate_gpipe(const SimConfig& config, OpPlan& out) {
-  out.begin(one_stage_per_rank(config, "gpipe"), 2 * static_cast<std::size_t>(config.microbatches));
+  const auto m = static_cast<std::size_t>(config.microbatches);
+  out.begin(one_stage_per_rank(config, "gpipe"), 2 * static_cast<std::size_t>(config.ranks) * m);
   for (int r = 0; r < config.ranks; ++r) {
     out.open_rank();
     const OpPlan::Lane lane = out.lane(0, r);

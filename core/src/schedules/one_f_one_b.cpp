@@ -9,7 +9,8 @@ namespace pipesim::detail {
 
 void generate_1f1b(const SimConfig& config, OpPlan& out) {
   const int m_total = config.microbatches;
-  out.begin(one_stage_per_rank(config, "1f1b"), 2 * static_cast<std::size_t>(m_total));
+  out.begin(one_stage_per_rank(config, "1f1b"),
+            2 * static_cast<std::size_t>(config.ranks) * static_cast<std::size_t>(m_total));
   for (int r = 0; r < config.ranks; ++r) {
     out.open_rank();
     const OpPlan::Lane lane = out.lane(0, r);

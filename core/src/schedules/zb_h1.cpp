@@ -12,7 +12,8 @@ namespace pipesim::detail {
 void generate_zb_h1(const SimConfig& config, OpPlan& out) {
   const int p = config.ranks;
   const int m_total = config.microbatches;
-  out.begin(one_stage_per_rank(config, "zb-h1"), 3 * static_cast<std::size_t>(m_total));
+  out.begin(one_stage_per_rank(config, "zb-h1"),
+            3 * static_cast<std::size_t>(p) * static_cast<std::size_t>(m_total));
   for (int r = 0; r < p; ++r) {
     out.open_rank();
     const OpPlan::Lane lane = out.lane(0, r);
