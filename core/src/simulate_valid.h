@@ -1,7 +1,12 @@
 // Private: the trusted half of simulate(). Requests are parsed and validated once on the way in
-// (json.cpp, sweep.cpp, the exercise calculators); what they pass on runs without a second check.
+// (json.cpp, sweep.cpp, the exercise calculators); what they pass on runs without a second check,
+// over caller-owned buffers: a sweep runs all its cells in one workspace, so no cell allocates its
+// plan or the engine's tables afresh (natively, glibc handed each cell's large buffers back to the
+// kernel and the next cell faulted them in again).
 #pragma once
 
+#include "engine_run.h"
+#include "op_plan.h"
 #include "pipesim/engine.h"
 
 namespace pipesim::detail {
@@ -10,7 +15,15 @@ namespace pipesim::detail {
 /// its one set of costs once, then every cell's shape).
 Status validate_config(const SimConfig& config, bool costs_checked);
 
-/// simulate() for a config validate() accepted: generates its schedule and runs it.
+/// The buffers one simulation needs, reusable by the next.
+struct SimWorkspace {
+  OpPlan plan;
+  EngineBuffers engine;
+};
+
+/// simulate() for a config validate() accepted: generates its schedule into `ws` and runs it.
+Result<SimResult> simulate_valid(const SimConfig& config, const SimOptions& options, SimWorkspace& ws);
+/// The same with buffers of its own.
 Result<SimResult> simulate_valid(const SimConfig& config, const SimOptions& options = {});
 
 }  // namespace pipesim::detail

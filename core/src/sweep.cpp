@@ -61,6 +61,7 @@ namespace {
 // Runs a request validate_sweep accepted: each cell's shape is checked, its costs are not again.
 std::vector<SweepRow> run_valid_sweep(const SweepRequest& req) {
   std::vector<SweepRow> rows;
+  detail::SimWorkspace workspace;  // one set of buffers for every cell
   for (const auto& name : req.schedules)
     for (int r : req.ranks)
       for (const auto& m : req.microbatches) {
@@ -71,7 +72,7 @@ std::vector<SweepRow> run_valid_sweep(const SweepRequest& req) {
         row.microbatches = mb > kMaxMicrobatches ? kMaxMicrobatches + 1 : static_cast<int>(mb);
         const SimConfig config{name, r, row.microbatches, req.costs};
         const Status shape = detail::validate_config(config, true);
-        const Result<SimResult> result = shape.ok() ? detail::simulate_valid(config, SimOptions{false})
+        const Result<SimResult> result = shape.ok() ? detail::simulate_valid(config, SimOptions{false}, workspace)
                                                     : Result<SimResult>(shape.error());
         row.ok = result.ok();
         if (!row.ok) {

@@ -32,14 +32,16 @@
 
 namespace pipesim::detail {
 
-Schedule generate_chimera(const SimConfig& config) {
+void generate_chimera(const SimConfig& config, OpPlan& out) {
   const int d = config.ranks;
   const int per_direction_unit = d / 2;
   const int units = config.microbatches / d;
-  Schedule s = two_direction_shell(config, "chimera");
+  out.begin(two_direction_shell(config, "chimera"),
+            2 * static_cast<std::size_t>(d) * static_cast<std::size_t>(config.microbatches));
+  std::vector<std::pair<std::int64_t, Op>> slotted;
+  slotted.reserve(2 * static_cast<std::size_t>(config.microbatches));
   for (int r = 0; r < d; ++r) {
-    std::vector<std::pair<std::int64_t, Op>> slotted;
-    slotted.reserve(2 * static_cast<std::size_t>(config.microbatches));
+    slotted.clear();
     for (int u = 0; u < units; ++u)
       for (int k = 0; k < per_direction_unit; ++k) {
         const int mb = u * per_direction_unit + k;
@@ -52,15 +54,13 @@ Schedule generate_chimera(const SimConfig& config) {
       }
     std::sort(slotted.begin(), slotted.end(),
               [](const auto& a, const auto& b) { return a.first < b.first; });
-    auto& ops = s.rank_ops[static_cast<std::size_t>(r)];
-    ops.reserve(slotted.size());
+    out.open_rank();
     for (std::size_t i = 0; i < slotted.size(); ++i) {
       PIPESIM_CHECK(i == 0 || slotted[i - 1].first < slotted[i].first,
                     "Chimera's two directions must never share a slot on a rank");
-      ops.push_back(slotted[i].second);
+      out.push(slotted[i].second);
     }
   }
-  return s;
 }
 
 }  // namespace pipesim::detail

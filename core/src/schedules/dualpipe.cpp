@@ -9,9 +9,11 @@
 
 namespace pipesim::detail {
 
-Schedule generate_dualpipe(const SimConfig& config) {
+void generate_dualpipe(const SimConfig& config, OpPlan& out) {
   const int ranks = config.ranks;
-  Schedule s = two_direction_shell(config, "dualpipe");
+  // At most an F, a B and a W for each of a rank's M chunks (two phases of M/2).
+  out.begin(two_direction_shell(config, "dualpipe"),
+            3 * static_cast<std::size_t>(ranks) * static_cast<std::size_t>(config.microbatches));
   for (int r = 0; r < ranks; ++r) {
     DualPipeRankPlan plan;
     plan.half_ranks = ranks / 2;
@@ -26,9 +28,9 @@ Schedule generate_dualpipe(const SimConfig& config) {
       plan.phase_dir[static_cast<std::size_t>(phase)] = dir;
       plan.phase_stage[static_cast<std::size_t>(phase)] = dir == 0 ? r : ranks - 1 - r;
     }
-    emit_dualpipe_steps(plan, s.rank_ops[static_cast<std::size_t>(r)]);
+    out.open_rank();
+    emit_dualpipe_steps(plan, out);
   }
-  return s;
 }
 
 }  // namespace pipesim::detail

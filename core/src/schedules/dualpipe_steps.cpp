@@ -14,43 +14,53 @@ namespace {
 
 class RankProgram {
  public:
-  RankProgram(const DualPipeRankPlan& plan, std::vector<Op>& ops) : plan_(plan), ops_(ops) {
-    pending_w_.reserve(2 * static_cast<std::size_t>(plan.chunks_per_phase));
+  RankProgram(const DualPipeRankPlan& plan, OpPlan& out)
+      : out_(out), lanes_{out.lane(plan.phase_dir[0], plan.phase_stage[0]),
+                          out.lane(plan.phase_dir[1], plan.phase_stage[1])} {
+    pending_w_.resize(2 * static_cast<std::size_t>(plan.half_ranks));  // zero-bubble B's per rank
   }
 
-  void f(int phase) { ops_.push_back(forward_op(dir(phase), next_f_[phase]++, stage(phase))); }
+  void f(int phase) { out_.forward(lanes_[phase], next_f_[phase]++); }
   void b(int phase, bool zb = false) {
-    const Chunk c = take_backward(phase);
-    ops_.push_back(backward_op(c.dir, c.mb, c.stage, zb));
-    if (zb) pending_w_.push_back(c);
+    const int mb = next_b_[phase]++;
+    out_.backward(lanes_[phase], mb, zb);
+    if (zb) {
+      PIPESIM_CHECK(pending_ < pending_w_.size(),
+                    "a DualPipe rank defers fewer than 2 * half_ranks weight gradients");
+      pending_w_[pending_++] = {phase, mb};
+    }
   }
-  void w() { ops_.push_back(weight_op(pending_w_[next_w_++])); }
+  void w() {
+    const PendingW& p = pending_w_[next_w_++];
+    out_.weight(lanes_[p.phase], p.mb);
+  }
   void fb(int f_phase, int b_phase) {
-    const Chunk fc{dir(f_phase), next_f_[f_phase]++, stage(f_phase)};
-    ops_.push_back(forward_backward_op(fc, take_backward(b_phase)));
+    out_.pair(lanes_[f_phase], next_f_[f_phase]++, lanes_[b_phase], next_b_[b_phase]++);
   }
-  bool weights_pending() const { return next_w_ < pending_w_.size(); }
+  bool weights_pending() const { return next_w_ < pending_; }
 
  private:
-  int dir(int phase) const { return plan_.phase_dir[static_cast<std::size_t>(phase)]; }
-  int stage(int phase) const { return plan_.phase_stage[static_cast<std::size_t>(phase)]; }
-  Chunk take_backward(int phase) { return Chunk{dir(phase), next_b_[phase]++, stage(phase)}; }
+  struct PendingW {
+    int phase = 0;
+    int mb = 0;
+  };
 
-  const DualPipeRankPlan& plan_;
-  std::vector<Op>& ops_;
+  OpPlan& out_;
+  const OpPlan::Lane lanes_[2];  // the two phases' (direction, stage)
   int next_f_[2] = {0, 0};
   int next_b_[2] = {0, 0};
-  // The FIFO: every zero-bubble B's chunk in order, and the next one a W takes. Nothing is
-  // removed (a rank has at most 2 * chunks_per_phase), which keeps w() a plain array read.
-  std::vector<Chunk> pending_w_;
+  // The FIFO: every zero-bubble B in order, and the next one a W takes. Nothing is removed, which
+  // keeps w() a plain array read, and the array is sized up front (a rank defers 2n-h-1 < 2n:
+  // n-h-1 in steps 3 and 7 each, h+1 in step 6), which keeps b() small enough to inline.
+  std::vector<PendingW> pending_w_;
+  std::size_t pending_ = 0;
   std::size_t next_w_ = 0;
 };
 
 }  // namespace
 
-void emit_dualpipe_steps(const DualPipeRankPlan& plan, std::vector<Op>& ops) {
-  ops.reserve(ops.size() + 3 * 2 * static_cast<std::size_t>(plan.chunks_per_phase));  // F, B, W per chunk
-  RankProgram p(plan, ops);
+void emit_dualpipe_steps(const DualPipeRankPlan& plan, OpPlan& out) {
+  RankProgram p(plan, out);
   const int n = plan.half_ranks;
   const int h = plan.half_rank;
 

@@ -8,6 +8,7 @@
 #include <array>
 #include <vector>
 
+#include "op_plan.h"
 #include "pipesim/schedule.h"
 
 namespace pipesim::detail {
@@ -21,7 +22,7 @@ struct DualPipeRankPlan {
   std::array<int, 2> phase_stage{0, 0};
 };
 
-/// Appends the rank's ops, in the reference's order, to `ops`.
-void emit_dualpipe_steps(const DualPipeRankPlan& plan, std::vector<Op>& ops);
+/// Pushes the rank's ops, in the reference's order, to `out` (whose rank is open).
+void emit_dualpipe_steps(const DualPipeRankPlan& plan, OpPlan& out);
 
 }  // namespace pipesim::detail

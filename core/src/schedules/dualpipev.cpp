@@ -2,12 +2,14 @@
 // dualpipe/dualpipev.py). R ranks run 2R stages of one direction: rank r holds stage r (phase 0,
 // on the way down) and stage 2R-1-r (phase 1, on the way back), so the last rank hands its own
 // phase-0 output to its phase 1. One copy of the parameters; M micro-batches, M >= 2R.
+#include <utility>
+
 #include "dualpipe_steps.h"
 #include "generators.h"
 
 namespace pipesim::detail {
 
-Schedule generate_dualpipev(const SimConfig& config) {
+void generate_dualpipev(const SimConfig& config, OpPlan& out) {
   const int ranks = config.ranks;
   Schedule s;
   s.name = "dualpipev";
@@ -17,7 +19,9 @@ Schedule generate_dualpipev(const SimConfig& config) {
   s.microbatches_per_direction = config.microbatches;
   s.stages_per_rank = 2;
   s.param_copies = 1;
-  s.rank_ops.resize(static_cast<std::size_t>(ranks));
+  // At most an F, a B and a W for each of a rank's 2M chunks (two phases of M).
+  out.begin(std::move(s),
+            6 * static_cast<std::size_t>(ranks) * static_cast<std::size_t>(config.microbatches));
   for (int r = 0; r < ranks; ++r) {
     DualPipeRankPlan plan;
     plan.half_ranks = ranks;
@@ -26,9 +30,9 @@ Schedule generate_dualpipev(const SimConfig& config) {
     plan.middle = r == ranks - 1;
     plan.phase_dir = {0, 0};
     plan.phase_stage = {r, 2 * ranks - 1 - r};
-    emit_dualpipe_steps(plan, s.rank_ops[static_cast<std::size_t>(r)]);
+    out.open_rank();
+    emit_dualpipe_steps(plan, out);
   }
-  return s;
 }
 
 }  // namespace pipesim::detail

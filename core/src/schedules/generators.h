@@ -1,34 +1,36 @@
 // Private: one generator per schedule (one file each) and the registry that validates shapes and
-// dispatches to them. Generators assume a validated config.
+// dispatches to them. Generators assume a validated config. Each writes its schedule into an
+// OpPlan: it begins the plan with the schedule's shape, then opens every rank in order and pushes
+// that rank's ops (the engine runs the plan; generate_schedule keeps the Op lists as a Schedule).
 #pragma once
 
+#include "op_plan.h"
 #include "pipesim/config.h"
 #include "pipesim/schedule.h"
 
 namespace pipesim::detail {
 
-Schedule generate_gpipe(const SimConfig& config);
-Schedule generate_1f1b(const SimConfig& config);
-Schedule generate_zb_h1(const SimConfig& config);
-Schedule generate_dualpipe(const SimConfig& config);
-Schedule generate_dualpipev(const SimConfig& config);
-Schedule generate_chimera(const SimConfig& config);
+void generate_gpipe(const SimConfig& config, OpPlan& out);
+void generate_1f1b(const SimConfig& config, OpPlan& out);
+void generate_zb_h1(const SimConfig& config, OpPlan& out);
+void generate_dualpipe(const SimConfig& config, OpPlan& out);
+void generate_dualpipev(const SimConfig& config, OpPlan& out);
+void generate_chimera(const SimConfig& config, OpPlan& out);
 
-/// A single-direction schedule shell with one stage per rank and empty op lists.
+/// The shape of a single-direction schedule with one stage per rank (no op lists).
 Schedule one_stage_per_rank(const SimConfig& config, const char* name);
 
-/// A bidirectional shell (DualPipe, Chimera): two directions of M/2 micro-batches over the same
-/// ranks; rank r holds stage r of direction 0 and stage R-1-r of direction 1, so two copies of
-/// the parameters. Empty op lists.
+/// The shape of a bidirectional schedule (DualPipe, Chimera): two directions of M/2 micro-batches
+/// over the same ranks; rank r holds stage r of direction 0 and stage R-1-r of direction 1, so two
+/// copies of the parameters. No op lists.
 Schedule two_direction_shell(const SimConfig& config, const char* name);
 
-inline Op forward_op(int dir, int mb, int stage) { return Op{OpKind::Forward, false, {dir, mb, stage}, {}}; }
-inline Op backward_op(int dir, int mb, int stage, bool zero_bubble = false) {
-  return Op{OpKind::Backward, zero_bubble, {dir, mb, stage}, {}};
+/// Ops for generators that sort them before pushing (Chimera).
+inline Op forward_op(int dir, int mb, int stage) {
+  return Op{OpKind::Forward, false, {dir, mb, stage}, {}};
 }
-inline Op weight_op(const Chunk& c) { return Op{OpKind::Weight, false, c, {}}; }
-inline Op forward_backward_op(const Chunk& f, const Chunk& b) {
-  return Op{OpKind::ForwardBackward, false, f, b};
+inline Op backward_op(int dir, int mb, int stage) {
+  return Op{OpKind::Backward, false, {dir, mb, stage}, {}};
 }
 
 }  // namespace pipesim::detail

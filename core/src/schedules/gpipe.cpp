@@ -11,7 +11,6 @@ Schedule one_stage_per_rank(const SimConfig& config, const char* name) {
   s.stages = config.ranks;
   s.directions = 1;
   s.microbatches_per_direction = config.microbatches;
-  s.rank_ops.resize(static_cast<std::size_t>(config.ranks));
   return s;
 }
 
@@ -24,19 +23,18 @@ Schedule two_direction_shell(const SimConfig& config, const char* name) {
   s.microbatches_per_direction = config.microbatches / 2;
   s.stages_per_rank = 2;
   s.param_copies = 2;
-  s.rank_ops.resize(static_cast<std::size_t>(config.ranks));
   return s;
 }
 
-Schedule generate_gpipe(const SimConfig& config) {
-  Schedule s = one_stage_per_rank(config, "gpipe");
+void generate_gpipe(const SimConfig& config, OpPlan& out) {
+  const auto m = static_cast<std::size_t>(config.microbatches);
+  out.begin(one_stage_per_rank(config, "gpipe"), 2 * static_cast<std::size_t>(config.ranks) * m);
   for (int r = 0; r < config.ranks; ++r) {
-    auto& ops = s.rank_ops[static_cast<std::size_t>(r)];
-    ops.reserve(2 * static_cast<std::size_t>(config.microbatches));
-    for (int m = 0; m < config.microbatches; ++m) ops.push_back(forward_op(0, m, r));
-    for (int m = 0; m < config.microbatches; ++m) ops.push_back(backward_op(0, m, r));
+    out.open_rank();
+    const OpPlan::Lane lane = out.lane(0, r);
+    for (int m = 0; m < config.microbatches; ++m) out.forward(lane, m);
+    for (int m = 0; m < config.microbatches; ++m) out.backward(lane, m);
   }
-  return s;
 }
 
 }  // namespace pipesim::detail

@@ -7,22 +7,22 @@
 
 namespace pipesim::detail {
 
-Schedule generate_1f1b(const SimConfig& config) {
-  Schedule s = one_stage_per_rank(config, "1f1b");
+void generate_1f1b(const SimConfig& config, OpPlan& out) {
   const int m_total = config.microbatches;
+  out.begin(one_stage_per_rank(config, "1f1b"),
+            2 * static_cast<std::size_t>(config.ranks) * static_cast<std::size_t>(m_total));
   for (int r = 0; r < config.ranks; ++r) {
-    auto& ops = s.rank_ops[static_cast<std::size_t>(r)];
-    ops.reserve(2 * static_cast<std::size_t>(m_total));
+    out.open_rank();
+    const OpPlan::Lane lane = out.lane(0, r);
     const int warmup = std::min(config.ranks - 1 - r, m_total);
     int next_f = 0, next_b = 0;
-    while (next_f < warmup) ops.push_back(forward_op(0, next_f++, r));
+    while (next_f < warmup) out.forward(lane, next_f++);
     while (next_f < m_total) {
-      ops.push_back(forward_op(0, next_f++, r));
-      ops.push_back(backward_op(0, next_b++, r));
+      out.forward(lane, next_f++);
+      out.backward(lane, next_b++);
     }
-    while (next_b < m_total) ops.push_back(backward_op(0, next_b++, r));
+    while (next_b < m_total) out.backward(lane, next_b++);
   }
-  return s;
 }
 
 }  // namespace pipesim::detail

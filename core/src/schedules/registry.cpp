@@ -31,7 +31,7 @@ std::string describe_shape(const ShapeRules& s, const StageLayout& l) {
 }
 
 ScheduleEntry entry(const char* name, const char* title, const char* source, ShapeRules shape,
-                    StageLayout layout, Schedule (*generate)(const SimConfig&)) {
+                    StageLayout layout, void (*generate)(const SimConfig&, OpPlan&)) {
   ScheduleEntry e{{name, title, source, shape, layout, ""}, generate};
   e.info.constraints = describe_shape(shape, layout);
   return e;
@@ -123,7 +123,9 @@ std::int64_t estimate_ops(const ScheduleInfo& info, int ranks, std::int64_t micr
 
 Result<Schedule> generate_schedule(const SimConfig& config) {
   if (Status st = validate(config); !st.ok()) return st.error();
-  return detail::find_schedule(config.schedule)->generate(config);
+  detail::OpPlan plan;
+  detail::find_schedule(config.schedule)->generate(config, plan);
+  return plan.schedule();
 }
 
 }  // namespace pipesim

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "op_plan.h"
 #include "pipesim/config.h"
 #include "pipesim/schedule.h"
 
@@ -11,7 +12,7 @@ namespace pipesim::detail {
 
 struct ScheduleEntry {
   ScheduleInfo info;
-  Schedule (*generate)(const SimConfig&);  ///< for a config validate() accepted
+  void (*generate)(const SimConfig&, OpPlan&);  ///< writes a config validate() accepted into the plan
 };
 
 /// The entry called `name`, or nullptr.

@@ -9,13 +9,14 @@
 
 namespace pipesim::detail {
 
-Schedule generate_zb_h1(const SimConfig& config) {
-  Schedule s = one_stage_per_rank(config, "zb-h1");
+void generate_zb_h1(const SimConfig& config, OpPlan& out) {
   const int p = config.ranks;
   const int m_total = config.microbatches;
+  out.begin(one_stage_per_rank(config, "zb-h1"),
+            3 * static_cast<std::size_t>(p) * static_cast<std::size_t>(m_total));
   for (int r = 0; r < p; ++r) {
-    auto& ops = s.rank_ops[static_cast<std::size_t>(r)];
-    ops.reserve(3 * static_cast<std::size_t>(m_total));
+    out.open_rank();
+    const OpPlan::Lane lane = out.lane(0, r);
     const int warmup = std::min(p - 1 - r, m_total);
     // Rank r runs B r steps ahead of its W: the deeper the rank, the longer 1F1B's drain keeps it
     // waiting, and the more W's it can park there. Even counting the parked W's as live memory
@@ -23,18 +24,17 @@ Schedule generate_zb_h1(const SimConfig& config) {
     const int defer = r;
     int next_f = 0, next_b = 0, next_w = 0;  // W's run in B order, so the pending ones are [next_w, next_b)
     auto backward = [&] {
-      ops.push_back(backward_op(0, next_b++, r, true));
-      while (next_b - next_w > defer) ops.push_back(weight_op(Chunk{0, next_w++, r}));
+      out.backward(lane, next_b++, true);
+      while (next_b - next_w > defer) out.weight(lane, next_w++);
     };
-    while (next_f < warmup) ops.push_back(forward_op(0, next_f++, r));
+    while (next_f < warmup) out.forward(lane, next_f++);
     while (next_f < m_total) {
-      ops.push_back(forward_op(0, next_f++, r));
+      out.forward(lane, next_f++);
       backward();
     }
     while (next_b < m_total) backward();
-    while (next_w < m_total) ops.push_back(weight_op(Chunk{0, next_w++, r}));
+    while (next_w < m_total) out.weight(lane, next_w++);
   }
-  return s;
 }
 
 }  // namespace pipesim::detail
