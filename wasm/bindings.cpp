@@ -9,6 +9,8 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <malloc.h>
+
 #include <cstdint>
 #include <exception>
 #include <string>
@@ -36,7 +38,8 @@ using emscripten::val;
 val error_envelope(const Error& error) {
   val out = val::object();
   out.set("ok", false);
-  out.set("error", error_to_json(error).dump());
+  // Messages and params are valid UTF-8 by construction (summary()); replace, not throw, if not.
+  out.set("error", error_to_json(error).dump(-1, ' ', false, Json::error_handler_t::replace));
   return out;
 }
 
@@ -96,9 +99,10 @@ SimResult run_simulation(const std::string& request_json) {
   return unwrap(simulate_request(unwrap(parse_json(request_json))));
 }
 
-// Exactly what `pipesim simulate --input - --format json` prints, without the newline.
+// Exactly what `pipesim simulate --input - --format json` prints, without the newline; written
+// straight to text (result_json_text), never as a JSON tree.
 val simulate_json(const std::string& request_json) {
-  return guarded([&] { return ok_envelope(result_to_json(run_simulation(request_json)).dump()); });
+  return guarded([&] { return ok_envelope(result_json_text(run_simulation(request_json))); });
 }
 
 // The result without its timeline as JSON, plus envelope.timeline as typed arrays.
@@ -192,6 +196,10 @@ val plan_markdown(const std::string& spec_json) {
   return guarded([&] { return ok_envelope(plan_to_markdown(run_plan(spec_json))); });
 }
 
+// Bytes the module's allocator has handed out and not taken back: not part of the JS API
+// (METHODS), for tests/wasm/hostile.test.mjs to check that failed calls free what they took.
+double heap_in_use() { return static_cast<double>(mallinfo().uordblks); }
+
 }  // namespace
 }  // namespace pipesim::wasm
 
@@ -210,4 +218,5 @@ EMSCRIPTEN_BINDINGS(pipesim) {
   emscripten::function("overlapPair", &overlap_pair_json);
   emscripten::function("plan", &plan_json);
   emscripten::function("planMarkdown", &plan_markdown);
+  emscripten::function("heapInUse", &heap_in_use);
 }
