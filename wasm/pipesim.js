@@ -184,32 +184,44 @@ function describe(value, maxBytes) {
 
 /**
  * JSON cannot carry NaN or Infinity (JSON.stringify writes null, and core would then blame a
- * null), so such values are found here, with their JSON pointer. Iterative: input of any depth.
- * Like core's paths, a pointer stops at the deepest ancestor that fits in `maxPathBytes`.
+ * null), so such values are found here: the first in JSON.stringify's order (depth first, keys
+ * in order), with its dotted name and its JSON pointer. Iterative, one frame per array or object
+ * and nothing allocated per element, so input of any depth or size costs time in proportion to
+ * it. Like core's paths, the pointer stops at the deepest ancestor that fits in `maxPathBytes`.
  * @param {unknown} root
  * @param {number} maxPathBytes
- * @returns {{pointer: string, value: number} | null}
+ * @returns {{pointer: string, name: string, value: number} | null}
  */
 function findNonFinite(root, maxPathBytes) {
-  const seen = new Set();
-  const stack = [{ value: root, pointer: '', whole: true }];
-  while (stack.length > 0) {
-    const { value, pointer, whole } = /** @type {{value: any, pointer: string, whole: boolean}} */ (stack.pop());
-    if (typeof value === 'number') {
-      if (!Number.isFinite(value)) return { pointer, value };
+  if (typeof root === 'number') return Number.isFinite(root) ? null : { pointer: '', name: '', value: root };
+  if (root === null || typeof root !== 'object') return null;
+  const seen = new Set([root]);
+  /** @param {any} value */
+  const frame = (value) => ({ value, keys: Array.isArray(value) ? null : Object.keys(value), next: 0 });
+  const frames = [frame(root)];
+  while (frames.length > 0) {
+    const top = frames[frames.length - 1];
+    if (top.next === (top.keys ? top.keys.length : top.value.length)) {
+      frames.pop();
       continue;
     }
-    if (value === null || typeof value !== 'object' || seen.has(value)) continue;
-    seen.add(value);
-    const entries = Object.entries(value);
-    for (let i = entries.length - 1; i >= 0; i--) {  // reversed: the first field is reported first
-      const [key, child] = entries[i];
-      let next = { value: child, pointer, whole: false };
-      if (whole && pointer.length + 1 + key.length <= maxPathBytes) {  // else it cannot fit
-        const longer = `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;  // RFC 6901
-        if (utf8Length(longer) <= maxPathBytes) next = { value: child, pointer: longer, whole: true };
+    const i = top.next++;
+    const child = top.keys ? top.value[top.keys[i]] : top.value[i];
+    if (typeof child === 'number') {
+      if (Number.isFinite(child)) continue;
+      // The keys down to it: each frame's current child.
+      const tokens = frames.map((f) => (f.keys ? f.keys[f.next - 1] : String(f.next - 1)));
+      let pointer = '';
+      for (const token of tokens) {
+        const longer = `${pointer}/${token.replaceAll('~', '~0').replaceAll('/', '~1')}`;  // RFC 6901
+        if (longer.length > maxPathBytes || utf8Length(longer) > maxPathBytes) break;
+        pointer = longer;
       }
-      stack.push(next);
+      return { pointer, name: tokens.join('.'), value: child };
+    }
+    if (child !== null && typeof child === 'object' && !seen.has(child)) {
+      seen.add(child);
+      frames.push(frame(child));
     }
   }
   return null;
@@ -282,10 +294,7 @@ export async function loadPipesim({ wasmBinary, moduleUrl } = {}) {
       throw ruleError('field.json_object', '', { field: what, got: describe(value, summaryBytes) });
     }
     const bad = findNonFinite(value, maxPathBytes);
-    if (bad) {
-      const field = summary(bad.pointer.slice(1).split('/').join('.'), summaryBytes);
-      throw ruleError('field.finite', bad.pointer, { field, got: String(bad.value) });
-    }
+    if (bad) throw ruleError('field.finite', bad.pointer, { field: summary(bad.name, summaryBytes), got: String(bad.value) });
     try {
       return JSON.stringify(value);
     } catch (error) {  // a cycle, a BigInt inside, or more text than a string can hold

@@ -128,11 +128,12 @@ test('a directory without its slash redirects; other methods are refused', async
   assert.equal(head.headers['content-length'], '4');
 });
 
-// A raw request over a socket, bytes exactly as given (http.request validates the path).
+// A raw request over a socket, bytes exactly as given (http.request validates the path). Written,
+// not ended: the server drops a half-closed connection before it answers.
 function raw(requestLine) {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1', () => {
-      socket.end(Buffer.concat([Buffer.from(requestLine, 'latin1'), Buffer.from('\r\nHost: x\r\nConnection: close\r\n\r\n')]));
+      socket.write(Buffer.concat([Buffer.from(requestLine, 'latin1'), Buffer.from('\r\nHost: x\r\nConnection: close\r\n\r\n')]));
     });
     const chunks = [];
     socket.on('data', (c) => chunks.push(c)).on('end', () => resolve(Buffer.concat(chunks).toString('latin1'))).on('error', reject);
@@ -155,11 +156,12 @@ test('hostile requests get short plain answers, and the server keeps serving', a
     ['GET /%ff HTTP/1.1', 400],
     ['GET /% HTTP/1.1', 400],
     ['GET /sub%0d%0aSet-Cookie:%20x=1 HTTP/1.1', 404],
-    ['GET /\xe9\xff HTTP/1.1', 404],
     ['GET /<script>alert(1)</script> HTTP/1.1', 404],
     ['DELETE / HTTP/1.1', 405],
     ['GET /sub/../../secret.txt HTTP/1.1', 403],
   ];
+  // Bytes above ASCII in the request line: Node's own parser refuses them, with an empty 400.
+  assert.equal(await raw('GET /\xe9\xff HTTP/1.1'), 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
   for (const [line, status] of answers) {
     const res = await raw(line);
     const [head, body] = res.split('\r\n\r\n');
