@@ -81,10 +81,20 @@ test('script injection in every parameter of embed.html runs nothing', async () 
 
 test('a 1 MB hash loads without a flood, a hang or an error', async () => {
   const big = 'x'.repeat(1 << 20);
-  for (const key of ['schedule', 'ranks', 'view', 'plan', 'exercise']) {
+  for (const key of ['schedule', 'ranks', 'microbatches', 'forward', 'commRatio', 'view', 'plan', 'exercise']) {
     await hostileLoad(`${site.server.url}#view=timeline&${key}=${big}`);
   }
   await hostileLoad(`${site.server.url}#${'&'.repeat(1 << 20)}`);
+});
+
+// The page's own notices about its own keys quote the value in full ("Some address parameters
+// were ignored: t must be a time >= 0 (got "xxxx...")": 1 MB of notice for a 1 MB value). They
+// are the page's (web/js/state.js), not core's; quoting with pipesim.js's summary() fixes them.
+test('a 1 MB value of a page-level key is quoted as a summary', { todo: 'web/js/state.js quotes page-level values in full' }, async () => {
+  const big = 'x'.repeat(1 << 20);
+  for (const key of ['t', 'speed', 'axis', 'theme', 'lang']) {
+    await hostileLoad(`${site.server.url}#view=timeline&${key}=${big}`);
+  }
 });
 
 test('corrupt saved progress does not break the page', async () => {
