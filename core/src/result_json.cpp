@@ -5,104 +5,115 @@
 // the part before the timeline is that very dump (it is small), and every number is written by
 // the routine dump() uses (tests/core/parse_test.cpp compares the two).
 #include <charconv>
+#include <cmath>
+#include <cstdint>
 #include <cstring>
+#include <vector>
 
 #include "pipesim/json.h"
 
 namespace pipesim {
 namespace {
 
-// Appends the JSON of each timeline op to a caller's sink (a string, or a stream in blocks).
+// The most bytes one op's JSON can take: an FB pair with six 11-character ints and two
+// 24-character numbers is under 250.
+constexpr std::size_t kMaxOpBytes = 512;
+
+// Formats timeline ops as op_fields_to_json plus "start" and "end" would dump them, straight into
+// the caller's buffer.
 class OpWriter {
  public:
-  // Formats `t` as op_fields_to_json plus "start" and "end" would dump it; returns its length.
-  std::size_t format(const TimedOp& t) {
-    p_ = buf_;
+  // Writes `t` at `p`, which has room for kMaxOpBytes; returns the end.
+  char* format(const TimedOp& t, char* p) {
+    p_ = p;
     text("{\"op\":\"");
     text(op_kind_name(t.op.kind));
     if (t.op.kind == OpKind::ForwardBackward) {
-      chunk("\",\"fdir\":", "fmb", "fstage", t.op.chunk);
-      chunk(",\"bdir\":", "bmb", "bstage", t.op.backward_chunk);
+      chunk("\",\"fdir\":", ",\"fmb\":", ",\"fstage\":", t.op.chunk);
+      chunk(",\"bdir\":", ",\"bmb\":", ",\"bstage\":", t.op.backward_chunk);
     } else {
-      chunk("\",\"dir\":", "mb", "stage", t.op.chunk);
-      if (t.op.kind == OpKind::Backward) text(t.op.zero_bubble ? ",\"zb\":true" : ",\"zb\":false");
+      chunk("\",\"dir\":", ",\"mb\":", ",\"stage\":", t.op.chunk);
+      if (t.op.kind == OpKind::Backward) {
+        if (t.op.zero_bubble) text(",\"zb\":true");
+        else text(",\"zb\":false");
+      }
     }
     text(",\"start\":");
     number(t.start);
     text(",\"end\":");
     number(t.end);
     text("}");
-    return static_cast<std::size_t>(p_ - buf_);
+    return p_;
   }
-  const char* data() const { return buf_; }
 
  private:
+  template <std::size_t N>
+  void text(const char (&s)[N]) {  // a literal: a fixed-size copy the compiler inlines
+    std::memcpy(p_, s, N - 1);
+    p_ += N - 1;
+  }
   void text(const char* s) {
     const std::size_t n = std::strlen(s);
     std::memcpy(p_, s, n);
     p_ += n;
   }
-  void integer(int v) { p_ = std::to_chars(p_, buf_ + sizeof buf_, v).ptr; }
-  // dump()'s own float formatting (shortest round-trip, ".0" on whole numbers); the engine's
-  // times are always finite.
-  void number(double v) { p_ = nlohmann::detail::to_chars(p_, buf_ + sizeof buf_, v); }
-  void chunk(const char* dir_key, const char* mb, const char* stage, const Chunk& c) {
-    text(dir_key);
+  void integer(int v) { p_ = std::to_chars(p_, p_ + 16, v).ptr; }
+  // dump()'s own float formatting: shortest round-trip digits, ".0" on whole numbers, exponent
+  // form from 1e15. Whole numbers below that (every time under integer costs) are written
+  // directly, the same digits without the float-to-decimal search; times are never negative.
+  void number(double v) {
+    if (v >= 0 && v < 1e15 && v == static_cast<double>(static_cast<std::int64_t>(v)) && !std::signbit(v)) {
+      p_ = std::to_chars(p_, p_ + 24, static_cast<std::int64_t>(v)).ptr;
+      text(".0");
+      return;
+    }
+    p_ = nlohmann::detail::to_chars(p_, p_ + 64, v);
+  }
+  template <std::size_t A, std::size_t B, std::size_t C>
+  void chunk(const char (&dir)[A], const char (&mb)[B], const char (&stage)[C], const Chunk& c) {
+    text(dir);
     integer(c.dir);
-    text(",\"");
     text(mb);
-    text("\":");
     integer(c.mb);
-    text(",\"");
     text(stage);
-    text("\":");
     integer(c.stage);
   }
 
-  // The longest op: FB with six 11-character ints and two 24-character numbers, ~150 bytes.
-  char buf_[512];
-  char* p_ = buf_;
+  char* p_ = nullptr;
 };
 
+// Writes the result to `sink(const char*, std::size_t)`: the part before the timeline in one
+// piece, then the ops formatted into a local block handed over every 64 KB, so the sink sees a
+// few large writes and nothing is zero-filled or copied per op.
 template <typename Sink>
-void write_result(const SimResult& result, Sink& sink) {
+void write_result(const SimResult& result, Sink&& sink) {
   std::string head = result_to_json(result, false).dump();
   head.pop_back();  // its closing brace: "timeline" is the last key
-  sink.append(head.data(), head.size());
-  const char open[] = ",\"timeline\":[";
-  sink.append(open, sizeof open - 1);
+  head += ",\"timeline\":[";
+  sink(head.data(), head.size());
+  constexpr std::size_t kBlock = 64u << 10;
+  std::vector<char> block(kBlock + kMaxOpBytes + 4);
+  char* const begin = block.data();
+  char* p = begin;
   OpWriter op;
   for (std::size_t r = 0; r < result.timeline.size(); ++r) {
-    sink.append(r == 0 ? "[" : ",[", r == 0 ? 1 : 2);
+    if (r > 0) *p++ = ',';
+    *p++ = '[';
     const auto& ops = result.timeline[r];
     for (std::size_t i = 0; i < ops.size(); ++i) {
-      if (i > 0) sink.append(",", 1);
-      const std::size_t n = op.format(ops[i]);
-      sink.append(op.data(), n);
+      if (i > 0) *p++ = ',';
+      p = op.format(ops[i], p);
+      if (static_cast<std::size_t>(p - begin) >= kBlock) {
+        sink(begin, static_cast<std::size_t>(p - begin));
+        p = begin;
+      }
     }
-    sink.append("]", 1);
+    *p++ = ']';
   }
-  sink.append("]}", 2);
+  *p++ = ']';
+  *p++ = '}';
+  sink(begin, static_cast<std::size_t>(p - begin));
 }
-
-struct StringSink {
-  std::string& out;
-  void append(const char* p, std::size_t n) { out.append(p, n); }
-};
-
-// Collects 64 KB before each write, so a stream sees few large writes and memory stays flat.
-struct StreamSink {
-  std::ostream& out;
-  std::string block;
-  void append(const char* p, std::size_t n) {
-    block.append(p, n);
-    if (block.size() >= (64u << 10)) flush();
-  }
-  void flush() {
-    out.write(block.data(), static_cast<std::streamsize>(block.size()));
-    block.clear();
-  }
-};
 
 }  // namespace
 
@@ -110,16 +121,13 @@ std::string result_json_text(const SimResult& result) {
   std::size_t ops = 0;
   for (const auto& list : result.timeline) ops += list.size();
   std::string out;
-  out.reserve(4096 + 80 * ops);  // ~70 bytes per op: one allocation for the whole text
-  StringSink sink{out};
-  write_result(result, sink);
+  out.reserve(4096 + 80 * ops);  // ~70 bytes per op: usually the only allocation
+  write_result(result, [&out](const char* p, std::size_t n) { out.append(p, n); });
   return out;
 }
 
 void write_result_json(const SimResult& result, std::ostream& out) {
-  StreamSink sink{out, {}};
-  write_result(result, sink);
-  sink.flush();
+  write_result(result, [&out](const char* p, std::size_t n) { out.write(p, static_cast<std::streamsize>(n)); });
 }
 
 }  // namespace pipesim
