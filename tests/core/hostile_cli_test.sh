@@ -56,6 +56,8 @@ printf '{"schedule":"custom","stages":1,"microbatches":1,"rankOps":[["F0.0@0\\nB
 py "print('{\"schedule\":\"custom\",\"stages\":1,\"microbatches\":1,\"rankOps\":[[\"' + 'F'*5000000 + '\"]]}')" "$work/long-label.json"
 py "print('{\"schedule\":\"1f1b\",\"ranks\":4,\"microbatches\":8,\"costs\":{\"' + 'k'*1000000 + '\":1}}')" "$work/long-key.json"
 py "print('{\"schedule\":\"' + 'x'*3000000)" "$work/unterminated.json"
+py "print('[' + '{},'*5000000 + '{}]')" "$work/objects-15mb.json"
+py "print('{' + ','.join('\"%x\":0' % i for i in range(1500000)) + '}')" "$work/keys-15mb.json"
 
 hostile "100,000 nested arrays on stdin" parse_error "$work/deep.json" simulate --input -
 hostile "100,000 nested arrays as ranks" parse_error "$work/deep-ranks.json" simulate --input -
@@ -74,6 +76,8 @@ hostile "newline in an op label" invalid_schedule "$work/newline-label.json" sim
 hostile "5 MB op label" invalid_schedule "$work/long-label.json" simulate --input -
 hostile "1 MB unknown key" invalid_config "$work/long-key.json" simulate --input -
 hostile "3 MB unterminated string" parse_error "$work/unterminated.json" simulate --input -
+hostile "5 million empty objects" invalid_config "$work/objects-15mb.json" simulate --input -
+hostile "an object of 1.5 million keys" invalid_config "$work/keys-15mb.json" simulate --input -
 hostile "a directory as input" invalid_config - simulate --input "$work"
 hostile "newline in a command" invalid_config - $'simu\nlate'
 hostile "invalid UTF-8 in a command" invalid_config - $'simulate\xff'

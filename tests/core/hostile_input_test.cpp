@@ -6,6 +6,7 @@
 #include <sstream>
 #include <string>
 
+#include "pipesim/catalogue.h"
 #include "pipesim/custom_schedule.h"
 #include "pipesim/engine.h"
 #include "pipesim/exercises.h"
@@ -252,4 +253,17 @@ TEST_CASE("the streamed result text is the JSON tree's dump, byte for byte") {
     CHECK(stream.str() == tree);
   }
   CHECK(result_json_text(custom.value()).find(R"("op":"FB","fdir":0,"fmb":1,"fstage":1,"bdir":0,"bmb":0,"bstage":1)") != std::string::npos);
+}
+
+TEST_CASE("the catalogue lists the input limits the parser and the messages keep") {
+  const Json limits = catalogue_to_json().at("limits");
+  CHECK(limits.at("maxInputBytes") == 16 * 1024 * 1024);
+  CHECK(limits.at("maxDepth") == 64);
+  CHECK(limits.at("maxPathBytes") == 256);
+  CHECK(limits.at("summaryBytes") == 80);
+  CHECK(limits.at("maxParamBytes") == 200);
+  // ... and they are the ones enforced: one more of each is refused.
+  CHECK(parse_json(std::string(limits.at("maxDepth").get<std::size_t>() + 1, '[')).error().rule == "json.too_deep");
+  CHECK(summary(std::string(limits.at("summaryBytes").get<std::size_t>() + 1, 'x')).size() ==
+        limits.at("summaryBytes").get<std::size_t>());
 }
