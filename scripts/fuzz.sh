@@ -25,7 +25,7 @@ for h in "${harnesses[@]}"; do
     "build/fuzz/corpus/$h" "tests/fuzz/corpus/$h" >"$log" 2>&1
   status=$?
   # The last status line ("#N DONE cov: C ft: F corp: ...") and the executions.
-  grep -E '^#[0-9]+ +(DONE|pulse)' "$log" | tail -1
+  grep -E '^#[0-9]+[[:space:]]+(DONE|pulse)' "$log" | tail -1
   grep -E 'stat::number_of_executed_units|stat::peak_rss_mb' "$log"
   if [ $status -ne 0 ]; then
     echo "fuzz: $h FAILED (exit $status); see $log"

@@ -14,17 +14,23 @@ namespace pipesim::fuzz {
     if (!(cond)) __builtin_trap();  \
   } while (false)
 
-/// Well-formed UTF-8 without control characters (C0, DEL, C1, U+2028, U+2029): one line.
+/// Well-formed UTF-8 (shortest forms, no surrogates, at most U+10FFFF) with no control character
+// (C0, DEL, C1, U+2028, U+2029): one line in any terminal. Decodes by the definition, apart from
+// the library's own decoder.
 inline bool one_clean_line(const std::string& s) {
   for (std::size_t i = 0; i < s.size();) {
     const auto c = static_cast<unsigned char>(s[i]);
     const std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
-    if (n == 0 || i + n > s.size() || c < 0x20 || c == 0x7f) return false;
-    for (std::size_t k = 1; k < n; ++k)
-      if ((static_cast<unsigned char>(s[i + k]) >> 6) != 0x2) return false;
-    const auto b1 = n > 1 ? static_cast<unsigned char>(s[i + 1]) : 0;
-    if (n == 2 && (c < 0xc2 || (c == 0xc2 && b1 < 0xa0))) return false;  // overlong or C1
-    if (n == 3 && c == 0xe2 && b1 == 0x80 && (s[i + 2] == '\xa8' || s[i + 2] == '\xa9')) return false;
+    if (n == 0 || i + n > s.size()) return false;
+    unsigned long cp = n == 1 ? c : n == 2 ? (c & 0x1fu) : n == 3 ? (c & 0x0fu) : (c & 0x07u);
+    for (std::size_t k = 1; k < n; ++k) {
+      const auto b = static_cast<unsigned char>(s[i + k]);
+      if ((b >> 6) != 0x2) return false;
+      cp = (cp << 6) | (b & 0x3fu);
+    }
+    const unsigned long min = n == 1 ? 0 : n == 2 ? 0x80 : n == 3 ? 0x800 : 0x10000;
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return false;
+    if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x2028 || cp == 0x2029) return false;
     i += n;
   }
   return true;
