@@ -9,9 +9,10 @@ level=${1:-all}
 need=()
 want() { dpkg -s "$1" >/dev/null 2>&1 || need+=("$1"); }
 want cmake; want g++; want make; want nlohmann-json3-dev; want catch2
+want python3  # tests/core/hostile_cli_test.sh writes its inputs with it
 command -v node >/dev/null 2>&1 || { want nodejs; want npm; }
-if [ "$level" = sanitize ]; then want clang; want libclang-rt-14-dev; want llvm; want python3; fi
-if [ "$level" != native ] && [ "$level" != sanitize ]; then want emscripten; want python3; fi
+if [ "$level" = sanitize ]; then want clang; want libclang-rt-14-dev; want llvm; fi
+if [ "$level" != native ] && [ "$level" != sanitize ]; then want emscripten; fi
 if [ "$level" = browser ] || [ "$level" = all ]; then want chromium; fi
 
 if [ ${#need[@]} -gt 0 ]; then
