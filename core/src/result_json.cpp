@@ -1,9 +1,9 @@
 // A simulation result as JSON text without a JSON tree for its timeline (result_json_text and
 // write_result_json of pipesim/json.h). The largest legal run has 2,000,000 ops: as nlohmann
 // objects they took 1-1.5 GB and most of 13-31 s, against 1-4 s for the text output. Here each op
-// is formatted straight into a small buffer. The bytes are result_to_json(result).dump()'s:
-// the part before the timeline is that very dump (it is small), and every number is written by
-// the routine dump() uses (tests/core/parse_test.cpp compares the two).
+// is formatted straight into a 64 KB block. The bytes are result_to_json(result).dump()'s: the
+// part before the timeline is that very dump (it is small), and every number is written as dump()
+// writes it (tests/core/hostile_input_test.cpp and the request fuzzer compare the two).
 #include <charconv>
 #include <cmath>
 #include <cstdint>
