@@ -9,7 +9,7 @@ import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const ARTIFACTS = path.join(REPO, 'test-artifacts');
+export const ARTIFACTS = path.join(REPO, 'build/test-artifacts'); // git-ignored, with the other build output
 
 /** Starts the static server on an OS-chosen port; resolves to {url, stop()}. */
 export async function startServer() {
@@ -91,7 +91,7 @@ export async function waitForTimeline(page, scope = 'body') {
   await page.waitForSelector(`${scope} .dpl-timeline .dpl-op`, { timeout: 20000 });
 }
 
-/** Screenshot into test-artifacts/ (git-ignored), for a human to look at. */
+/** Screenshot into build/test-artifacts/ (git-ignored), for a human to look at. */
 export async function screenshot(page, name, options = {}) {
   await mkdir(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: path.join(ARTIFACTS, name), ...options });

@@ -1,6 +1,6 @@
 // The lesson reader in Chromium: it loads with no console error and no request outside its
 // origin, mounts a live timeline for every ```sim``` block, fills every quoted number from the
-// simulator, and follows the shared cost controls. Writes screenshots to test-artifacts/.
+// simulator, and follows the shared cost controls. Writes screenshots to build/test-artifacts/.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite, openPage, readDrawnOps, expectedOps, screenshot } from './helpers.mjs';
