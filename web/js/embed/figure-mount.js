@@ -69,7 +69,8 @@ export function mountFigure(kind, shadow, given, spec) {
   ]);
   frame.hidden = true; // until its styles are in: no flash of unstyled controls
   shadow.append(frame);
-  const stopTheme = followTheme(shadow.host, frame);
+  // The theme is read from the course's element: the holder inside it resets inherited colour.
+  const stopTheme = followTheme(shadow.host.parentElement ?? shadow.host, frame);
   let view = null;
   let destroyed = false;
   simulator().catalogue?.(); // start the simulator while the styles load

@@ -27,8 +27,13 @@
 
   function figure(kind) {
     function mount(host, config) {
-      var holder = document.createElement('div');
+      // The one element we add to the host's DOM: a custom-element name, so the host's div rules
+      // miss it, and inline `all: initial !important`, which outranks any host rule that matches
+      // it anyway (custom properties, the course's theme, still inherit through it).
+      var holder = document.createElement('dualpipe-lab-figure');
       holder.className = 'dualpipe-lab-figure';
+      holder.style.setProperty('all', 'initial', 'important');
+      holder.style.setProperty('display', 'block', 'important');
       host.appendChild(holder);
       var shadow = holder.attachShadow({ mode: 'open' });
       var box = document.createElement('div');
