@@ -127,7 +127,10 @@ test('a cost the simulator rejects is named under its field and in place of each
   try {
     await page.goto(`${site.server.url}#weight=3`);
     const message = 'costs.weight must be <= costs.backward = 2 (got 3)';
-    await page.waitForFunction((m) => document.querySelector('.dpl-costs .dpl-field-msg[id$="-weight-msg"]')?.textContent === m, message);
+    // Beside the field in plain words, with the fix W = B = 2 (W is part of B).
+    await page.waitForFunction(() => document.querySelector('.dpl-costs .dpl-field-msg[id$="-weight-msg"] .dpl-field-msg-text')?.textContent
+      === 'W (weight part) is part of B (backward), so it cannot be more than 2');
+    assert.equal(await page.$eval('.dpl-costs .dpl-field-msg[id$="-weight-msg"] .dpl-fix', (b) => b.textContent), 'use 2');
     assert.equal(await page.$eval('input[name="weight"]', (i) => i.getAttribute('aria-invalid')), 'true');
     await page.waitForSelector('.lesson .sim-widget .dpl-error');
     const shown = await page.$$eval('.lesson .sim-widget .dpl-error-message', (ps) => [...new Set(ps.map((p) => p.textContent))]);
