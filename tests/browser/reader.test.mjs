@@ -119,7 +119,8 @@ test('switching to Hindi loads the Hindi lesson and UI strings, and survives a r
     const ui = await page.evaluate(() => ({
       lang: document.documentElement.lang,
       nav: document.querySelector('.site-nav a[data-view="lesson"]').textContent,
-      play: document.querySelector('.lesson [data-action="play"]').getAttribute('aria-label'),
+      // A widget that is not playing (the lesson's opening one plays by itself: "pause").
+      play: document.querySelector('.lesson .sim-widget:not([data-autoplay]) [data-action="play"]').getAttribute('aria-label'),
     }));
     assert.deepEqual(ui, { lang: 'hi', nav: 'पाठ', play: 'चलाएँ' });
     assert.ok(log.requests.some((url) => url.endsWith('/generated/lessons/dualpipe.hi.html')));
