@@ -59,6 +59,8 @@ test('Back from the explorer, opened from a lesson widget, restores the reading 
     await waitForTimeline(page, widget);
     // Where the widget sits in the viewport is the reading position (widgets above it may still
     // change height as they draw, and the browser's scroll anchoring moves scrollY with them).
+    // The learner reads down to the widget's link (a click would scroll it into view anyway).
+    await page.$eval(`${widget} .sim-widget-open`, (a) => a.scrollIntoView({ block: 'center' }));
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     assert.ok(await page.evaluate(() => window.scrollY) > 1000, 'the widget is well down the page');
     const reading = await page.$eval(widget, (w) => w.getBoundingClientRect().top);
