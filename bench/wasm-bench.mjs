@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { loadPipesim } from '../wasm/pipesim.js';
+import { benchPages } from './page-timing.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const WEB = path.join(ROOT, 'web');
@@ -263,6 +264,7 @@ async function main() {
     await frameTimes(await browser.newPage(), origin);
     if (existsSync(path.join(WEB, 'index.html'))) {
       printPayload(await payloadOfPage(await browser.newPage(), origin), 'what index.html loads');
+      await benchPages(browser, origin, WEB);
     } else {
       printPayload(['generated', 'js', 'css'].flatMap((d) => filesUnder(path.join(WEB, d))),
                    'no index.html yet: all of web/generated, web/js, web/css');

@@ -6,6 +6,8 @@
 //
 // Lesson Markdown extensions, kept as placeholders the page fills in with live simulations:
 //   ```sim <id>\n{config}\n```  ->  <div class="sim-widget" data-sim-id="id" data-config="{..}"></div>
+//     options after the id: compare=<schedule> (a second schedule on the same time axis, with the
+//     bubble of each labelled) and play (plays once when the lesson opens): data-compare, data-autoplay
 //   {{id.field|quoted}}         ->  <span class="sim-number" data-ref="id.field" data-quoted="..">quoted</span>
 //   ## Heading <!-- anchor -->  ->  <h2 id="anchor">Heading</h2>
 import { copyFile, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
@@ -64,7 +66,14 @@ function lessonRenderer(lesson) {
     const [lang, id, ...rest] = token.info.trim().split(/\s+/);
     if (lang !== 'sim') return defaultFence(tokens, i, options, env, self);
     const where = `${lesson.source}:${token.map[0] + 1}`;
-    if (!id || rest.length || !/^[A-Za-z][\w-]*$/.test(id)) throw new BuildError(`${where}: a sim fence needs one id, e.g. \`\`\`sim dp8`);
+    if (!id || !/^[A-Za-z][\w-]*$/.test(id)) throw new BuildError(`${where}: a sim fence needs one id, e.g. \`\`\`sim dp8`);
+    const extra = {};
+    for (const option of rest) {
+      const compare = /^compare=([\w-]+)$/.exec(option);
+      if (compare) extra.compare = compare[1];
+      else if (option === 'play') extra.autoplay = '1';
+      else throw new BuildError(`${where}: unknown sim option "${option}" (compare=<schedule> or play)`);
+    }
     if (Object.hasOwn(lesson.sims, id)) throw new BuildError(`${where}: sim id "${id}" is used twice`);
     let config;
     try {
@@ -73,15 +82,17 @@ function lessonRenderer(lesson) {
       throw new BuildError(`${where}: sim ${id} is not valid JSON: ${error.message}`);
     }
     lesson.sims[id] = config;
+    if (extra.compare) lesson.compares[id] = extra.compare;
+    const attrs = Object.entries(extra).map(([k, v]) => ` data-${k}="${escape(v)}"`).join('');
     // Single-quoted so the JSON stays readable in the HTML; escape() leaves no raw ' or &.
-    return `<div class="sim-widget" data-sim-id="${escape(id)}" data-config='${escapeSingle(JSON.stringify(config))}'></div>\n`;
+    return `<div class="sim-widget" data-sim-id="${escape(id)}"${attrs} data-config='${escapeSingle(JSON.stringify(config))}'></div>\n`;
   };
   return md;
 }
 
 async function renderLesson(file) {
   const [name, lang] = path.basename(file, '.md').split('.');
-  const lesson = { name, lang: lang ?? 'en', source: path.relative(ROOT, file), title: '', sections: [], sims: {}, numbers: [] };
+  const lesson = { name, lang: lang ?? 'en', source: path.relative(ROOT, file), title: '', sections: [], sims: {}, compares: {}, numbers: [] };
   const md = lessonRenderer(lesson);
   const tokens = md.parse(await readFile(file, 'utf8'), {});
   const h1 = tokens.findIndex((t) => t.type === 'heading_open' && t.tag === 'h1');
@@ -125,6 +136,24 @@ async function copyModule() {
   return { module: 'pipesim.mjs', wasm: 'pipesim.wasm', api: 'pipesim.js', types: 'pipesim.d.ts' };
 }
 
+// The Devanagari web font the Hindi pages render in (web/css/fonts.css declares it), from the npm
+// package in the committed lockfile: the Devanagari subset only, in the two weights the page
+// uses, with its licence. Served from the page's own origin; never fetched from a CDN.
+const FONT_PACKAGE = path.join(ROOT, 'node_modules/@fontsource/noto-sans-devanagari');
+const FONT_FILES = [400, 700].map((w) => `noto-sans-devanagari-devanagari-${w}-normal.woff2`);
+
+async function copyFonts() {
+  await mkdir(path.join(OUT, 'fonts'), { recursive: true });
+  for (const [from, to] of [...FONT_FILES.map((f) => [`files/${f}`, f]), ['LICENSE', 'noto-sans-devanagari-LICENSE.txt']]) {
+    try {
+      await copyFile(path.join(FONT_PACKAGE, from), path.join(OUT, 'fonts', to));
+    } catch {
+      throw new BuildError(`missing ${path.relative(ROOT, path.join(FONT_PACKAGE, from))}: run \`npm ci\` first`);
+    }
+  }
+  return FONT_FILES.map((f) => `fonts/${f}`);
+}
+
 // The catalogue of the module just copied (schedules, limits, defaults, timeline columns, rules),
 // as an ES module the page imports synchronously: the page learns what the simulator knows
 // before the module has loaded, from the same core function as the JS API's catalogue().
@@ -150,6 +179,7 @@ async function main() {
 
   const pipesim = await copyModule();
   pipesim.catalogue = await writeCatalogue();
+  const fonts = await copyFonts();
   const lessonFiles = (await readdir(LESSONS)).filter((f) => f.endsWith('.md')).sort();
   const lessons = [];
   for (const f of lessonFiles) lessons.push(await renderLesson(path.join(LESSONS, f)));
@@ -166,8 +196,9 @@ async function main() {
 
   const manifest = {
     pipesim,
-    lessons: lessons.map(({ name, lang, source, title, html, sections, sims, numbers }) =>
-      ({ name, lang, source, title, html, sections, sims, numbers })),
+    fonts,
+    lessons: lessons.map(({ name, lang, source, title, html, sections, sims, compares, numbers }) =>
+      ({ name, lang, source, title, html, sections, sims, compares, numbers })),
     quizzes,
     exercises,
   };

@@ -80,6 +80,8 @@ Result<SimResult> run_plan(const detail::OpPlan& plan, const std::vector<std::ve
   r.timeline = std::move(engine_run.timeline);
   r.makespan = to_units(engine_run.makespan);
   Tick total_idle = 0, max_idle = 0;
+  // One stage holds 1/stages of the model (of one copy); one rank's share is 1/ranks.
+  const double memory_per_activation = static_cast<double>(schedule.ranks) / schedule.stages;
   for (int rank = 0; rank < schedule.ranks; ++rank) {
     RankStats st;
     st.rank = rank;
@@ -90,8 +92,10 @@ Result<SimResult> run_plan(const detail::OpPlan& plan, const std::vector<std::ve
     total_idle += idle;
     max_idle = std::max(max_idle, idle);
     st.peak_activations = tally.peak_activations;
+    st.peak_activation_memory = st.peak_activations * memory_per_activation;
     PIPESIM_CHECK(tally.in_flight == 0, "activations must return to zero at the end of a step");
     r.max_peak_activations = std::max(r.max_peak_activations, st.peak_activations);
+    r.max_peak_activation_memory = std::max(r.max_peak_activation_memory, st.peak_activation_memory);
     r.per_rank.push_back(st);
   }
   r.bubble_max = to_units(max_idle);

@@ -107,7 +107,8 @@ Json result_to_json(const SimResult& r, bool with_timeline) {
     per_rank.push_back(Json{{"rank", s.rank},
                             {"busy", s.busy},
                             {"idle", s.idle},
-                            {"peakActivations", s.peak_activations}});
+                            {"peakActivations", s.peak_activations},
+                            {"peakActivationMemory", s.peak_activation_memory}});
     if (r.comm) {  // only with a communication model, so other results keep their bytes
       per_rank.back()["compute"] = s.compute;
       per_rank.back()["comm"] = s.comm;
@@ -120,6 +121,7 @@ Json result_to_json(const SimResult& r, bool with_timeline) {
   j["stagesPerRank"] = r.stages_per_rank;
   j["paramCopies"] = r.param_copies;
   j["maxPeakActivations"] = r.max_peak_activations;
+  j["maxPeakActivationMemory"] = r.max_peak_activation_memory;
   if (r.comm) j["comm"] = detail::comm_result_to_json(r);
   // Under communication the table's F, B and F&B are the ops' real lengths (effective_costs).
   const ReferenceBubble ref =

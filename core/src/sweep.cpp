@@ -85,6 +85,7 @@ std::vector<SweepRow> run_valid_sweep(const SweepRequest& req) {
           row.bubble_fraction = s.bubble_fraction;
           row.utilization = s.utilization;
           row.max_peak_activations = s.max_peak_activations;
+          row.max_peak_activation_memory = s.max_peak_activation_memory;
           row.param_copies = s.param_copies;
         }
         rows.push_back(std::move(row));
@@ -161,6 +162,7 @@ Json sweep_to_json(const std::vector<SweepRow>& rows) {
       j["bubbleFraction"] = r.bubble_fraction;
       j["utilization"] = r.utilization;
       j["maxPeakActivations"] = r.max_peak_activations;
+      j["maxPeakActivationMemory"] = r.max_peak_activation_memory;
       j["paramCopies"] = r.param_copies;
     }
     out.push_back(std::move(j));

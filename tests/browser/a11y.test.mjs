@@ -1,6 +1,6 @@
 // axe-core finds no violations on the reader, the timeline explorer (chart and table, with its
 // compute and communication streams expanded), the sweep, the planner and the iframe embed, in
-// light and dark themes. The page's CSP forbids injected scripts,
+// light and dark themes, English and Hindi, error and recommendation states included. The page's CSP forbids injected scripts,
 // so the test context bypasses CSP to add axe (the page itself is unchanged).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -34,6 +34,14 @@ const PAGES = [
   ['bad comm value', '#view=timeline&commRatio=1&attnShare=2', '.view-timeline .dpl-error'],
   ['planner from the address', '#view=planner&plan=nope&cluster.gpus=abc', '.view-planner .dpl-field-msg[data-path="/cluster/gpus"]:not(:empty)'],
   ['embed', 'embed.html?widget=timeline&ranks=4&microbatches=8', '.dpl-op'],
+  ['sweep nothing can run', '#view=sweep&axis=ranks&microbatches=0', '.dpl-field-microbatches .dpl-fix'],
+  ['planner recommendation', '#view=planner&plan=dense-7b-8gpu', '.view-planner .dpl-planner-verdict[data-kind="recommend"]'],
+  // The Hindi page: its own strings, lesson and Devanagari font.
+  ['reader, Hindi', '#lang=hi', '.lesson .sim-widget .dpl-op'],
+  ['timeline, Hindi', '#view=timeline&compare=1f1b&lang=hi', '.view-timeline .dpl-op'],
+  ['bad parameter, Hindi', '#view=timeline&ranks=3&lang=hi', '.view-timeline .dpl-error'],
+  ['sweep, Hindi', '#view=sweep&lang=hi', '.view-sweep .dpl-sweep-svg'],
+  ['planner, Hindi', '#view=planner&plan=deepseek-v3-2048-h800&lang=hi', '.view-planner .dpl-planner-table'],
 ];
 
 for (const theme of ['light', 'dark']) {
@@ -43,7 +51,7 @@ for (const theme of ['light', 'dark']) {
       try {
         await page.goto(`${site.server.url}${url}`);
         await page.waitForSelector(ready, { timeout: 30000 });
-        if (name === 'reader') {
+        if (name.startsWith('reader')) {
           await page.waitForFunction(() => [...document.querySelectorAll('.sim-number')].every((n) => n.dataset.live));
         }
         assert.deepEqual(await axe(page), []);

@@ -5,24 +5,10 @@
 // communication model and the stream view.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useSite, openPage, waitForTimeline, readDrawnOps, expectedOps, expectedParts, screenshot } from './helpers.mjs';
+import { useSite, openPage, waitForTimeline, readDrawnOps, expectedOps, expectedParts, screenshot, servePages, hostHtml as html } from './helpers.mjs';
 
 const site = useSite();
-
-const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; worker-src 'self'";
-
-/** Serves `files` ({path: [type, body]}) under /__test__/ on the site's origin. */
-async function hostPages(page, files) {
-  await page.route(`${site.server.url}__test__/**`, (route) => {
-    const path = new URL(route.request().url()).pathname.replace('/__test__/', '');
-    const file = files[path];
-    if (!file) return route.fulfill({ status: 404, body: 'not found' });
-    return route.fulfill({ status: 200, contentType: file[0], headers: { 'Content-Security-Policy': CSP }, body: file[1] });
-  });
-}
-
-// Scripts that mount figures go at the end of <body>, as the course runs them after rendering.
-const html = (body, head = '', tail = '') => `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,">${head}</head><body>${body}${tail}</body></html>`;
+const hostPages = (page, files) => servePages(page, site.server.url, files);
 
 test('embed.html in an iframe renders the timeline and reports its height to the parent', async () => {
   const { context, page, log } = await openPage(site.browser);
@@ -85,7 +71,7 @@ test('the classic-script figure widget registers with the course\'s LF and mount
     assert.deepEqual(types, ['function', 'function', 'function']);
     const [drawn] = await readDrawnOps(page, '#fig');
     assert.deepEqual(drawn, expectedOps(site.api.simulate({ schedule: 'dualpipe', ranks: 4, microbatches: 8 })));
-    // Light DOM, and the course's dark --blueprint colours direction 0's full backward.
+    // In its shadow root, the course's dark --blueprint colours direction 0's full backward.
     const fill = await page.$eval('#fig .dpl-cell.k-B.d-0', (r) => getComputedStyle(r).fill);
     assert.equal(fill, 'rgb(107, 142, 255)');
     await page.waitForSelector('#sweep .dpl-sweep-svg');

@@ -2,7 +2,7 @@
 // explanation) and rightly (in several accepted formats), against values the simulator computes
 // here in Node for the same requests; the hand trace is checked cell by cell; the overlap pair is
 // drawn from core's analyse_pair and animated; the Hindi page shows Hindi exercise texts; axe-core
-// finds nothing in light and dark. Screenshots go to test-artifacts/.
+// finds nothing in light and dark. Screenshots go to build/test-artifacts/.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -23,7 +23,7 @@ async function openExercise(options, id, extraHash = '') {
   return { context, page, log, scope: `#exercise-${id}` };
 }
 
-/** A screenshot of one exercise (test-artifacts/, for a human to look at). */
+/** A screenshot of one exercise (build/test-artifacts/, for a human to look at). */
 async function shoot(page, scope, name) {
   await mkdir(ARTIFACTS, { recursive: true });
   await (await page.$(scope)).screenshot({ path: path.join(ARTIFACTS, name) });

@@ -21,9 +21,20 @@ test('formatLike writes the live value in the shape of the quote', () => {
   // 1F1B P=8 M=16: (P-1)/(M+P-1) = 7/23 = 30.43...%
   assert.equal(formatLike(7 / 23, '30.4%'), '30.4%');
   assert.equal(formatLike(21, '21'), '21');
-  assert.equal(formatLike(0.039, '0.04'), '0.04');
+  assert.equal(formatLike(0.04, '0.04'), '0.04');
+  assert.equal(formatLike(4, '4.0'), '4.0');
   assert.equal(formatLike(7 / 23, '', 'bubble.fraction'), '30.4%');
   assert.equal(formatLike(6, ''), '6');
+});
+
+test('formatLike keeps the simulator\'s digits when the quote has fewer', () => {
+  // DualPipe P=8 at F&B=2.4: (P/2-1)(F&B+B-3W) = 3 x 1.4 = 4.2 per rank, quoted "6" at F&B=3.
+  assert.equal(formatLike(3 * 1.4, '6'), '4.2');
+  assert.equal(formatLike(4.25, '4.0'), '4.25');
+  // Simulated times are multiples of 1e-6: no more digits than that.
+  assert.equal(formatLike(1 / 3, '0'), '0.333333');
+  // A percentage is a ratio: the quote's precision.
+  assert.equal(formatLike(0.0590909, '5.9%'), '5.9%');
 });
 
 test('quotedShape recognises plain and percent quotes only', () => {

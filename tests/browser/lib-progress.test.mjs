@@ -21,11 +21,26 @@ test('records quiz answers in the course\'s shape under this lesson\'s path', ()
   const stored = JSON.parse(storage.data.get(STORAGE_KEY));
   assert.deepEqual(Object.keys(stored), ['lessons', 'updatedAt']);
   const entry = stored.lessons[LESSON_PATH];
-  assert.deepEqual(entry.answers['pre-q0'], { picked: 0, correct: true, t: 1003 });
-  assert.deepEqual(entry.answers['check-q1'], { picked: 2, correct: false, t: 1005 });
+  // The course reads picked, correct and t; first, wrong and tries are ours.
+  assert.deepEqual(entry.answers['pre-q0'], { picked: 0, correct: true, t: 1003, first: { picked: 0, correct: true }, wrong: [], tries: 1 });
+  assert.deepEqual(entry.answers['check-q1'], { picked: 2, correct: false, t: 1005, first: { picked: 2, correct: false }, wrong: [2], tries: 1 });
   assert.equal(entry.completedAt, null);
   assert.equal(entry.visitedAt, 1001);
   assert.equal(stored.updatedAt, 1006); // every write stamps the entry, then updatedAt
+});
+
+test('a retried quiz answer keeps its first try; completion counts the latest, the first-try score the first', () => {
+  const p = createProgress({ storage: memoryStorage(), now: clock() });
+  p.recordAnswer('pre-q0', 1, false);
+  p.recordAnswer('pre-q0', 3, false);
+  const e = p.recordAnswer('pre-q0', 0, true);
+  assert.deepEqual(e.answers['pre-q0'], { picked: 0, correct: true, t: 1005, first: { picked: 1, correct: false }, wrong: [1, 3], tries: 3 });
+  const s = summarize(e, { quizIds: ['pre-q0'], exerciseIds: [] });
+  assert.equal(s.quizCorrect, 1);
+  assert.equal(s.quizFirstTry, 0);
+  assert.equal(s.complete, true);
+  // An answer stored before retries existed (no `first`) was its own first try.
+  assert.equal(summarize({ answers: { 'pre-q0': { picked: 0, correct: true } } }, { quizIds: ['pre-q0'] }).quizFirstTry, 1);
 });
 
 test('exercise attempts count up and keep the learner\'s texts', () => {
@@ -78,7 +93,7 @@ test('question ids follow the course ("<stage>-q<index>"); completion needs ever
   assert.equal(summarize({ answers, exercises: solved }, { quizIds: ids, exerciseIds: ['a', 'b'] }).complete, true);
   assert.equal(summarize({ answers, exercises: { a: { correct: true } } }, { quizIds: ids, exerciseIds: ['a', 'b'] }).complete, false);
   const one = summarize({ answers: { ...answers, 'post-q1': { picked: 1, correct: false } }, exercises: solved }, { quizIds: ids, exerciseIds: ['a', 'b'] });
-  assert.deepEqual(one, { quizAnswered: 6, quizCorrect: 5, quizTotal: 6, exercisesSolved: 2, exercisesTotal: 2, complete: false });
+  assert.deepEqual(one, { quizAnswered: 6, quizCorrect: 5, quizFirstTry: 5, quizTotal: 6, exercisesSolved: 2, exercisesTotal: 2, complete: false });
 });
 
 test('language: hash, then query, then the remembered choice, then English', () => {

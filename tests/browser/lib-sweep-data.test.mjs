@@ -44,7 +44,7 @@ test('vs ranks at fixed micro-batches: even ranks 2..24 (some schedule needs an 
 
 const rows = [
   { schedule: 'dualpipe', ranks: 8, microbatches: 8, ok: false, error: { code: 'invalid_config', message: 'microbatches must be >= 2 * ranks = 16 for dualpipe (got 8)', path: '/microbatches' } },
-  { schedule: 'dualpipe', ranks: 8, microbatches: 16, ok: true, bubbleFraction: 0.111, maxPeakActivations: 9, stages: 8, makespan: 54, bubbleMax: 6, utilization: 0.889, paramCopies: 2 },
+  { schedule: 'dualpipe', ranks: 8, microbatches: 16, ok: true, bubbleFraction: 0.111, maxPeakActivations: 9, maxPeakActivationMemory: 9, stages: 8, makespan: 54, bubbleMax: 6, utilization: 0.889, paramCopies: 2 },
   { schedule: 'dualpipe', ranks: 8, microbatches: 12, ok: false, error: { code: 'invalid_config', message: 'x, "quoted"', path: '' } },
   { schedule: 'dualpipe', ranks: 8, microbatches: 20, ok: true, bubbleFraction: 0.09, maxPeakActivations: 9 },
 ];
@@ -57,8 +57,8 @@ test('series put invalid shapes in as gaps and sort by x; segments split at the 
 
 test('CSV: one header, one line per row, errors quoted per RFC 4180', () => {
   const lines = rowsToCsv(rows).split('\r\n');
-  assert.equal(lines[0], 'schedule,ranks,microbatches,ok,stages,makespan,bubbleMax,bubbleFraction,utilization,maxPeakActivations,paramCopies,error');
-  assert.equal(lines[2], 'dualpipe,8,16,true,8,54,6,0.111,0.889,9,2,');
-  assert.equal(lines[3], 'dualpipe,8,12,false,,,,,,,,"x, ""quoted"""');
+  assert.equal(lines[0], 'schedule,ranks,microbatches,ok,stages,makespan,bubbleMax,bubbleFraction,utilization,maxPeakActivationMemory,maxPeakActivations,paramCopies,error');
+  assert.equal(lines[2], 'dualpipe,8,16,true,8,54,6,0.111,0.889,9,9,2,');
+  assert.equal(lines[3], 'dualpipe,8,12,false,,,,,,,,,"x, ""quoted"""');
   assert.equal(lines.length, rows.length + 2); // trailing CRLF
 });

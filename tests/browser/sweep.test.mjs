@@ -63,7 +63,7 @@ test('the table view and the CSV hold every row, n/a where the shape is invalid'
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('.view-sweep a[download]')]);
     const csv = await (await download.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString('utf8'));
     const lines = csv.trim().split('\r\n');
-    assert.equal(lines[0], 'schedule,ranks,microbatches,ok,stages,makespan,bubbleMax,bubbleFraction,utilization,maxPeakActivations,paramCopies,error');
+    assert.equal(lines[0], 'schedule,ranks,microbatches,ok,stages,makespan,bubbleMax,bubbleFraction,utilization,maxPeakActivationMemory,maxPeakActivations,paramCopies,error');
     assert.equal(lines.length, rows.length + 1);
     const dualpipe10 = rows.find((r) => r.schedule === 'dualpipe' && r.ranks === 10);
     assert.equal(dualpipe10.ok, false);

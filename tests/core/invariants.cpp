@@ -182,6 +182,8 @@ std::string check_invariants(const Schedule& s, const SimResult& r) {
     const RankStats& st = r.per_rank[static_cast<std::size_t>(rank)];
     if (!close(st.busy, busy) || !close(st.idle, makespan - busy)) return "busy/idle mismatch";
     if (st.peak_activations != peak) return "peak activations mismatch on rank " + std::to_string(rank);
+    if (!close(st.peak_activation_memory, static_cast<double>(peak) * s.ranks / s.stages))
+      return "peak activation memory is not peak x ranks / stages on rank " + std::to_string(rank);
     total_idle += makespan - busy;
     max_idle = std::max(max_idle, makespan - busy);
     max_peak = std::max(max_peak, peak);
@@ -190,6 +192,8 @@ std::string check_invariants(const Schedule& s, const SimResult& r) {
   if (!close(r.bubble_fraction, total_idle / (s.ranks * makespan))) return "bubble fraction mismatch";
   if (!close(r.utilization, 1 - r.bubble_fraction)) return "utilization mismatch";
   if (r.max_peak_activations != max_peak) return "max peak activations mismatch";
+  if (!close(r.max_peak_activation_memory, static_cast<double>(max_peak) * s.ranks / s.stages))
+    return "max peak activation memory mismatch";
   return check_comm_metrics(r);
 }
 

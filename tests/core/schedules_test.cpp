@@ -110,6 +110,24 @@ TEST_CASE("DualPipe and DualPipeV peak at PP+1 in-flight activations") {
   }
 }
 
+// Per-GPU units: one unit is one micro-batch's activations through 1/ranks of the model. A 1F1B,
+// DualPipe or Chimera stage is exactly that much (stages = ranks), so the count is the memory; a
+// DualPipeV stage is half of it (2R stages on R ranks), so its PP+1 = 2R+1 stages weigh R + 1/2:
+// half a unit more than 1F1B's R, one half less than DualPipe's R+1, not twice either.
+TEST_CASE("Per-GPU activation memory weighs a stage by ranks / stages") {
+  for (int r : {2, 4, 8}) {
+    CHECK(simulate_checked({"1f1b", r, 4 * r, {}}).max_peak_activation_memory == r);
+    CHECK(simulate_checked({"dualpipe", r, 4 * r, {}}).max_peak_activation_memory == r + 1);
+    CHECK(simulate_checked({"chimera", r, 4 * r, {}}).max_peak_activation_memory == r);
+    CHECK(simulate_checked({"dualpipev", r, 4 * r, {}}).max_peak_activation_memory == r + 0.5);
+  }
+  // DualPipeV 4x10 (tests/golden): ranks hold 8, 8, 8 and 9 stage-activations at their peaks.
+  const SimResult v = simulate_checked({"dualpipev", 4, 10, {}});
+  const std::vector<double> expected = {4, 4, 4, 4.5};
+  for (std::size_t rank = 0; rank < expected.size(); ++rank)
+    CHECK(v.per_rank[rank].peak_activation_memory == expected[rank]);
+}
+
 TEST_CASE("DualPipe's bubble does not grow with the micro-batch count") {
   for (int r : {4, 8, 16}) {
     const double first = simulate_checked({"dualpipe", r, 2 * r, {}}).bubble_max;

@@ -16,9 +16,19 @@ TEST_CASE("a sweep cell equals the simulation of the same config") {
   CHECK(row.ranks == 8);
   CHECK(row.microbatches == 20);
   CHECK(row.bubble_max == Approx(6));
+  CHECK(row.max_peak_activation_memory == 9);  // DualPipe: PP + 1 stages of 1/ranks each
   // 1F1B, 4 ranks, "2R" = 8 micro-batches: (P-1)/(M+P-1) = 3/11.
   CHECK(rows.value()[0].microbatches == 8);
   CHECK(rows.value()[0].bubble_fraction == Approx(3.0 / 11.0));
+}
+
+TEST_CASE("sweep rows weigh DualPipeV's half-size stages in per-GPU units") {
+  auto rows = run_sweep(SweepRequest{{"dualpipev"}, {8}, {{2, true}}, Costs{}});
+  REQUIRE(rows.ok());
+  // 16 stages on 8 ranks: PP + 1 = 17 in flight, each half of 1/8 of the model: 8.5.
+  CHECK(rows.value()[0].max_peak_activations == 17);
+  CHECK(rows.value()[0].max_peak_activation_memory == 8.5);
+  CHECK(sweep_to_json(rows.value())["rows"][0]["maxPeakActivationMemory"] == 8.5);
 }
 
 TEST_CASE("shapes a schedule cannot run become rows with the reason") {

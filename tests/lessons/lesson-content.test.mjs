@@ -15,8 +15,13 @@ const SECTIONS = ['objectives', 'problem', 'concept', 'use-it', 'ship-it', 'exer
 
 function simBlocks(markdown) {
   const blocks = new Map();
-  for (const m of markdown.matchAll(/^```sim ([\w-]+)\n([\s\S]*?)^```$/gm)) blocks.set(m[1], JSON.parse(m[2]));
+  for (const m of markdown.matchAll(/^```sim ([\w-]+)( [^\n]*)?\n([\s\S]*?)^```$/gm)) blocks.set(m[1], JSON.parse(m[3]));
   return blocks;
+}
+
+/** The schedules drawn beside a block on the same time axis (```sim lead compare=1f1b```). */
+function compares(markdown) {
+  return [...markdown.matchAll(/^```sim ([\w-]+) [^\n]*compare=([\w-]+)/gm)].map(([, id, schedule]) => ({ id, schedule }));
 }
 
 function quotes(markdown) {
@@ -43,6 +48,9 @@ for (const lang of LANGS) {
     const blocks = simBlocks(markdown);
     assert.ok(blocks.size >= 5, 'the lesson has live configs');
     const results = new Map([...blocks].map(([id, config]) => [id, simulate(config)]));
+    for (const { id, schedule } of compares(markdown)) {
+      assert.equal(simulate({ ...blocks.get(id), schedule }).schedule, schedule, `${id} compared with ${schedule}`);
+    }
     const quoted = quotes(markdown);
     assert.ok(quoted.length >= 5, 'the lesson quotes simulated numbers');
     for (const q of quoted) {
@@ -77,6 +85,7 @@ test('both languages run the same live configs', () => {
   const hi = simBlocks(read('lessons/dualpipe.hi.md'));
   assert.deepEqual([...hi.keys()], [...en.keys()]);
   for (const [id, config] of en) assert.deepEqual(hi.get(id), config, id);
+  assert.deepEqual(compares(read('lessons/dualpipe.hi.md')), compares(read('lessons/dualpipe.en.md')));
 });
 
 test('the Hindi quiz asks the same questions with the same answers', () => {

@@ -11,11 +11,15 @@ import * as timelineView from './views/timeline.js';
 import * as costView from './views/cost-controls.js';
 import * as formView from './views/config-form.js';
 import * as lessonView from './views/lesson-reader.js';
+import * as lessonWidget from './views/lesson-widget.js';
+import { gateTimeline } from './ui/stale-gate.js';
+import { explainError } from './lib/error-fix.js';
+import { createScrollMemory } from './ui/scroll-memory.js';
 import { createActivities } from './lesson-activities.js';
 import { createProgress } from './lib/progress.js';
 import { initialLang, rememberLang } from './lib/lang-pref.js';
 import { prefersReducedMotion } from './ui/dom.js';
-import { SCHEDULE_NAMES, scheduleTitle } from './lib/schedules.js';
+import { SCHEDULE_NAMES, scheduleTitle, laneTitle as titleOfLane } from './lib/schedules.js';
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -38,6 +42,7 @@ let fieldErrors = {};
 let t = translator(initial.state.lang);
 let sim = null;
 let views = {}; // name -> view, mounted on first show
+const scrollMemory = createScrollMemory(window);
 let mountedLang = null;
 
 function showNotice(errors, heading) {
@@ -64,7 +69,7 @@ function applyLang(lang) {
   document.title = t('app.title');
 }
 
-const laneTitle = (c) => t('lane.title', { schedule: scheduleTitle(c.schedule, t), ranks: c.ranks, mb: c.microbatches });
+const laneTitle = (c) => titleOfLane(c, t);
 
 /** Records which field a SimError blames (its JSON pointer), for the form and cost controls. */
 function onSimError(error, index) {
@@ -78,6 +83,14 @@ function onSimError(error, index) {
 
 /** The explorer's address for one config (keeping the page's language and theme). */
 const explorerLink = (config, extra = {}) => `#${serializeState({ ...store.get(), view: 'timeline', compare: '', t: null, ...config, ...extra })}`;
+
+/** The explorer's out-of-date note for a rejected setting: the plain error and its one-click fix. */
+function describeStale(error, index) {
+  const state = store.get();
+  const info = explainError(error, index === 1 ? configOf(state, state.compare) : configOf(state), t);
+  const fix = info.fix ? h('button', { type: 'button', class: 'dpl-fix', onclick: () => store.set({ ...info.fix.patch, t: null }) }, [info.fixLabel]) : null;
+  return { why: `${info.text}. ${t('stale.timeline')}`, extra: fix };
+}
 
 /**
  * A timeline of one config inside an exercise: {update(config), destroy()}. With `streams` it
@@ -107,17 +120,15 @@ function lessonMounters() {
   return [...activities.mounters, {
     selector: '.sim-widget[data-config]',
     mount(el, ctx) {
-      const config = JSON.parse(el.dataset.config);
-      const view = timelineView.mount(el, { sim, t });
-      const link = h('a', { class: 'sim-widget-open' }, [t('tl.open')]);
-      el.append(link);
-      const update = (c) => {
-        const effective = c.effective(config);
-        view.update({ configs: [effective], titles: [laneTitle(effective)], t: null });
-        link.href = explorerLink(effective);
-      };
-      update(ctx);
-      return { update, destroy: () => view.destroy() };
+      const view = lessonWidget.mount(el, {
+        sim, t, id: el.dataset.simId, config: JSON.parse(el.dataset.config),
+        compare: el.dataset.compare || '', autoplay: el.dataset.autoplay === '1',
+        mountTimeline: (host) => timelineView.mount(host, { sim, t }),
+        laneTitle, onRun: ctx.onRun,
+        explorerLink: (config, compare) => explorerLink(config, compare ? { compare } : {}),
+      });
+      view.update(ctx);
+      return view;
     },
   }];
 }
@@ -136,18 +147,49 @@ function mountViews() {
 function ensureView(name) {
   if (views[name]) return views[name];
   const onChange = (patch) => store.set(patch);
-  if (name === 'lesson') views.lesson = lessonView.mount($('#lesson-root'), { sim, t, mounters: lessonMounters() });
+  if (name === 'lesson') views.lesson = lessonView.mount($('#lesson-root'), { sim, t, mounters: lessonMounters(), fetchText: prefetchedText });
   if (name === 'timeline') {
-    views.timeline = timelineView.mount($('#timeline-root'), { sim, t, onChange, onError: onSimError });
+    // A rejected setting leaves the last good run drawn, marked out of date (ui/stale-gate.js).
+    const host = $('#timeline-root');
+    views.timeline = gateTimeline(timelineView.mount(host, { sim, t, onChange }), host, { sim, t, onError: onSimError, describe: describeStale });
     // The hand-written schedule's panel loads when first shown, and draws with the same widget.
     const mountTimeline = (el, { onError }) => timelineView.mount(el, { sim, t, onError });
     views.custom = lazyView(() => import('./views/custom-schedule.js'), $('#custom-root'), { sim, t, onChange, mountTimeline });
   }
   // Tabs the landing page does not show load their code when first opened.
-  if (name === 'sweep') views.sweep = lazyView(() => import('./views/sweep-chart.js'), $('#sweep-root'), { sim, t, onChange });
+  if (name === 'sweep') views.sweep = lazyView(() => import('./views/sweep-chart.js'), $('#sweep-root'), { sim, t, onChange, onError: onSimError });
   if (name === 'planner') views.planner = lazyView(() => import('./views/planner.js'), $('#planner-root'), { sim, t, onChange });
   return views[name];
 }
+
+// Keyboard order follows what the eye sees: the settings come first in the document wherever
+// they are drawn first (above the chart; above the lesson on narrow screens) and after the
+// lesson where they sit beside it on its right.
+const besideLesson = matchMedia('(min-width: 1100px)');
+function placeSettings(view) {
+  const side = $('.layout > .side');
+  const main = $('#main');
+  const after = view === 'lesson' && besideLesson.matches;
+  if (after && side.nextElementSibling === main) main.after(side);
+  if (!after && main.nextElementSibling === side) main.before(side);
+}
+besideLesson.addEventListener('change', () => placeSettings(store.get().view));
+
+// The lesson's text is fetched as soon as this module runs, alongside the simulator's start,
+// instead of after it: the reader takes the response from here.
+const prefetched = new Map(); // url -> Promise<text>
+function prefetchText(url) {
+  if (!prefetched.has(url)) {
+    prefetched.set(url, fetch(url).then((response) => {
+      if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
+      return response.text();
+    }));
+    prefetched.get(url).catch(() => prefetched.delete(url)); // a failure is not kept: a retry fetches again
+  }
+  return prefetched.get(url);
+}
+const prefetchedText = (url) => prefetchText(url);
+if (initial.state.view === 'lesson') prefetchText(new URL(`generated/lessons/dualpipe.${initial.state.lang}.html`, document.baseURI).href);
 
 /** One line that says what is simulated, shown beside the settings heading (useful folded). */
 function settingsSummary(state) {
@@ -182,8 +224,10 @@ function render(state) {
     if (a.dataset.view === state.view) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');
   });
+  placeSettings(state.view);
   updatePanels(state);
   const view = ensureView(state.view);
+  scrollMemory.show(state.view);
   if (state.view === 'lesson') view.update({ lang: state.lang, costs: state.costs });
   if (state.view === 'timeline') {
     const configs = [configOf(state)];
@@ -195,20 +239,20 @@ function render(state) {
   if (state.view === 'sweep') view.update({ ranks: state.ranks, microbatches: state.microbatches, costs: state.costs, axis: state.axis, table: state.table });
 }
 
-async function start() {
+function start() {
   applyLang(initial.state.lang);
   applyTheme(initial.state.theme);
   showNotice(initial.errors, t('page.paramError'));
   // On a narrow screen the settings start folded so the lesson or the chart comes first.
   const narrow = initial.state.view === 'lesson' ? '(max-width: 1099px)' : '(max-width: 899px)';
   if (matchMedia(narrow).matches) $('#side-panel').open = false;
-  try {
-    sim = withCache(createSimClient());
-    await sim.catalogue(); // the module loads (or fails to) before any view asks for a run
-  } catch (error) {
+  // The simulator loads in its worker while the page renders: views wait for it in their own
+  // requests, so the lesson's text and the first widget do not queue behind the module. A module
+  // that fails to load is reported once, above the views.
+  sim = withCache(createSimClient());
+  sim.catalogue().catch((error) => {
     $('#main').prepend(h('div', { class: 'dpl-error', role: 'alert' }, [h('strong', { text: t('page.loadError') }), h('p', { text: String(error.message || error) })]));
-    return;
-  }
+  });
   bindHash(store, window, {
     isSettled: () => !document.querySelector('.dpl-timeline.is-playing'),
     onErrors: (errors) => showNotice(errors, t('page.paramError')),

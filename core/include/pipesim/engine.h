@@ -25,6 +25,10 @@ struct RankStats {
   double busy = 0.0;
   double idle = 0.0;
   int peak_activations = 0;  ///< max stage-micro-batches whose F finished and whose B has not
+  /// peak_activations in per-GPU units: activations of one micro-batch through 1/ranks of the
+  /// model, = peak_activations x ranks / stages (a DualPipeV stage is half a rank's share of
+  /// layers, so its count halves), so schedules with different stage sizes compare directly.
+  double peak_activation_memory = 0.0;
   // With a communication model (Costs::comm) only; busy = compute + exposed_comm.
   double compute = 0.0;       ///< time the compute stream ran
   double comm = 0.0;          ///< time the communication stream ran
@@ -54,6 +58,7 @@ struct SimResult {
   double bubble_fraction = 0.0;  ///< bubble_total / (ranks * makespan)
   double utilization = 0.0;      ///< 1 - bubble_fraction
   int max_peak_activations = 0;  ///< max over ranks of peak_activations
+  double max_peak_activation_memory = 0.0;  ///< max over ranks of peak_activation_memory
   std::optional<CommSummary> comm;  ///< set exactly when config.costs.comm is
   std::vector<std::vector<TimedOp>> timeline;  ///< per rank, in execution order
 };

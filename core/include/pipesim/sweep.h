@@ -36,6 +36,7 @@ struct SweepRow {
   int stages = 0;
   double makespan = 0, bubble_max = 0, bubble_fraction = 0, utilization = 0;
   int max_peak_activations = 0;
+  double max_peak_activation_memory = 0;  ///< SimResult::max_peak_activation_memory
   int param_copies = 1;
 };
 
@@ -55,7 +56,7 @@ Result<SweepRequest> sweep_from_json(const Json& json);
 /// sweep_from_json then the sweep, validating once: what the CLI's and the page's sweeps call.
 Result<std::vector<SweepRow>> sweep_request(const Json& json);
 /// {"rows":[{schedule, ranks, microbatches, ok, stages, makespan, bubbleMax, bubbleFraction,
-///  utilization, maxPeakActivations, paramCopies} | {schedule, ranks, microbatches, ok:false, error}]}
+///  utilization, maxPeakActivations, maxPeakActivationMemory, paramCopies} | {schedule, ranks, microbatches, ok:false, error}]}
 Json sweep_to_json(const std::vector<SweepRow>& rows);
 
 /// Parses "8", "4R" (a multiple of ranks). Errors name `path`.

@@ -7,7 +7,7 @@ import { withCache } from '../lib/sim-cache.js';
 import { translator } from '../lib/i18n.js';
 import { parseParams, paramsFrom, configOf } from '../state.js';
 import { h, errorBox } from '../ui/dom.js';
-import { scheduleTitle } from '../lib/schedules.js';
+import { laneTitle } from '../lib/schedules.js';
 import * as timelineView from '../views/timeline.js';
 import * as sweepView from '../views/sweep-chart.js';
 
@@ -66,7 +66,7 @@ export function mountWidget(element, input, defaults = {}) {
     } else {
       const configs = [configOf(state)];
       if (state.compare) configs.push(configOf(state, state.compare));
-      const titles = configs.map((c) => t('lane.title', { schedule: scheduleTitle(c.schedule, t), ranks: c.ranks, mb: c.microbatches }));
+      const titles = configs.map((c) => laneTitle(c, t));
       view.update({ configs, titles, t: state.t, table: state.table, speed: state.speed, streams: state.streams });
     }
   }

@@ -23,17 +23,26 @@ export function quotedShape(quoted) {
   return { decimals: match[1] ? match[1].length : 0, percent: match[2] === '%' };
 }
 
+/** Decimal places the simulator's own precision (its 1e-6 tick) needs for `value`: 4.2 -> 1. */
+export function simDecimals(value) {
+  const text = formatNumber(value, 6);
+  return text.includes('.') ? text.length - text.indexOf('.') - 1 : 0;
+}
+
 /**
- * Formats `value` the way `quoted` is written, so "30.4%" and 0.30434 compare as equal strings.
+ * Formats `value` the way `quoted` is written, so "30.4%" and 0.30434 compare as equal strings;
+ * a plain number keeps the digits the simulator gives when the quote has fewer (quoted "6",
+ * simulated 4.2: "4.2", never "4"). Percentages are ratios, shown at the quote's precision.
  * Without a usable quote, fractions (0..1 named *fraction or utilization) become percentages.
  */
 export function formatLike(value, quoted, field = '') {
   const shape = quoted ? quotedShape(quoted) : null;
   if (shape) {
-    return shape.percent ? formatPercent(value, shape.decimals) : value.toFixed(shape.decimals);
+    if (shape.percent) return formatPercent(value, shape.decimals);
+    return value.toFixed(Math.max(shape.decimals, simDecimals(value)));
   }
   if (/(fraction|utilization)$/i.test(field)) return formatPercent(value, 1);
-  return formatNumber(value);
+  return formatNumber(value, 6);
 }
 
 /** Reads a dotted path ("bubble.max") from a result object; undefined when absent. */

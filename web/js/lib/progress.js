@@ -10,8 +10,11 @@
 // renderer names them. We add one field the course ignores: `exercises: { "<id>": {correct,
 // lastCorrect, attempts, t, answers: {<answer id>: {text, correct}}, inputs} }` (the hand trace
 // stores its grid there; `correct` stays true once an attempt was right).
-// Completion follows the course's rule (every quiz question answered, none wrong) plus every
-// exercise solved. Everything here tolerates missing, corrupt or foreign data: it never throws,
+// A quiz answer may be retried: the entry holds the latest answer as the course reads it
+// ({picked, correct, t}) plus our `first` ({picked, correct}: the first try, never overwritten),
+// `wrong` (options tried and wrong) and `tries`. Completion follows the course's rule (every
+// quiz question answered right, as its latest answer) plus every exercise solved; the first-try
+// score is reported beside it, not used for completion. Everything here tolerates missing, corrupt or foreign data: it never throws,
 // and it only ever rewrites this lesson's entry. DOM-free: `storage` is injected.
 
 export const STORAGE_KEY = 'aifs:progress:v1';
@@ -132,10 +135,17 @@ export function createProgress({ storage = null, path = LESSON_PATH, now = () =>
     recordVisit() {
       return change((e) => { e.visitedAt = now(); });
     },
-    /** A quiz answer, as the course records it. */
+    /** A quiz answer, as the course records it; the first try stays in `first`. */
     recordAnswer(qid, picked, correct) {
       if (!qid || !Number.isInteger(picked)) return api.get();
-      return change((e) => { e.answers[qid] = { picked, correct: Boolean(correct), t: now() }; });
+      return change((e) => {
+        const before = e.answers[qid];
+        const first = before ? (isObject(before.first) ? before.first : { picked: before.picked, correct: before.correct }) : { picked, correct: Boolean(correct) };
+        const earlierWrong = before ? (Array.isArray(before.wrong) ? before.wrong : before.correct ? [] : [before.picked]) : [];
+        const wrong = [...new Set([...earlierWrong, ...(correct ? [] : [picked])])];
+        const tries = (before ? (Number.isInteger(before.tries) ? before.tries : 1) : 0) + 1;
+        e.answers[qid] = { picked, correct: Boolean(correct), t: now(), first, wrong, tries };
+      });
     },
     /** An exercise attempt: `answers` {answerId: {text, correct}}; `correct` when all are right. */
     recordExercise(id, { correct, answers = {}, ...extra }) {
@@ -175,16 +185,20 @@ export function createProgress({ storage = null, path = LESSON_PATH, now = () =>
 
 /**
  * Summary of an entry against the lesson's quiz and exercises: {quizAnswered, quizCorrect,
- * quizTotal, exercisesSolved, exercisesTotal, complete (by the rule above)}.
+ * quizFirstTry (right on the first try), quizTotal, exercisesSolved, exercisesTotal, complete
+ * (by the rule above)}.
  */
 export function summarize(entry, { quizIds = [], exerciseIds = [] } = {}) {
   const e = normalizeLesson(entry);
   const quizAnswered = quizIds.filter((q) => e.answers[q]).length;
   const quizCorrect = quizIds.filter((q) => e.answers[q]?.correct).length;
+  // An answer stored before retries existed was its own first try.
+  const quizFirstTry = quizIds.filter((q) => e.answers[q] && (isObject(e.answers[q].first) ? e.answers[q].first.correct === true : e.answers[q].correct)).length;
   const exercisesSolved = exerciseIds.filter((x) => e.exercises[x]?.correct).length;
   return {
     quizAnswered,
     quizCorrect,
+    quizFirstTry,
     quizTotal: quizIds.length,
     exercisesSolved,
     exercisesTotal: exerciseIds.length,

@@ -30,3 +30,9 @@ export function scheduleTitle(name, t) {
 export function scheduleIndex(name) {
   return SCHEDULE_NAMES.indexOf(name);
 }
+
+/** A timeline lane's title: "DualPipe · 8 ranks · 20 micro-batches", counted in the language's plurals. */
+export function laneTitle(config, t) {
+  const count = (key, n) => (typeof n === 'number' ? t.plural(key, n) : String(n));
+  return t('lane.title', { schedule: scheduleTitle(config.schedule, t), ranks: count('lane.ranks', config.ranks), mb: count('lane.mb', config.microbatches) });
+}

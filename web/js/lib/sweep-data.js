@@ -6,7 +6,9 @@ import { SCHEDULES, SCHEDULE_NAMES } from './schedules.js';
 
 /** Every schedule core offers, in the catalogue's order. */
 export const SWEEP_SCHEDULES = SCHEDULE_NAMES;
-export const METRICS = ['bubbleFraction', 'maxPeakActivations'];
+// Activations as per-GPU memory (core's maxPeakActivationMemory: one unit is a micro-batch through
+// 1/ranks of the model), the only count in which DualPipeV's half-size stages compare with the rest.
+export const METRICS = ['bubbleFraction', 'maxPeakActivationMemory'];
 
 const gcd = (a, b) => (b ? gcd(b, a % b) : a);
 const lcm = (a, b) => (a / gcd(a, b)) * b;
@@ -80,7 +82,7 @@ export function segments(points) {
   return out;
 }
 
-const CSV_COLUMNS = ['schedule', 'ranks', 'microbatches', 'ok', 'stages', 'makespan', 'bubbleMax', 'bubbleFraction', 'utilization', 'maxPeakActivations', 'paramCopies', 'error'];
+const CSV_COLUMNS = ['schedule', 'ranks', 'microbatches', 'ok', 'stages', 'makespan', 'bubbleMax', 'bubbleFraction', 'utilization', 'maxPeakActivationMemory', 'maxPeakActivations', 'paramCopies', 'error'];
 
 function csvCell(value) {
   if (value === undefined || value === null) return '';

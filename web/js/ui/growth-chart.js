@@ -13,7 +13,8 @@ import { DEFAULT_COSTS } from '../state.js';
 import { errorText } from '../lib/error-text.js';
 
 const CHART = { width: 420, height: 236, left: 44, right: 12, top: 12, bottom: 50 };
-const METRICS = ['bubbleMax', 'maxPeakActivations'];
+// Activations in per-GPU units (core's maxPeakActivationMemory), so the two schedules compare.
+const METRICS = ['bubbleMax', 'maxPeakActivationMemory'];
 
 /** createGrowthChart({t, sim, ranks, schedules}) -> {element, ready: Promise, evidence(answerId)} */
 export function createGrowthChart({ t, sim, ranks = 4, schedules = ['dualpipe', 'chimera'], costs }) {
@@ -77,7 +78,7 @@ export function createGrowthChart({ t, sim, ranks = 4, schedules = ['dualpipe', 
     legend.replaceChildren(...schedules.map((schedule) => h('li', {}, [swatch(schedule), h('span', { text: name(schedule) })])),
       h('li', { text: t('ex.growth.crossNote') }));
     charts.replaceChildren(...METRICS.map(chart));
-    const cols = ['schedule', 'microbatches', 'bubbleMax', 'maxPeakActivations'];
+    const cols = ['schedule', 'microbatches', 'bubbleMax', 'maxPeakActivationMemory'];
     tableWrap.replaceChildren(h('table', { class: 'dpl-table' }, [
       h('caption', { text: caption }),
       h('thead', {}, [h('tr', {}, cols.map((c) => h('th', { scope: 'col', text: t(`sw.col.${c}`) })))]),
@@ -116,7 +117,7 @@ export function createGrowthChart({ t, sim, ranks = 4, schedules = ['dualpipe', 
       if (/growth/.test(answerId)) {
         const dp = range('dualpipe', 'bubbleMax');
         const ch = range('chimera', 'bubbleMax');
-        const dpPeak = range('dualpipe', 'maxPeakActivations');
+        const dpPeak = range('dualpipe', 'maxPeakActivationMemory');
         if (!dp || !dpPeak) return '';
         return t('ex.growth.evidenceGrowth', {
           from: dp.from.microbatches, to: dp.to.microbatches, dpIdle: sig(dp.max), dpPeak: sig(dpPeak.max),

@@ -76,7 +76,7 @@ export function buildLaneHeading(lane, t) {
     t('stat.makespan', { v: formatNumber(r.makespan) }),
     t('stat.bubbleMax', { v: formatNumber(r.bubble.max) }),
     t('stat.bubbleFraction', { v: formatPercent(r.bubble.fraction) }),
-    t('stat.peak', { v: r.maxPeakActivations }),
+    t('stat.peak', { v: formatNumber(r.maxPeakActivationMemory) }),
   ];
   if (r.comm) {
     stats.push(t('stat.hidden', { v: formatPercent(r.comm.hiddenFraction) }), t('stat.computeUtil', { v: formatPercent(r.comm.computeUtilization) }));

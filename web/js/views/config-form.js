@@ -1,12 +1,13 @@
 // The explorer's schedule form: preset, schedule, optional second schedule to compare, ranks and
 // micro-batches. Under ranks and micro-batches, what the chosen schedules ask of them (from core's
-// shape data); under any field, the simulator's message when its error path points there.
+// shape data); under any field, the simulator's complaint when its error path points there, in
+// plain words with a one-click fix (ui/field-error.js).
 // mount(element, deps) -> { update(state), destroy() }
 //   deps.t   deps.onChange(patch)   (the schedules are core's catalogue, lib/schedules.js)
 // state: { schedule, compare, ranks, microbatches, costs, fieldErrors: {path: SimError} }
 import { h, uniqueId } from '../ui/dom.js';
 import { PRESETS, matchPreset } from '../lib/presets.js';
-import { errorText } from '../lib/error-text.js';
+import { showFieldError } from '../ui/field-error.js';
 import { SCHEDULES, scheduleTitle } from '../lib/schedules.js';
 import { shapeHint } from '../lib/shape-hint.js';
 
@@ -83,13 +84,17 @@ export function mount(element, deps) {
       // The sweep runs every schedule: there the hints (which name the chosen ones) are hidden.
       for (const f of [ranks, microbatches]) f.hint.textContent = shapeHint([state.schedule, state.compare], f.control.name, t);
       const errors = state.fieldErrors || {};
-      const show = (f, error) => {
-        f.msg.textContent = error ? errorText(error, t.lang) : '';
-        if (error) f.control.setAttribute('aria-invalid', 'true');
-        else f.control.removeAttribute('aria-invalid');
+      const config = { schedule: state.schedule, ranks: state.ranks, microbatches: state.microbatches, costs: state.costs };
+      // A fix applies to the settings, then focus returns to the field it repaired.
+      const onFix = (f) => (patch) => {
+        deps.onChange({ ...patch, t: null });
+        f.control.focus();
       };
+      const show = (f, error, about = config) => showFieldError(f.msg, f.control, error, { config: about, t, onFix: onFix(f) });
       show(schedule, errors['/schedule']);
-      show(compare, errors['compare']);
+      // The compared schedule's own shape rules: its error (any field) is shown under its picker,
+      // and a fix there changes the shared ranks or micro-batches.
+      show(compare, errors.compare, { ...config, schedule: state.compare });
       show(ranks, errors['/ranks']);
       show(microbatches, errors['/microbatches']);
     },

@@ -7,7 +7,7 @@
 // state: { costs, config (the schedule the formula is about), fieldErrors: {path: SimError} }
 import { h, uniqueId } from '../ui/dom.js';
 import { formatNumber } from '../lib/format.js';
-import { errorText } from '../lib/error-text.js';
+import { showFieldError } from '../ui/field-error.js';
 import { DEFAULT_COSTS, DEFAULT_COMM, PARAMS } from '../state.js';
 import { scheduleTitle } from '../lib/schedules.js';
 import CATALOGUE from '../../generated/catalogue.js';
@@ -72,6 +72,7 @@ export function mount(element, deps) {
   let timer = 0;
   let token = 0;
   let configKey = '';
+  let config = null; // the run the formula is about (its schedule and shape)
   let stateErrors = {}; // from the app (the explorer's timeline)
   let ownError = null; // the SimError of this panel's own run of the config
 
@@ -80,19 +81,23 @@ export function mount(element, deps) {
    * about the comm model as a whole (or a field it does not show) goes under its switch.
    */
   function showMessages() {
-    const messageFor = (path) => errorText(stateErrors[path] || (ownError && ownError.path === path ? ownError : null), t.lang);
+    const errorFor = (path) => stateErrors[path] || (ownError && ownError.path === path ? ownError : null);
     const commPaths = [...Object.keys(stateErrors), ownError?.path || ''].filter((p) => p === '/costs/comm' || p.startsWith('/costs/comm/'));
     const shown = new Set(Object.values(paths));
+    const about = { ...(config || {}), costs: { ...costs } };
     for (const [name, path] of Object.entries(paths)) {
-      const message = messageFor(path);
-      messages[name].textContent = message;
-      if (message) inputs[name].setAttribute('aria-invalid', 'true');
-      else inputs[name].removeAttribute('aria-invalid');
+      showFieldError(messages[name], inputs[name], errorFor(path), {
+        config: about, t,
+        onFix: (patch) => {
+          costs = { ...patch.costs };
+          fill();
+          deps.onChange({ costs: { ...patch.costs } });
+          inputs[name].focus();
+        },
+      });
     }
     const other = commPaths.find((p) => !shown.has(p));
-    messages.comm.textContent = other ? messageFor(other) : '';
-    if (other) commOn.setAttribute('aria-invalid', 'true');
-    else commOn.removeAttribute('aria-invalid');
+    showFieldError(messages.comm, commOn, other ? errorFor(other) : null, { config: about, t });
   }
 
   function read() {
@@ -185,6 +190,7 @@ export function mount(element, deps) {
       costs = { ...state.costs };
       fill();
       stateErrors = state.fieldErrors || {};
+      config = state.config || null;
       showMessages();
       if (state.config) {
         const key = JSON.stringify(state.config);

@@ -1,10 +1,12 @@
 // Lesson reader: loads the lesson rendered at build time (web/generated/lessons/<name>.<lang>.html),
 // mounts a live widget into every placeholder the build left in it, and fills every quoted number
-// with the value the simulator computes, flagging any that differ from the text.
+// with the value the simulator computes, flagging any that differ from the text. A widget the
+// learner has changed (its own controls) reports its run, and the numbers quoting its id follow it.
 // mount(element, deps) -> { update(state), destroy() }
 //   deps.t   deps.sim.simulate   deps.lesson (name, default "dualpipe")   deps.fetchText?(url)
 //   deps.mounters: [{ selector, mount(el, ctx) -> {update(ctx), destroy()} }]. The app registers the
 //     timeline for `.sim-widget`; exercise widgets register their own selector the same way.
+//     ctx.onRun(id, config | null) tells the reader a widget now runs `config` (null: its text's).
 // state: { lang, costs }
 import { h, clear } from '../ui/dom.js';
 import { formatLike, readPath } from '../lib/format.js';
@@ -28,6 +30,7 @@ export function mount(element, deps) {
   let costs = DEFAULT_COSTS;
   let widgets = []; // { view, el, ctx(costs) }
   let configs = new Map(); // sim id -> config written in the lesson
+  const runs = new Map(); // sim id -> the config its widget runs instead, after the learner changed it
   let token = 0;
 
   /** The config a lesson widget runs: as written, unless the learner changed the shared costs. */
@@ -69,14 +72,22 @@ export function mount(element, deps) {
     fillNumbers();
   }
 
+  /** A widget's new run: the numbers quoting its id follow (and say they moved from the text). */
+  function onRun(id, config) {
+    const before = JSON.stringify(runs.get(id) ?? null);
+    if (config) runs.set(id, config); else runs.delete(id);
+    if (JSON.stringify(config ?? null) !== before) fillNumbers();
+  }
+
   function mountWidgets() {
     configs = new Map();
+    runs.clear();
     root.querySelectorAll('.sim-widget[data-sim-id]').forEach((el) => {
       try { configs.set(el.dataset.simId, JSON.parse(el.dataset.config)); } catch { /* shown by the widget */ }
     });
     for (const mounter of deps.mounters || []) {
       root.querySelectorAll(mounter.selector).forEach((el) => {
-        const ctx = { lang, costs, configs, effective, t };
+        const ctx = { lang, costs, configs, effective, t, onRun };
         try {
           const view = mounter.mount(el, ctx);
           widgets.push({ view, el });
@@ -98,9 +109,9 @@ export function mount(element, deps) {
     const spans = [...root.querySelectorAll('.sim-number[data-ref]')];
     const results = new Map();
     await Promise.all([...new Set(spans.map((s) => s.dataset.ref.split('.')[0]))].map(async (id) => {
-      const config = configs.get(id);
+      const config = runs.get(id) ?? (configs.has(id) ? effective(configs.get(id)) : null);
       if (!config) return;
-      try { results.set(id, await deps.sim.simulate(effective(config))); } catch (error) { results.set(id, error); }
+      try { results.set(id, await deps.sim.simulate(config)); } catch (error) { results.set(id, error); }
     }));
     if (mine !== token) return;
     for (const span of spans) {
@@ -123,11 +134,12 @@ export function mount(element, deps) {
       if (!valueNode.isConnected) span.replaceChildren(valueNode);
       span.dataset.live = live;
       if (quoted && live !== quoted) {
-        // With the default costs a difference is a slip in the text; with the learner's costs it
-        // is the point of the exercise. Either way both numbers stay visible.
-        span.classList.add(sameCosts(costs, DEFAULT_COSTS) ? 'is-mismatch' : 'is-changed');
+        // With the default costs a difference is a slip in the text; with the learner's costs or
+        // widget settings it is the point of the exercise. Either way both numbers stay visible.
+        const learners = !sameCosts(costs, DEFAULT_COSTS) || runs.has(id);
+        span.classList.add(learners ? 'is-changed' : 'is-mismatch');
         span.append(h('span', { class: 'sim-number-quoted', text: t('lesson.quoted', { q: quoted }) }));
-        span.title = t(sameCosts(costs, DEFAULT_COSTS) ? 'lesson.mismatch' : 'lesson.changed', { q: quoted, v: live });
+        span.title = t(learners ? 'lesson.changed' : 'lesson.mismatch', { q: quoted, v: live });
       } else {
         span.removeAttribute('title');
       }
@@ -144,7 +156,7 @@ export function mount(element, deps) {
         return;
       }
       if (costsChanged) {
-        for (const w of widgets) w.view.update({ lang, costs, configs, effective, t });
+        for (const w of widgets) w.view.update({ lang, costs, configs, effective, t, onRun });
         fillNumbers();
       }
     },

@@ -1,6 +1,8 @@
 // Planner: a form for the planner spec (docs/schema.md "Planner"), three presets, and the plan
 // pipesim.plan returns, drawn beside the form as structured HTML. A reject or refusal is shown
-// first with its reason; a SimError is shown under the field its path names. Offers the plan as
+// first, headed in words (a sensible "data parallelism only" as a recommendation, not an error);
+// a SimError is shown under the field its path names, in plain words with the preset's value
+// one click away, while the last good plan stays on screen, dimmed and marked out of date. Offers the plan as
 // Markdown (pipesim.planMarkdown) for download. The spec lives in the address too, so a plan is
 // shared by copying it: the preset it starts from (`plan=`) and every field changed from that
 // preset, under the field's dotted name (`cluster.gpus=512`). Values from the address go to the
@@ -10,9 +12,13 @@
 //   deps.onChange?({plan})   the plan's URL text after each change (state.js serialises it)
 // state: { lang, plan: {plan?: presetId, 'cluster.gpus'?: text, ...} }
 import { h, clear, uniqueId, errorBox } from '../ui/dom.js';
+import { showFieldError } from '../ui/field-error.js';
+import { setStale } from '../ui/stale.js';
+import { explainError } from '../lib/error-fix.js';
 import { formatPercent } from '../lib/format.js';
 import { DEFAULT_COSTS } from '../state.js';
-import { errorText, localizedError } from '../lib/error-text.js';
+import { localizedError } from '../lib/error-text.js';
+import { SCHEDULE_NAMES, scheduleTitle } from '../lib/schedules.js';
 import { PLANNER_PRESETS, presetSpec, PLAN_FIELDS as FIELDS, PLAN_URL_KEYS, planKey as key } from '../lib/planner-presets.js';
 
 const TYPING_DELAY_MS = 350;
@@ -24,6 +30,8 @@ const FALSE_TEXT = ['false', '0'];
 const planText = (plan) => PLAN_URL_KEYS.filter((k) => typeof plan?.[k] === 'string').map((k) => `${k}=${plan[k]}`).join('&');
 
 const MOE_ONLY = new Set(['/model/activeParams', '/model/experts', '/model/expertParallel']);
+// Outcomes that are advice, not failure: the planner recommends something simpler than a pipeline.
+const RECOMMENDATIONS = new Set(['fits-one-gpu', 'under-1b-tokens']);
 
 /** 671e9 -> "671e9", 14.8e12 -> "14.8e12", 80 -> "80": big counts stay short in the inputs. */
 function numberText(n) {
@@ -206,17 +214,37 @@ export function mount(element, deps) {
     return spec;
   }
 
+  // Field names in plain sentences: the planner's own labels.
+  const tField = Object.assign((k, vars) => {
+    const label = k.startsWith('pf.') ? `plan.f.${k.slice(3)}` : '';
+    return label && t(label) !== label ? t(label) : t(k, vars);
+  }, { lang: t.lang, plural: t.plural });
+
+  /** The repair for an error at `path`: the base preset's value, when it differs from what is there. */
+  function presetFix(path, error) {
+    const kind = FIELDS.find((f) => f[0] === path)?.[1];
+    if (!kind || kind === 'check' || kind === 'type') return null;
+    const value = baseText(path, kind);
+    if (value === '' || value === fieldText(path, kind)) return null;
+    const info = explainError(error, null, tField);
+    return { ...info, fix: { field: key(path), value, patch: { [path]: value } }, fixLabel: t('fix.use', { value }) };
+  }
+
   function showErrors(error) {
-    for (const path of Object.keys(messages)) {
-      messages[path].textContent = '';
-      controls[path].removeAttribute('aria-invalid');
-    }
+    for (const path of Object.keys(messages)) showFieldError(messages[path], controls[path], null, { t });
     clear(formError);
     if (!error) return;
     const path = Object.keys(messages).find((p) => error.path === p || (error.path || '').startsWith(`${p}/`));
     if (path && !controls[path].disabled) {
-      messages[path].textContent = errorText(error, t.lang);
-      controls[path].setAttribute('aria-invalid', 'true');
+      showFieldError(messages[path], controls[path], error, {
+        t, explained: presetFix(path, error) ?? explainError(error, null, tField),
+        onFix: (patch) => {
+          for (const [p, value] of Object.entries(patch)) controls[p].value = value;
+          preset.value = '';
+          run();
+          controls[path].focus();
+        },
+      });
     } else {
       formError.append(errorBox(localizedError(error, t.lang), t('plan.error')));
     }
@@ -227,7 +255,8 @@ export function mount(element, deps) {
   const hours = (v) => Math.round(v).toLocaleString('en-US');
 
   function verdict(kind, heading, message, extra) {
-    return h('div', { class: `dpl-planner-verdict is-${kind}`, role: 'alert', dataset: { kind } }, [
+    // A recommendation is news, not an alarm: announced politely.
+    return h('div', { class: `dpl-planner-verdict is-${kind}`, role: kind === 'recommend' ? 'status' : 'alert', dataset: { kind } }, [
       h('strong', { text: heading }),
       h('p', { text: message }),
       extra ? h('p', { class: 'dpl-planner-verdict-extra', text: extra }) : null,
@@ -236,23 +265,27 @@ export function mount(element, deps) {
 
   function render(plan) {
     const parts = [h('h2', { class: 'dpl-planner-title', text: plan.title || t('plan.untitled') })];
+    const outcome = (rule, fallback) => (t(`plan.outcome.${rule}`) !== `plan.outcome.${rule}` ? t(`plan.outcome.${rule}`) : t(fallback));
     if (plan.reject) {
-      parts.push(verdict('reject', t('plan.reject', { rule: plan.reject.rule }), plan.reject.message,
-        plan.reject.recommend ? t('plan.recommend', { what: plan.reject.recommend }) : ''));
+      const kind = RECOMMENDATIONS.has(plan.reject.rule) ? 'recommend' : 'reject';
+      parts.push(verdict(kind, outcome(plan.reject.rule, 'plan.outcome.reject'), plan.reject.message,
+        plan.reject.recommend && kind === 'reject' ? t('plan.recommend', { what: plan.reject.recommend }) : ''));
     }
     if (plan.refusal) {
-      parts.push(verdict('refusal', t('plan.refusal', { rule: plan.refusal.rule }), plan.refusal.message,
-        plan.refusal.refused || plan.refusal.instead ? t('plan.instead', { refused: plan.refusal.refused || '—', instead: plan.refusal.instead || '—' }) : ''));
+      const kind = RECOMMENDATIONS.has(plan.refusal.rule) ? 'recommend' : 'refusal';
+      const title = (name) => SCHEDULE_NAMES.includes(name) ? scheduleTitle(name, t) : name;
+      parts.push(verdict(kind, outcome(plan.refusal.rule, 'plan.outcome.refusal'), plan.refusal.message,
+        kind === 'refusal' && (plan.refusal.refused || plan.refusal.instead) ? t('plan.instead', { refused: title(plan.refusal.refused) || '—', instead: title(plan.refusal.instead) || '—' }) : ''));
     }
     if (plan.schedule) {
       const rows = [
         row(t('plan.r.schedule'), plan.scheduleTitle || plan.schedule, 'is-key'),
-        row(t('plan.r.rule'), plan.rule),
+        row(t('plan.r.rule'), t(`plan.why.${plan.rule}`) !== `plan.why.${plan.rule}` ? t(`plan.why.${plan.rule}`) : plan.rule),
         row(t('plan.r.ranks'), t('plan.v.ranks', { p: plan.ranks, s: plan.stages })),
         row(t('plan.r.microbatches'), t('plan.v.microbatches', { m: plan.microbatches, ratio: (plan.microbatches / plan.ranks).toFixed(1) })),
         row(t('plan.r.bubble'), t('plan.v.bubble', { b: formatPercent(plan.bubbleFraction, 2), b1: formatPercent(plan.bubbleFraction1f1b, 2) }), 'is-key'),
         row(t('plan.r.saved'), t('plan.v.saved', { saved: hours(plan.gpuHoursSavedVs1f1b), total: hours(plan.gpuHours), source: t(`plan.source.${plan.gpuHoursSource}`) }), 'is-key'),
-        row(t('plan.r.params'), t('plan.v.params', { n: formatCount(plan.paramsPerGpu), copies: plan.paramCopies })),
+        row(t('plan.r.params'), t('plan.v.params', { n: formatCount(plan.paramsPerGpu), copies: t.plural('plan.copies', plan.paramCopies) })),
         row(t('plan.r.memory'), t('plan.v.memory', { used: gb(plan.memoryPerGpuGb), usable: gb(plan.usableMemoryGb) })),
         row(t('plan.r.fits'), plan.fits ? t('plan.yes') : t('plan.no'), plan.fits ? 'is-ok' : 'is-bad'),
       ];
@@ -270,7 +303,8 @@ export function mount(element, deps) {
     }
     if (Array.isArray(plan.reasoning) && plan.reasoning.length) {
       parts.push(h('h3', { text: t('plan.reasoning') }), h('ol', { class: 'dpl-planner-reasoning' },
-        plan.reasoning.map((r) => h('li', {}, [h('span', { class: 'dpl-planner-topic', text: r.topic }), ' ', r.text]))));
+        plan.reasoning.map((r) => h('li', { dataset: { topic: r.topic } }, [
+          h('span', { class: 'dpl-planner-topic', text: t(`plan.topic.${r.topic}`) !== `plan.topic.${r.topic}` ? t(`plan.topic.${r.topic}`) : r.topic }), ' ', r.text]))));
     }
     parts.push(h('h3', { text: t('plan.kernel') }), h('p', { class: 'dpl-planner-kernel', text: plan.allToAll }));
     if (plan.rollback) parts.push(h('h3', { text: t('plan.rollback') }), h('p', { class: 'dpl-planner-rollback', text: plan.rollback.text }));
@@ -301,13 +335,16 @@ export function mount(element, deps) {
       const [plan, md] = await Promise.all([deps.sim.plan(spec), deps.sim.planMarkdown(spec)]);
       if (mine !== token) return;
       showErrors(null);
+      setStale(output, null, t);
       render(plan);
       setMarkdown(md);
     } catch (error) {
       if (mine !== token) return;
       showErrors(error);
       setMarkdown(null);
-      output.dataset.state = 'error';
+      // The last good plan stays, marked out of date; with none yet, the field's message is all.
+      if (output.dataset.state && output.dataset.state !== 'error' && output.dataset.state !== 'stale') setStale(output, t('stale.plan'), t);
+      output.dataset.state = output.classList.contains('dpl-is-stale') ? 'stale' : 'error';
     } finally {
       if (mine === token) root.classList.remove('is-loading');
     }

@@ -3,7 +3,7 @@
 // once more before it forgets this lesson's answers (other lessons are never touched).
 // mount(element, deps) -> { update(state), destroy() }
 //   deps.t  deps.onReset()
-// state: { summary: {quizAnswered, quizCorrect, quizTotal, exercisesSolved, exercisesTotal, complete} }
+// state: { summary: {quizAnswered, quizCorrect, quizFirstTry, quizTotal, exercisesSolved, exercisesTotal, complete} }
 import { h } from '../ui/dom.js';
 
 export function mount(element, deps) {
@@ -41,7 +41,7 @@ export function mount(element, deps) {
     update({ summary }) {
       if (!summary) return;
       const parts = [
-        t('progress.quiz', { right: summary.quizCorrect, answered: summary.quizAnswered, total: summary.quizTotal }),
+        t('progress.quiz', { right: summary.quizCorrect, first: summary.quizFirstTry ?? summary.quizCorrect, answered: summary.quizAnswered, total: summary.quizTotal }),
         t('progress.exercises', { solved: summary.exercisesSolved, total: summary.exercisesTotal }),
       ];
       root.dataset.complete = summary.complete ? '1' : '0';

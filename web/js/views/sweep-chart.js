@@ -1,11 +1,16 @@
 // Sweep widget: bubble fraction and peak activations of every schedule on shared axes, either
 // against micro-batches (ranks fixed) or against ranks (micro-batches fixed). Shapes a schedule
 // cannot run are gaps in its line and "n/a" in the table. Offers a table view and a CSV download.
+// Settings nothing can run (a request core rejects, or a fixed ranks or micro-batch count no
+// schedule accepts) are said in plain words with a fix, over the last good sweep, dimmed and
+// marked out of date; the error also goes to deps.onError so the form shows it beside its field.
 // mount(element, deps) -> { update(state), destroy() }
-//   deps.sim.sweep(request) -> Promise<{rows}>   deps.t   deps.onChange?(patch)
+//   deps.sim.sweep(request) -> Promise<{rows}>   deps.t   deps.onChange?(patch)   deps.onError?(error|null)
 // state: { ranks, microbatches, costs, axis, table }
-import { h, s, clear, uniqueId, errorBox } from '../ui/dom.js';
-import { localizedError, errorText } from '../lib/error-text.js';
+import { h, s, clear, uniqueId } from '../ui/dom.js';
+import { errorText } from '../lib/error-text.js';
+import { explainError } from '../lib/error-fix.js';
+import { setStale } from '../ui/stale.js';
 import { icon } from '../ui/icons.js';
 import { linearScale, ticks } from '../lib/scale.js';
 import { formatNumber, formatPercent } from '../lib/format.js';
@@ -29,7 +34,8 @@ export function mount(element, deps) {
   const charts = h('div', { class: 'dpl-sweep-charts' });
   const tableWrap = h('div', { class: 'dpl-table-wrap', tabindex: 0, role: 'region', 'aria-label': t('sw.tableLabel'), hidden: true });
   const legend = h('ul', { class: 'dpl-sweep-legend', 'aria-label': t('legend.title') });
-  root.append(h('div', { class: 'dpl-sweep-bar' }, [axisGroup, tableButton, csvLink]), caption, legend, charts, tableWrap);
+  const result = h('div', { class: 'dpl-sweep-result' }, [caption, legend, charts, tableWrap]);
+  root.append(h('div', { class: 'dpl-sweep-bar' }, [axisGroup, tableButton, csvLink]), result);
   element.append(root);
 
   let current = null; // { request, rows, state }
@@ -92,7 +98,8 @@ export function mount(element, deps) {
   }
 
   function table(rows) {
-    const cols = ['schedule', 'ranks', 'microbatches', 'bubbleMax', 'bubbleFraction', 'maxPeakActivations', 'makespan'];
+    // Peak activation memory per GPU compares schedules; the raw stage count stays as a detail.
+    const cols = ['schedule', 'ranks', 'microbatches', 'bubbleMax', 'bubbleFraction', 'maxPeakActivationMemory', 'maxPeakActivations', 'makespan'];
     const fmt = (row, c) => {
       if (c === 'schedule') return scheduleTitle(row.schedule, t);
       if (c === 'ranks' || c === 'microbatches') return String(row[c]);
@@ -140,6 +147,41 @@ export function mount(element, deps) {
 
   const keyOf = (state) => JSON.stringify([state.ranks, state.microbatches, state.costs, axis]);
 
+  /**
+   * What keeps a sweep from showing anything: core's rejection of the request, or, when no row
+   * ran, the first row's error (ranks or micro-batches no schedule accepts). Paths name the
+   * form's field (/ranks, not /ranks/0).
+   */
+  function blocking(rows) {
+    if (rows.some((r) => r.ok)) return null;
+    const row = rows[0];
+    return row ? { ...row.error, about: { schedule: row.schedule, ranks: row.ranks, microbatches: row.microbatches } } : null;
+  }
+
+  function showError(error, state) {
+    const shape = { schedule: SCHEDULE_NAMES[0], ranks: state.ranks, microbatches: state.microbatches, costs: state.costs };
+    const plain = { ...error, path: String(error.path || '').replace(/^\/(ranks|microbatches)\/\d+$/, '/$1') };
+    const info = explainError(plain, error.about || shape, t);
+    deps.onError?.(plain, 0);
+    // A form field the error names shows it with its own fix (deps.onError): one fix on screen.
+    const fieldShowsIt = deps.onError && /^\/(ranks|microbatches)$/.test(plain.path);
+    const fix = info.fix && deps.onChange && !fieldShowsIt
+      ? h('button', { type: 'button', class: 'dpl-fix', onclick: () => deps.onChange(info.fix.patch) }, [info.fixLabel])
+      : null;
+    if (current) {
+      // The last good sweep stays, dimmed, under the reason.
+      setStale(result, `${info.text}. ${t('stale.sweep')}`, t, fix);
+      return;
+    }
+    clear(charts).append(h('div', { class: 'dpl-error', role: 'alert', dataset: { code: error.code || 'error', path: plain.path } }, [
+      h('strong', { text: t('error.heading') }), h('p', { class: 'dpl-error-message' }, [info.text, fix ? ' — ' : '', fix]),
+    ]));
+    charts.hidden = false;
+    clear(legend);
+    clear(tableWrap);
+    caption.textContent = '';
+  }
+
   async function run(state) {
     const mine = ++token;
     root.classList.add('is-loading');
@@ -147,18 +189,20 @@ export function mount(element, deps) {
       const request = sweepRequest({ ...state, axis });
       const { rows } = await deps.sim.sweep(request);
       if (mine !== token) return;
-      current = { request, rows, state };
       root.classList.remove('is-loading');
+      const error = blocking(rows);
+      if (error) {
+        showError(error, state);
+        return;
+      }
+      current = { request, rows, state };
+      setStale(result, null, t);
+      deps.onError?.(null);
       render();
     } catch (error) {
       if (mine !== token) return;
       root.classList.remove('is-loading');
-      current = null;
-      clear(charts).append(errorBox(localizedError(error, t.lang), t('error.heading')));
-      charts.hidden = false;
-      clear(legend);
-      clear(tableWrap);
-      caption.textContent = '';
+      showError(error, state);
     }
   }
 

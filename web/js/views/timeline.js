@@ -6,7 +6,8 @@
 //   deps.sim.simulate(config) -> Promise<result>   deps.t(key, vars) -> string
 //   deps.onChange?(patch)   reports settled cursor/table/speed/streams changes (the app puts them in the URL)
 //   deps.onError?(error, index)   reports a rejected config (the app marks the offending field)
-// state: { configs: [config, config?], titles?: [string], t: number|null, table, speed, streams }
+// state: { configs: [config, config?], titles?: [string], t: number|null, table, speed, streams,
+//          autoplay? (play once these configs are drawn: the lesson's lead figure) }
 import { h, clear, uniqueId, prefersReducedMotion, errorBox } from '../ui/dom.js';
 import { localizedError } from '../lib/error-text.js';
 import { drawDefs, drawLane, pixelsPerUnit, LAYOUT } from '../ui/timeline-draw.js';
@@ -70,6 +71,7 @@ export function mount(element, deps) {
   let lastReported = null;
   let resizeTimer = 0;
   let lastWidth = 0;
+  let autoplay = false;
 
   const report = (patch) => { if (deps.onChange) deps.onChange(patch); };
 
@@ -169,6 +171,7 @@ export function mount(element, deps) {
     events = eventTimes(lanes.flatMap((l) => l.rows));
     cursor = wantedT === null ? makespan : clamp(wantedT, 0, makespan);
     draw();
+    if (autoplay) { autoplay = false; play(); }
   }
 
   // ---- the time cursor -----------------------------------------------------------------------
@@ -392,6 +395,7 @@ export function mount(element, deps) {
       const streamsChanged = typeof state.streams === 'boolean' && state.streams !== streamsWanted;
       if (streamsChanged) streamsWanted = state.streams;
       const wanted = state.t === undefined ? null : state.t;
+      if (state.autoplay) autoplay = true;
       if (key !== configKey) {
         configKey = key;
         wantedT = wanted;

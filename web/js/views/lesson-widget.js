@@ -1,0 +1,195 @@
+// A lesson's live timeline with compact controls of its own (schedule, ranks, micro-batches, F&B;
+// play and step are the timeline's transport), so each "Use it" task is done where it is read.
+// The widget starts from its ```sim``` config, shows its id (the text names widgets by it), and
+// reports every run that works to the reader (numbers quoting this id follow it). A rejected
+// setting is said in plain words beside its field with a one-click fix, while the last good run
+// stays drawn, dimmed and marked out of date. The shared settings panel still sets the costs for
+// every widget; an F&B typed here wins for this widget. With `compare`, a second schedule is drawn
+// on the same time axis and the bubble of each is labelled above them; `autoplay` plays once on
+// load (not under reduced motion). A long lesson holds a dozen widgets: each one's timeline is
+// drawn when it comes within a screen of the viewport (its height reserved until then), so the
+// first one on screen is drawn without waiting for the rest.
+// mount(element, deps) -> { update(ctx), destroy() }
+//   deps.t  deps.sim  deps.id  deps.config (as written)  deps.compare?  deps.autoplay?
+//   deps.mountTimeline(el) -> timeline view   deps.laneTitle(config)   deps.explorerLink(config, compare)
+//   deps.onRun?(id, config | null)   a run that worked (null: the text's own config again)
+// ctx (update): { effective(config) }   the shared costs applied to a config
+import { h, uniqueId, prefersReducedMotion } from '../ui/dom.js';
+import { gateTimeline } from '../ui/stale-gate.js';
+import { showFieldError } from '../ui/field-error.js';
+import { explainError } from '../lib/error-fix.js';
+import { SCHEDULES, scheduleTitle } from '../lib/schedules.js';
+import { formatNumber, formatPercent } from '../lib/format.js';
+
+const TYPING_DELAY_MS = 400;
+// Which control a SimError's path blames.
+const FIELD_OF_PATH = { '/schedule': 'schedule', '/ranks': 'ranks', '/microbatches': 'microbatches', '/costs/overlapped': 'overlapped' };
+
+export function mount(element, deps) {
+  const { t, id } = deps;
+  const prefix = uniqueId('dpl-lw');
+  const written = deps.config;
+  let effective = (c) => c;
+  let local = { schedule: written.schedule, ranks: written.ranks, microbatches: written.microbatches, overlapped: null };
+  let timer = 0;
+
+  const field = (name, control, label) => {
+    control.id = `${prefix}-${name}`;
+    control.name = name;
+    const msg = h('p', { class: 'dpl-field-msg', id: `${prefix}-${name}-msg`, 'aria-live': 'polite' });
+    control.setAttribute('aria-describedby', msg.id);
+    return { name, control, msg, wrap: h('div', { class: `lw-field lw-field-${name}` }, [h('label', { for: control.id, text: label }), control]) };
+  };
+  const number = (step, inputmode) => h('input', { type: 'number', min: 0, step, inputmode });
+  const fields = {
+    schedule: field('schedule', h('select', {}, SCHEDULES.map((s) => h('option', { value: s.name, text: scheduleTitle(s.name, t) }))), t('form.schedule')),
+    ranks: field('ranks', number(1, 'numeric'), t('lw.ranks')),
+    microbatches: field('microbatches', number(1, 'numeric'), t('lw.microbatches')),
+    overlapped: field('overlapped', number('any', 'decimal'), t('cost.overlapped.sym')),
+  };
+  const reset = h('button', { type: 'button', class: 'dpl-btn lw-reset', hidden: true }, [t('lw.reset')]);
+  const open = h('a', { class: 'sim-widget-open', text: t('tl.open') });
+  const bubble = deps.compare ? h('p', { class: 'lw-bubble', 'aria-live': 'polite' }) : null;
+  const host = h('div', { class: 'lw-run' });
+  const controls = h('div', { class: 'lw-controls', role: 'group', 'aria-label': t('lw.controls', { id }) }, [
+    h('span', { class: 'lw-id', title: t('lw.idTitle'), text: id }),
+    ...Object.values(fields).map((f) => f.wrap), reset,
+  ]);
+  const root = h('div', { class: 'dpl lw' }, [controls, h('div', { class: 'lw-msgs' }, Object.values(fields).map((f) => f.msg)), bubble, host, open]);
+  element.append(root);
+
+  const readValue = (control) => {
+    const raw = control.value.trim();
+    return raw === '' || Number.isNaN(Number(raw)) ? raw : Number(raw);
+  };
+
+  /** The config the widget runs now: the text's, the shared costs, then this widget's own settings. */
+  function current() {
+    const base = effective(written);
+    const config = { ...base, schedule: local.schedule, ranks: local.ranks, microbatches: local.microbatches };
+    if (local.overlapped !== null) config.costs = { ...base.costs, overlapped: local.overlapped };
+    return config;
+  }
+  const changed = () => local.schedule !== written.schedule || local.ranks !== written.ranks
+    || local.microbatches !== written.microbatches || local.overlapped !== null;
+
+  /** Puts a run's values in the fields (not into one the learner is typing in). */
+  function fill() {
+    const c = current();
+    const values = { schedule: c.schedule, ranks: c.ranks, microbatches: c.microbatches, overlapped: c.costs?.overlapped ?? '' };
+    for (const f of Object.values(fields)) {
+      if (document.activeElement !== f.control && f.control.value !== String(values[f.name])) f.control.value = String(values[f.name]);
+    }
+    reset.hidden = !changed();
+  }
+
+  function showErrors(error) {
+    const blamed = error ? FIELD_OF_PATH[error.path] : null;
+    for (const f of Object.values(fields)) {
+      showFieldError(f.msg, f.control, f.name === blamed ? error : null, {
+        config: current(), t,
+        onFix: (patch) => {
+          apply(patch);
+          f.control.focus();
+        },
+      });
+    }
+  }
+
+  /** The out-of-date note: the plain error (when no field here shows it) and the fix. */
+  function describe(error) {
+    const info = explainError(error, current(), t);
+    const here = FIELD_OF_PATH[error.path];
+    const fix = info.fix && !here ? h('button', { type: 'button', class: 'dpl-fix', onclick: () => apply(info.fix.patch) }, [info.fixLabel]) : null;
+    return { why: here ? t('stale.timeline') : `${info.text}. ${t('stale.timeline')}`, extra: fix };
+  }
+
+  function label(results) {
+    if (!bubble) return;
+    bubble.replaceChildren(h('span', { class: 'lw-bubble-swatch', 'aria-hidden': 'true' }), h('strong', { text: t('lw.bubble') }), ' ',
+      results.map((r) => t('lw.bubbleOf', { schedule: scheduleTitle(r.schedule, t), v: formatNumber(r.bubble.max, 6), f: formatPercent(r.bubble.fraction) })).join(' · '));
+  }
+
+  // Until drawn, hold about the height the timeline will take, so nothing below it jumps.
+  const lanes = deps.compare ? 2 : 1;
+  host.style.minHeight = `${lanes * (Math.min(Number(written.ranks) || 4, 64) * 32 + 90) + 60}px`;
+  const timeline = deps.mountTimeline(host);
+  const gate = gateTimeline(timeline, host, {
+    sim: deps.sim, t, describe,
+    onError: (error) => {
+      showErrors(error);
+      if (!error) deps.onRun?.(id, changed() ? current() : null);
+    },
+    onRun: (results) => {
+      host.style.minHeight = ''; // the timeline holds its own height from here
+      label(results);
+    },
+  });
+  let played = false;
+  let visible = typeof IntersectionObserver !== 'function';
+  const approach = visible ? null : new IntersectionObserver((entries) => {
+    if (!entries.some((e) => e.isIntersecting)) return;
+    approach.disconnect();
+    visible = true;
+    run();
+  }, { rootMargin: '100% 0px' });
+  approach?.observe(root);
+
+  function run() {
+    fill();
+    const config = current();
+    const configs = deps.compare ? [{ ...config, schedule: deps.compare }, config] : [config];
+    open.href = deps.explorerLink(config, deps.compare);
+    if (!visible) return;
+    // Autoplay once, when the lesson opens, never under reduced motion: a still frame shows the end.
+    const autoplay = Boolean(deps.autoplay) && !played && !prefersReducedMotion();
+    played = true;
+    gate.update({ configs, titles: configs.map(deps.laneTitle), t: autoplay ? 0 : null, autoplay });
+  }
+
+  function apply(patch) {
+    clearTimeout(timer);
+    if (patch.costs) local.overlapped = patch.costs.overlapped ?? local.overlapped;
+    for (const key of ['schedule', 'ranks', 'microbatches']) if (key in patch) local[key] = patch[key];
+    run();
+  }
+
+  function commit() {
+    clearTimeout(timer);
+    const overlapped = readValue(fields.overlapped.control);
+    const base = effective(written).costs?.overlapped;
+    local = {
+      schedule: fields.schedule.control.value,
+      ranks: readValue(fields.ranks.control),
+      microbatches: readValue(fields.microbatches.control),
+      overlapped: overlapped === base && local.overlapped === null ? null : overlapped,
+    };
+    run();
+  }
+
+  controls.addEventListener('change', (e) => { if (e.target !== reset) commit(); });
+  controls.addEventListener('input', (e) => {
+    if (e.target.tagName !== 'INPUT') return;
+    clearTimeout(timer);
+    timer = setTimeout(commit, TYPING_DELAY_MS);
+  });
+  reset.addEventListener('click', () => {
+    local = { schedule: written.schedule, ranks: written.ranks, microbatches: written.microbatches, overlapped: null };
+    run();
+    fields.schedule.control.focus();
+  });
+
+  return {
+    update(ctx) {
+      if (ctx?.effective) effective = ctx.effective;
+      run();
+    },
+    destroy() {
+      clearTimeout(timer);
+      approach?.disconnect();
+      gate.destroy();
+      root.remove();
+    },
+    get results() { return gate.results; },
+  };
+}
