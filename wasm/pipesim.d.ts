@@ -136,7 +136,10 @@ export interface RankStats {
   rank: number;
   busy: number;
   idle: number;
+  /** Most stage-micro-batches holding activations at once on this rank. */
   peakActivations: number;
+  /** The same peak per GPU, in micro-batches through 1/ranks of the model: peakActivations x ranks / stages. */
+  peakActivationMemory: number;
 }
 
 /** Result of simulate(): every field of the schema's result, with the timeline as typed arrays. */
@@ -155,6 +158,8 @@ export interface SimResult {
   stagesPerRank: number;
   paramCopies: number;
   maxPeakActivations: number;
+  /** Max over ranks of peakActivationMemory: what compares across schedules. */
+  maxPeakActivationMemory: number;
   /** DeepSeek's table formula for this schedule, its value and whether these costs are in its region. */
   reference: { formula: string; bubbleMax: number; applies: boolean; source: string };
   timeline: Timeline;
@@ -175,7 +180,7 @@ export type SweepRow =
   | {
       schedule: string; ranks: number; microbatches: number; ok: true;
       stages: number; makespan: number; bubbleMax: number; bubbleFraction: number;
-      utilization: number; maxPeakActivations: number; paramCopies: number;
+      utilization: number; maxPeakActivations: number; maxPeakActivationMemory: number; paramCopies: number;
     }
   | {
       schedule: string; ranks: number; microbatches: number; ok: false;

@@ -34,7 +34,7 @@ const PAGES = [
   ['bad comm value', '#view=timeline&commRatio=1&attnShare=2', '.view-timeline .dpl-error'],
   ['planner from the address', '#view=planner&plan=nope&cluster.gpus=abc', '.view-planner .dpl-field-msg[data-path="/cluster/gpus"]:not(:empty)'],
   ['embed', 'embed.html?widget=timeline&ranks=4&microbatches=8', '.dpl-op'],
-  ['sweep nothing can run', '#view=sweep&axis=ranks&microbatches=0', '.view-sweep .dpl-error .dpl-fix'],
+  ['sweep nothing can run', '#view=sweep&axis=ranks&microbatches=0', '.dpl-field-microbatches .dpl-fix'],
   ['planner recommendation', '#view=planner&plan=dense-7b-8gpu', '.view-planner .dpl-planner-verdict[data-kind="recommend"]'],
   // The Hindi page: its own strings, lesson and Devanagari font.
   ['reader, Hindi', '#lang=hi', '.lesson .sim-widget .dpl-op'],

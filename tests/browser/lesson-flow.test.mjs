@@ -57,14 +57,18 @@ test('Back from the explorer, opened from a lesson widget, restores the reading 
     await page.waitForSelector(widget, { timeout: 30000 });
     await page.$eval(widget, (w) => w.scrollIntoView({ block: 'center' }));
     await waitForTimeline(page, widget);
+    // Where the widget sits in the viewport is the reading position (widgets above it may still
+    // change height as they draw, and the browser's scroll anchoring moves scrollY with them).
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-    const reading = await page.evaluate(() => window.scrollY);
-    assert.ok(reading > 1000, 'the widget is well down the page');
+    assert.ok(await page.evaluate(() => window.scrollY) > 1000, 'the widget is well down the page');
+    const reading = await page.$eval(widget, (w) => w.getBoundingClientRect().top);
     await page.click(`${widget} .sim-widget-open`);
     await page.waitForSelector('.view-timeline:not([hidden]) .dpl-op');
     await page.goBack();
     await page.waitForSelector('.view-lesson:not([hidden])');
-    await page.waitForFunction((y) => Math.abs(window.scrollY - y) < 40, reading, { timeout: 5000 });
+    await page.waitForFunction(([w, y]) => Math.abs(document.querySelector(w).getBoundingClientRect().top - y) < 40, [widget, reading], { timeout: 5000 }).catch(() => {});
+    const back = await page.$eval(widget, (w) => w.getBoundingClientRect().top);
+    assert.ok(Math.abs(back - reading) < 40, `the widget is back where it was read (top ${reading} -> ${back})`);
     assert.deepEqual(log.errors, []);
   } finally {
     await context.close();

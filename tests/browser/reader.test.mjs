@@ -7,8 +7,17 @@ import { useSite, openPage, readDrawnOps, expectedOps, screenshot } from './help
 
 const site = useSite();
 
-/** Waits until every lesson widget has drawn and every number has its live value. */
+/**
+ * Waits until every lesson widget has drawn and every number has its live value. A widget draws
+ * when it nears the viewport (views/lesson-widget.js), so each is scrolled to in turn.
+ */
 async function waitForLesson(page) {
+  await page.waitForSelector('.lesson .sim-widget', { timeout: 30000 });
+  for (const id of await page.$$eval('.lesson .sim-widget', (ws) => ws.map((w) => w.dataset.simId))) {
+    await page.$eval(`.sim-widget[data-sim-id="${id}"]`, (w) => w.scrollIntoView());
+    await page.waitForSelector(`.sim-widget[data-sim-id="${id}"] .dpl-op`, { timeout: 30000 });
+  }
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.waitForFunction(() => {
     const widgets = [...document.querySelectorAll('.lesson .sim-widget')];
     const numbers = [...document.querySelectorAll('.lesson .sim-number')];
@@ -38,11 +47,13 @@ test('every sim block becomes a timeline of exactly its config, and every quoted
   try {
     await page.goto(site.server.url);
     await waitForLesson(page);
-    const widgets = await page.$$eval('.lesson .sim-widget', (ws) => ws.map((w) => ({ id: w.dataset.simId, config: JSON.parse(w.dataset.config) })));
+    const widgets = await page.$$eval('.lesson .sim-widget', (ws) => ws.map((w) => ({ id: w.dataset.simId, config: JSON.parse(w.dataset.config), compare: w.dataset.compare })));
     assert.ok(widgets.length >= 5, `only ${widgets.length} sim widgets`);
-    for (const { id, config } of widgets) {
-      const [drawn] = await readDrawnOps(page, `.sim-widget[data-sim-id="${id}"]`);
-      assert.deepEqual(drawn, expectedOps(site.api.simulate(config)), `widget ${id}`);
+    for (const { id, config, compare } of widgets) {
+      // With compare=<schedule>, that schedule's lane comes first, on the same time axis.
+      const lanes = compare ? [{ ...config, schedule: compare }, config] : [config];
+      const drawn = await readDrawnOps(page, `.sim-widget[data-sim-id="${id}"]`);
+      assert.deepEqual(drawn, lanes.map((c) => expectedOps(site.api.simulate(c))), `widget ${id}`);
     }
     const numbers = await page.$$eval('.lesson .sim-number', (ns) => ns.map((n) => ({ ref: n.dataset.ref, quoted: n.dataset.quoted, live: n.dataset.live, cls: n.className })));
     assert.ok(numbers.length > 0);
@@ -103,12 +114,13 @@ test('switching to Hindi loads the Hindi lesson and UI strings, and survives a r
     await waitForLesson(page);
     await page.selectOption('#pref-lang', 'hi');
     await page.waitForFunction(() => location.hash.includes('lang=hi'));
-    await waitForLesson(page);
     await page.waitForFunction(() => document.querySelector('.lesson h1') && /[\u0900-\u097F]/.test(document.querySelector('.lesson h1').textContent));
+    await waitForLesson(page);
     const ui = await page.evaluate(() => ({
       lang: document.documentElement.lang,
       nav: document.querySelector('.site-nav a[data-view="lesson"]').textContent,
-      play: document.querySelector('.lesson [data-action="play"]').getAttribute('aria-label'),
+      // A widget that is not playing (the lesson's opening one plays by itself: "pause").
+      play: document.querySelector('.lesson .sim-widget:not([data-autoplay]) [data-action="play"]').getAttribute('aria-label'),
     }));
     assert.deepEqual(ui, { lang: 'hi', nav: 'पाठ', play: 'चलाएँ' });
     assert.ok(log.requests.some((url) => url.endsWith('/generated/lessons/dualpipe.hi.html')));
@@ -127,7 +139,10 @@ test('a cost the simulator rejects is named under its field and in place of each
   try {
     await page.goto(`${site.server.url}#weight=3`);
     const message = 'costs.weight must be <= costs.backward = 2 (got 3)';
-    await page.waitForFunction((m) => document.querySelector('.dpl-costs .dpl-field-msg[id$="-weight-msg"]')?.textContent === m, message);
+    // Beside the field in plain words, with the fix W = B = 2 (W is part of B).
+    await page.waitForFunction(() => document.querySelector('.dpl-costs .dpl-field-msg[id$="-weight-msg"] .dpl-field-msg-text')?.textContent
+      === 'W (weight part) is part of B (backward), so it cannot be more than 2');
+    assert.equal(await page.$eval('.dpl-costs .dpl-field-msg[id$="-weight-msg"] .dpl-fix', (b) => b.textContent), 'use 2');
     assert.equal(await page.$eval('input[name="weight"]', (i) => i.getAttribute('aria-invalid')), 'true');
     await page.waitForSelector('.lesson .sim-widget .dpl-error');
     const shown = await page.$$eval('.lesson .sim-widget .dpl-error-message', (ps) => [...new Set(ps.map((p) => p.textContent))]);

@@ -52,7 +52,10 @@ export function createActivities(deps) {
         return node;
       };
       const panelSlot = h('div', { class: 'lesson-progress' });
-      el.after(panelSlot);
+      // Under the lesson's opening widget when it has one: the first screen shows the schedule
+      // moving, and the progress right after it.
+      const lead = el.nextElementSibling?.matches('.sim-widget') ? el.nextElementSibling : el;
+      lead.after(panelSlot);
       nodes.push(panelSlot);
       const panel = progressView.mount(panelSlot, { t, onReset: () => deps.progress.reset() });
       views.push(panel);

@@ -23,7 +23,8 @@ export function createScrollMemory(win = window) {
   return {
     show(view) {
       if (view === current) return;
-      if (current !== null) positions.set(current, win.scrollY);
+      // The position of the view being left is the one its scroll events recorded: by now the
+      // next view is shown and scrollY may already be clamped to that shorter page.
       win.cancelAnimationFrame(pending);
       pending = 0;
       current = view;

@@ -163,7 +163,9 @@ export function mount(element, deps) {
     const plain = { ...error, path: String(error.path || '').replace(/^\/(ranks|microbatches)\/\d+$/, '/$1') };
     const info = explainError(plain, error.about || shape, t);
     deps.onError?.(plain, 0);
-    const fix = info.fix && deps.onChange
+    // A form field the error names shows it with its own fix (deps.onError): one fix on screen.
+    const fieldShowsIt = deps.onError && /^\/(ranks|microbatches)$/.test(plain.path);
+    const fix = info.fix && deps.onChange && !fieldShowsIt
       ? h('button', { type: 'button', class: 'dpl-fix', onclick: () => deps.onChange(info.fix.patch) }, [info.fixLabel])
       : null;
     if (current) {
