@@ -68,6 +68,9 @@ test('exercise 1: wrong answers say which way and how far, right ones pass in se
     // Retry in other formats: a percentage and milli-GPU-hours.
     await page.fill(field(scope, 'utilization-gap'), '19.3%');
     await page.fill(field(scope, 'recovered-gpu-hours'), '50 mGPU-h');
+    // (c) the same gain in two steps: 48/55 - 48/69 and 48/54 - 48/55 (work 48 per rank, makespans 69, 55, 54).
+    await page.fill(field(scope, 'step-zb-h1'), '0.177');
+    await page.fill(field(scope, 'step-dualpipe'), '1.6%');
     await check(page, scope);
     assert.equal((await feedback(page, scope, 'utilization-gap')).status, 'correct');
     assert.match((await feedback(page, scope, 'recovered-gpu-hours')).text, /Correct\. The simulator gives 0\.05 GPU-h/);
@@ -95,7 +98,7 @@ test('exercise 1: wrong answers say which way and how far, right ones pass in se
     assert.equal((await feedback(page, scope, 'recovered-gpu-hours')).status, 'correct');
     await page.click(`${scope} .dpl-ex-solution > summary`);
     const values = await page.$$eval(`${scope} .dpl-ex-values tbody tr`, (rows) => rows.map((r) => r.children[1].textContent));
-    assert.deepEqual(values, ['0.1932 (19.32%)', '0.1 GPU-h']);
+    assert.deepEqual(values, ['0.1932 (19.32%)', '0.1 GPU-h', '0.1771 (17.71%)', '0.01616 (1.616%)']);
     await shoot(page, scope, 'exercise-1-recover.png');
     assert.deepEqual(log.errors, []);
   } finally {
@@ -103,62 +106,25 @@ test('exercise 1: wrong answers say which way and how far, right ones pass in se
   }
 });
 
-test('exercise 2: the hand trace is checked cell by cell against core\'s grid, mistakes marked, then the first all-busy slot', async () => {
+test('exercise 2: three cells past the lesson\'s worked trace, each checked against core\'s trace grid', async () => {
   const { context, page, log, scope } = await openExercise({}, 'hand-trace');
   try {
     const trace = site.api.traceGrid({ config: { schedule: 'dualpipe', ranks: 4, microbatches: 8 } });
-    assert.equal(trace.slots, 26);
-    const marks = (cell) => (!cell ? '' : cell.op === 'FB'
-      ? `${cell.fmb}${cell.fdir ? "'" : ''} ${cell.bmb}${cell.bdir ? "'" : ''}` : `${cell.mb}${cell.dir ? "'" : ''}`);
-    await page.waitForSelector(`${scope} .dpl-trace-input`);
-    assert.equal(await page.$$eval(`${scope} .dpl-trace-input`, (i) => i.length), 4 * 26);
-    // Keyboard: one tab stop; typing and arrow keys fill rank 0's first cells; D flips a direction.
-    await page.focus(`${scope} .dpl-trace-input[data-rank="0"][data-slot="0"]`);
-    await page.keyboard.type('0');
-    await page.keyboard.press('ArrowRight');
-    await page.keyboard.type('1');
-    await page.keyboard.press('ArrowRight');
-    await page.keyboard.type('2');
-    await page.keyboard.press('ArrowRight');
-    await page.keyboard.type('0');
-    await page.keyboard.press('d'); // 0 -> 0' (direction 1), as the simulation has it
-    await page.keyboard.press('ArrowDown');
-    assert.equal(await page.evaluate(() => document.activeElement.dataset.rank + ':' + document.activeElement.dataset.slot), '1:3');
-    assert.equal(await page.inputValue(`${scope} .dpl-trace-input[data-rank="0"][data-slot="3"]`), '0←');
-    assert.deepEqual(await page.$$eval(`${scope} .dpl-trace-input`, (i) => i.filter((x) => x.tabIndex === 0).length), 1);
-    // Fill the rest as the simulation has it, with two mistakes.
-    for (let r = 0; r < 4; r++) {
-      for (let s = 0; s < 26; s++) {
-        if (r === 0 && s < 4) continue;
-        await page.fill(`${scope} .dpl-trace-input[data-rank="${r}"][data-slot="${s}"]`, marks(trace.grid[r][s]));
-      }
-    }
-    await page.fill(`${scope} .dpl-trace-input[data-rank="1"][data-slot="0"]`, '0'); // rank 1 is idle in slot 0
-    await page.fill(`${scope} .dpl-trace-input[data-rank="2"][data-slot="2"]`, marks(trace.grid[2][2]).includes("'") ? '9' : "9'");
-    await page.fill(field(scope, 'first-all-busy-dualpipe'), '0');
+    // Rank 0, slot 11: F of direction-1 micro-batch 2 paired with B of direction-0 micro-batch 0;
+    // rank 3, slot 14: B of direction-0 micro-batch 2 (the lesson prints slots 0-10).
+    assert.deepEqual([trace.grid[0][11].fmb, trace.grid[0][11].bmb, trace.grid[3][14].mb], [2, 0, 2]);
+    await page.waitForSelector(field(scope, 'pair-forward'));
+    assert.equal(await page.$$eval(`${scope} .dpl-trace-input`, (i) => i.length), 0, 'no 104-cell grid any more');
+    await page.fill(field(scope, 'pair-forward'), '2');
+    await page.fill(field(scope, 'pair-backward'), '1');
+    await page.fill(field(scope, 'rank3-backward'), '2');
     await check(page, scope);
-    const wrong = await page.$$eval(`${scope} .dpl-trace-td[data-status="wrong"] input`, (i) => i.map((x) => `${x.dataset.rank}:${x.dataset.slot}:${x.getAttribute('aria-invalid')}:${x.getAttribute('aria-label')}`));
-    assert.deepEqual(wrong, ['1:0:true:Rank 1, slot 0: wrong', '2:2:true:Rank 2, slot 2: wrong']);
-    assert.match(await page.$eval(`${scope} .dpl-trace-summary`, (s) => s.textContent), /^2 of 104 cells differ from the simulation \(marked ✗\)\. The first is rank 1, slot 0\./);
-    const busy = await feedback(page, scope, 'first-all-busy-dualpipe');
-    assert.equal(busy.status, 'wrong');
-    assert.match(busy.text, /too low/);
-    // The ✗ is drawn by CSS as well as the colour: check it is there.
-    assert.equal(await page.$eval(`${scope} .dpl-trace-td[data-status="wrong"]`, (td) => getComputedStyle(td, '::after').content), '"✗"');
-    await shoot(page, scope, 'exercise-2-trace-wrong.png');
-
-    await page.fill(`${scope} .dpl-trace-input[data-rank="1"][data-slot="0"]`, '');
-    await page.fill(`${scope} .dpl-trace-input[data-rank="2"][data-slot="2"]`, marks(trace.grid[2][2]));
-    await page.fill(field(scope, 'first-all-busy-dualpipe'), '1');
-    await page.fill(field(scope, 'first-all-busy-1f1b'), '3');
-    await page.fill(field(scope, 'idle-per-rank'), '2');
+    assert.equal((await feedback(page, scope, 'pair-backward')).status, 'wrong');
+    assert.equal((await feedback(page, scope, 'pair-forward')).status, 'correct');
+    await page.fill(field(scope, 'pair-backward'), '0');
     await check(page, scope);
-    assert.equal(await page.$eval(`${scope} .dpl-trace-summary`, (s) => s.textContent), 'All 104 cells match the simulation.');
-    assert.match(await page.$eval(`${scope} .dpl-ex-summary`, (s) => s.textContent), /All 4 answers are right/);
-    // The worked solution draws core's grid.
-    await page.click(`${scope} .dpl-ex-solution > summary`);
-    const solutionRow = await page.$$eval(`${scope} .dpl-trace-table.is-solution tbody tr:first-child td`, (tds) => tds.length);
-    assert.equal(solutionRow, 26);
+    assert.match(await page.$eval(`${scope} .dpl-ex-summary`, (s) => s.textContent), /All 3 answers are right/);
+    await shoot(page, scope, 'exercise-2-cells.png');
     assert.deepEqual(log.errors, []);
   } finally {
     await context.close();
@@ -375,7 +341,7 @@ for (const theme of ['light', 'dark']) {
       // Feedback states too: wrong answers, a marked grid cell, an answered quiz question.
       await page.fill('input[data-answer="utilization-gap"]', '0.5');
       await page.click('#exercise-recover-gpu-hours [data-action="check"]');
-      await page.fill('#exercise-hand-trace .dpl-trace-input[data-rank="0"][data-slot="0"]', '5');
+      await page.fill('#exercise-hand-trace input[data-answer="pair-forward"]', '5');
       await page.click('#exercise-hand-trace [data-action="check"]');
       await page.check('#exercise-overlap-window fieldset[data-answer="dispatch-hidden-by"] .dpl-ex-option[data-index="0"] input');
       await page.click('#exercise-overlap-window [data-action="check"]');

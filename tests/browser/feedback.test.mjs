@@ -89,7 +89,7 @@ test('lesson widget: its own controls run F&B 2.4 (the text follows at the simul
   const { context, page, log } = await openPage(site.browser);
   try {
     await page.goto(site.server.url);
-    const widget = '.sim-widget[data-sim-id="try"]';
+    const widget = '.sim-widget[data-sim-id="dp8"]';
     await page.waitForSelector(widget, { timeout: 30000 });
     await page.$eval(widget, (w) => w.scrollIntoView());
     await waitForTimeline(page, widget);
@@ -98,7 +98,7 @@ test('lesson widget: its own controls run F&B 2.4 (the text follows at the simul
     const config = { schedule: 'dualpipe', ranks: 8, microbatches: 16, costs: { forward: 1, backward: 2, weight: 1, overlapped: 2.4, p2pLatency: 0 } };
     const expected = site.api.simulate(config);
     // (P/2 - 1)(F&B + B - 3W) = 3 x 1.4 = 4.2 per rank.
-    await page.waitForFunction(() => document.querySelector('.sim-number[data-ref="try.bubble.max"]')?.dataset.live === '4.2');
+    await page.waitForFunction(() => document.querySelector('.sim-number[data-ref="dp8.bubble.max"]')?.dataset.live === '4.2');
     const [drawn] = await readDrawnOps(page, widget);
     assert.deepEqual(drawn, expectedOps(expected));
 

@@ -55,7 +55,7 @@ test('every answer of every definition has an expected value from the simulator'
   }
 });
 
-test('hand-picked expected values: recover 40/207 and 0.05, first all-busy slots 1 and 3, DualPipe growth 0', async () => {
+test('hand-picked expected values: recover 40/207 and 0.05, the ZB-H1 and DualPipe steps, trace cells 2, 0, 2, DualPipe growth 0', async () => {
   const sim = await api();
   const read = async (id) => {
     const def = definition(id);
@@ -65,11 +65,15 @@ test('hand-picked expected values: recover 40/207 and 0.05, first all-busy slots
   const rec = await read('recover-gpu-hours');
   assert.ok(Math.abs(rec['utilization-gap'].value - 40 / 207) < 1e-12); // 48/54 - 48/69
   assert.ok(Math.abs(rec['recovered-gpu-hours'].value - 0.05) < 1e-12); // 0.18 x (69/54 - 1)
+  // 1F1B -> ZB-H1 -> DualPipe: the same work, 48 per rank, over makespans 69, 55 and 54.
+  assert.ok(Math.abs(rec['step-zb-h1'].value - (48 / 55 - 48 / 69)) < 1e-12);
+  assert.ok(Math.abs(rec['step-dualpipe'].value - (48 / 54 - 48 / 55)) < 1e-12);
+  // Three cells past the lesson's trace (slots 0-10): rank 0 pairs F of direction-1 micro-batch 2
+  // with B of direction-0 micro-batch 0 in slot 11; rank 3 runs B of direction-0 micro-batch 2 in slot 14.
   const trace = await read('hand-trace');
-  assert.equal(trace['first-all-busy-dualpipe'].value, 1);
-  assert.equal(trace['first-all-busy-1f1b'].value, 3); // rank P-1 starts at slot P-1
-  assert.equal(trace['idle-per-rank'].value, 2); // (P/2 - 1)(F&B + B - 3W)
-  assert.equal(trace['trace-grid'].kind, 'grid');
+  assert.equal(trace['pair-forward'].value, 2);
+  assert.equal(trace['pair-backward'].value, 0);
+  assert.equal(trace['rank3-backward'].value, 2);
   const ch = await read('dualpipe-vs-chimera');
   assert.equal(ch['bubble-growth'].value, 0);
   assert.equal(ch['activation-growth'].value, 0);

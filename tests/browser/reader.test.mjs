@@ -95,7 +95,7 @@ test('screenshots of the reader in light and dark, wide and narrow', async () =>
       await waitForLesson(page);
       await screenshot(page, `reader-${theme}-${width}.png`);
       // A view further down: the first DualPipe figure with its controls.
-      await page.$eval('.sim-widget[data-sim-id="fig5"]', (w) => w.scrollIntoView({ block: 'start' }));
+      await page.$eval('.sim-widget[data-sim-id="dp8"]', (w) => w.scrollIntoView({ block: 'start' }));
       await screenshot(page, `reader-${theme}-${width}-dualpipe.png`);
       // Nothing may overflow the viewport sideways: wide timelines scroll inside their frame.
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

@@ -25,7 +25,8 @@ function compares(markdown) {
 }
 
 function quotes(markdown) {
-  return [...markdown.matchAll(/\{\{([\w-]+)\.([\w.]+)\|([^}]+)\}\}/g)].map(([, id, field, quoted]) => ({ id, field, quoted }));
+  // Inside a table row the pipe is escaped (\|) so it does not split the cell.
+  return [...markdown.matchAll(/\{\{([\w-]+)\.([\w.]+)\\?\|([^}]+)\}\}/g)].map(([, id, field, quoted]) => ({ id, field, quoted }));
 }
 
 function simulate(config) {

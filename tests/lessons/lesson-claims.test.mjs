@@ -1,0 +1,147 @@
+// Lesson claims beyond single numbers (issue 14): a sentence that compares two schedules with
+// numbers quotes a live number for each of them; the worked trace printed in the lesson is what
+// core prints; the Hindi texts render each glossary term one way, the way the UI does. The
+// simulator here is the native CLI built by `make native`, as in lesson-content.test.mjs.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { STRINGS } from '../../web/js/lib/i18n.js';
+
+const root = new URL('../../', import.meta.url);
+const cli = new URL('build/native/pipesim', root).pathname;
+const read = (path) => readFileSync(new URL(path, root), 'utf8');
+const LANGS = ['en', 'hi'];
+
+// Schedule names as the lesson writes them; longer names first so DualPipeV is not read as DualPipe.
+const NAMES = [['DualPipeV', 'dualpipev'], ['DualPipe', 'dualpipe'], ['ZB-H1', 'zb-h1'], ['1F1B', '1f1b'], ['GPipe', 'gpipe'], ['Chimera', 'chimera']];
+
+function simBlocks(markdown) {
+  const blocks = new Map();
+  for (const m of markdown.matchAll(/^```sim ([\w-]+)( [^\n]*)?\n([\s\S]*?)^```$/gm)) blocks.set(m[1], JSON.parse(m[3]));
+  return blocks;
+}
+
+/** The schedules a sentence names (each once), read left to right. */
+function namedSchedules(sentence) {
+  let rest = sentence.replace(/\{\{[^}]*\}\}/g, ' ').replace(/`[^`]*`/g, ' ');
+  const found = new Set();
+  for (const [name, id] of NAMES) {
+    const re = new RegExp(`(?<![\\w-])${name.replace('-', '\\-')}(?![\\w-])`, 'g');
+    if (re.test(rest)) found.add(id);
+    rest = rest.replace(re, ' ');
+  }
+  return found;
+}
+
+/** Prose sentences: no fences, tables or headings; the corrections box counts as prose. */
+function sentences(markdown) {
+  const prose = markdown.replace(/^```[\s\S]*?^```$/gm, '\n').split('\n')
+    .filter((line) => !line.startsWith('|') && !line.startsWith('#'))
+    .map((line) => line.replace(/^>\s?/, ''))
+    .join('\n');
+  return prose.split(/\n\s*\n|\n(?=\s*[-*\d]+[.)]?\s)|(?<=[.।?!])\s+(?=\S)/u).map((s) => s.trim()).filter(Boolean);
+}
+
+// A number written by hand: digits left after removing live quotes, code, formulas in
+// parentheses, settings (P = 8, F&B = 2.4), section, issue and table references, and schedule names.
+function handNumbers(sentence) {
+  const rest = sentence
+    .replace(/\{\{[^}]*\}\}/g, ' ').replace(/`[^`]*`/g, ' ')
+    .replace(/(DualPipeV?|ZB-H1|ZB1P|ZB-1p|ZB-V|1F1B|GPipe|PP16|H800|DeepSeek-V3|Llama-3-70B|bf16|fp32|FP8)/g, ' ')
+    .replace(/\([^()]*\)/g, ' ')
+    .replace(/\b\d+\s*[×x]?\s*(P|R|M|W|PP)\b|\b\d+×/g, ' ')
+    .replace(/\b(P|M|R|F|B|W|F&B|PP|EP|h)\s*[=≥<>]\s*[\d.]+/g, ' ')
+    .replace(/[=≥<>−+×÷/]\s*\d+(\.\d+)?/g, ' ')
+    .replace(/§[\d.–]+|#\d+|Table \d|Figure \d|तालिका \d|चित्र \d|issue #\d+/g, ' ');
+  return rest.match(/\d+(\.\d+)?%?/g) || [];
+}
+
+for (const lang of LANGS) {
+  const markdown = read(`lessons/dualpipe.${lang}.md`);
+  const blocks = simBlocks(markdown);
+
+  test(`${lang}: a sentence that compares schedules with numbers quotes a live number for each schedule it names`, () => {
+    let checked = 0;
+    for (const sentence of sentences(markdown)) {
+      const named = namedSchedules(sentence);
+      const quoted = new Set([...sentence.matchAll(/\{\{([\w-]+)\./g)].map(([, id]) => blocks.get(id)?.schedule));
+      if (named.size < 2 || quoted.size === 0) continue;
+      checked += 1;
+      for (const schedule of named) {
+        assert.ok(quoted.has(schedule), `"${sentence.slice(0, 140)}…" names ${schedule} but quotes no live number of a ${schedule} run`);
+      }
+      assert.deepEqual(handNumbers(sentence), [], `"${sentence.slice(0, 140)}…" compares schedules with a number written by hand`);
+    }
+    assert.ok(checked >= 10, `only ${checked} comparison sentences found`);
+  });
+
+  test(`${lang}: a sentence that names two schedules and writes a number by hand has no live quote to carry it`, () => {
+    for (const sentence of sentences(markdown)) {
+      if (namedSchedules(sentence).size < 2 || sentence.includes('{{')) continue;
+      const numbers = handNumbers(sentence);
+      // A number no sim block can carry (e.g. `pipesim params`) must be printed by the command the sentence gives.
+      const command = /`pipesim ((?:params|recover|overlap) [^`]*)`/.exec(sentence);
+      if (command && numbers.length) {
+        const printed = execFileSync(cli, command[1].split(/\s+/), { encoding: 'utf8' });
+        for (const n of numbers) assert.ok(printed.includes(n), `"${sentence.slice(0, 100)}…": ${n} is not in the output of pipesim ${command[1]}`);
+        continue;
+      }
+      assert.deepEqual(numbers, [], `"${sentence.slice(0, 140)}…": a comparison written by hand; quote the simulator instead`);
+    }
+  });
+
+  test(`${lang}: the worked trace is what core prints for DualPipe at P = 4, M = 8`, () => {
+    const block = /^```text dualpipe-4x8-trace\n([\s\S]*?)^```$/m.exec(markdown);
+    assert.ok(block, 'the lesson has the worked trace');
+    const shown = block[1].trimEnd().split('\n');
+    const width = Math.max(...shown.map((line) => line.length));
+    const printed = execFileSync(cli, ['trace', '--schedule', 'dualpipe', '--ranks', '4', '--microbatches', '8'], { encoding: 'utf8' })
+      .split('\n').filter((line) => /^(slot|\s+\d+ )/.test(line)).map((line) => line.slice(0, width).trimEnd());
+    assert.deepEqual(shown, printed);
+    const trace = JSON.parse(execFileSync(cli, ['trace', '--schedule', 'dualpipe', '--ranks', '4', '--microbatches', '8', '--format', 'json'], { encoding: 'utf8' }));
+    // Exercise 2 asks for cells past the printed slots only.
+    const exercise = JSON.parse(read('lessons/exercises/hand-trace.json'));
+    const lastShown = Number(shown[0].trim().split(/\s+/).pop());
+    for (const answer of exercise.answers) {
+      const [, rank, slot, key] = /^trace_dp\.grid\.(\d+)\.(\d+)\.(\w+)$/.exec(answer.quantity);
+      assert.ok(Number(slot) > lastShown, `${answer.id} asks for slot ${slot}, which the lesson already shows`);
+      assert.equal(typeof trace.grid[rank][slot][key], 'number', `${answer.id}: ${answer.quantity}`);
+    }
+  });
+}
+
+const glossary = JSON.parse(read('lessons/glossary.hi.json'));
+
+/** Every Hindi text a learner reads for this lesson: the lesson, its quiz, its exercises. */
+function hindiTexts() {
+  const texts = [['lessons/dualpipe.hi.md', read('lessons/dualpipe.hi.md')], ['lessons/quiz.hi.json', read('lessons/quiz.hi.json')]];
+  const collect = (file, node) => {
+    if (Array.isArray(node)) node.forEach((n) => collect(file, n));
+    else if (node && typeof node === 'object') {
+      for (const [key, value] of Object.entries(node)) {
+        if (key === 'hi' && typeof value === 'string') texts.push([file, value]);
+        else collect(file, value);
+      }
+    }
+  };
+  const dir = new URL('lessons/exercises/', root);
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) collect(`exercises/${file}`, JSON.parse(readFileSync(new URL(file, dir), 'utf8')));
+  return texts;
+}
+
+test('hi: every glossary term is used in the lesson, rendered the one way, as the UI renders it', () => {
+  const lesson = read('lessons/dualpipe.hi.md');
+  const texts = hindiTexts();
+  for (const term of glossary.terms) {
+    assert.ok(lesson.includes(term.hi), `the lesson uses "${term.hi}" (${term.en})`);
+    if (term.ui) assert.ok(STRINGS.hi[term.ui]?.includes(term.hi), `UI string ${term.ui} renders ${term.en} as "${term.hi}": ${STRINGS.hi[term.ui]}`);
+    for (const [file, text] of texts) {
+      for (const variant of term.avoid || []) assert.ok(!text.includes(variant), `${file}: "${variant}" where the glossary says "${term.hi}" (${term.en})`);
+      for (const pattern of term.avoidPatterns || []) {
+        const m = new RegExp(pattern, 'u').exec(text);
+        assert.equal(m, null, `${file}: "${m?.[0]}" (${term.en})`);
+      }
+    }
+  }
+});
