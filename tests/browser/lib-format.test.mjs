@@ -2,7 +2,7 @@
 // compared in the quote's own shape.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatNumber, formatPercent, formatLike, quotedShape, readPath, summary } from '../../web/js/lib/format.js';
+import { formatNumber, formatPercent, formatLike, quotedShape, readPath } from '../../web/js/lib/format.js';
 
 test('formatNumber rounds float noise away and drops trailing zeros', () => {
   assert.equal(formatNumber(4.200000000000001), '4.2');
@@ -50,11 +50,3 @@ test('readPath follows dotted paths and returns undefined past the end', () => {
   assert.equal(readPath(result, 'bubble.min.x'), undefined);
 });
 
-test('summary() quotes typed values as one short line', () => {
-  assert.equal(summary('dualpipe'), 'dualpipe');
-  assert.equal(summary('a\nb\tc\u0001'), 'a\\nb\\tc\\u0001');
-  assert.equal(summary('\ud800x'), '\\ud800x');
-  const long = summary('x'.repeat(1 << 20));
-  assert.ok(long.length <= 80);
-  assert.match(long, /^x+\.\.\. \(1048576 characters\)$/);
-});

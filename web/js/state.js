@@ -12,7 +12,7 @@ import CATALOGUE from '../generated/catalogue.js';
 import { PLAN_URL_KEYS } from './lib/planner-presets.js';
 import { atTick } from './lib/tick.js';
 import { translator } from './lib/i18n.js';
-import { summary } from './lib/format.js';
+import { summary } from '../generated/pipesim.js';
 
 export const VIEWS = ['lesson', 'timeline', 'sweep', 'planner'];
 export const THEMES = ['auto', 'light', 'dark'];
@@ -102,10 +102,11 @@ function numberOrRaw(text) {
 const english = translator('en');
 /**
  * A problem with a page-level key: {key, rule, params, message}; rule is an i18n key. The value
- * received is quoted as a one-line summary, so a 1 MB or multi-line hash makes a short notice.
+ * received is quoted as core quotes values (the JS API's summary(), at the catalogue's length), so a
+ * 1 MB or multi-line hash makes a short notice.
  */
 function problem(key, rule, params) {
-  const quoted = params.got === undefined ? params : { ...params, got: summary(params.got) };
+  const quoted = params.got === undefined ? params : { ...params, got: summary(String(params.got), CATALOGUE.limits.summaryBytes) };
   return { key, rule, params: quoted, message: english(rule, quoted) };
 }
 

@@ -53,19 +53,3 @@ export function readPath(object, path) {
     .reduce((node, key) => (node == null ? undefined : node[key]), object);
 }
 
-// Control characters, and the two line separators, as JSON-style escapes.
-const SHORT_ESCAPES = { '\b': '\\b', '\t': '\\t', '\n': '\\n', '\f': '\\f', '\r': '\\r' };
-const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-
-/**
- * A value the learner typed, as a message may quote it: one line (control characters and lone
- * surrogates escaped) of at most `max` characters, cut at its start with its length, as core's
- * summary() quotes values: "xxxx... (1048576 characters)".
- */
-export function summary(text, max = 80) {
-  const escaped = String(text).replace(UNPRINTABLE,
-    (ch) => SHORT_ESCAPES[ch] ?? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  if (escaped.length <= max) return escaped;
-  const note = `... (${String(text).length} characters)`;
-  return escaped.slice(0, Math.max(0, max - note.length)) + note;
-}
