@@ -12,7 +12,8 @@
    The figure renders in a shadow root, so the course's styles (list bullets, justified text, its
    serif body font) cannot reach it, while its theme variables (--bg, --ink, --blueprint,
    --rule-soft...) still flow in. Each function also has .mount (the same function) for hosts that
-   expect {mount(el, config)}. Without a course LF, a minimal one mounts .lesson-figure blocks. */
+   expect {mount(el, config)}. Without a course LF, a minimal one mounts .lesson-figure blocks.
+   Both course contracts are served: window.LF.register and the published window.AIFS_FIGURES. */
 (function () {
   'use strict';
   var script = document.currentScript;
@@ -86,5 +87,11 @@
       }
     };
   }
-  window.LF.register({ 'dualpipe-schedule': figure('timeline'), 'dualpipe-sweep': figure('sweep') });
+  var FIGURES = { 'dualpipe-schedule': figure('timeline'), 'dualpipe-sweep': figure('sweep') };
+  window.LF.register(FIGURES);
+  // The course's lesson-figures.js as published (2026) has no LF: mountLessonFigures() looks a name
+  // up in its own table, then in window.AIFS_FIGURES, the hook its figure files fill. Registering
+  // there too makes one <script> tag enough for either version of the course page.
+  window.AIFS_FIGURES = window.AIFS_FIGURES || {};
+  for (var name in FIGURES) if (Object.prototype.hasOwnProperty.call(FIGURES, name)) window.AIFS_FIGURES[name] = FIGURES[name];
 })();
