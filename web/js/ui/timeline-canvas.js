@@ -1,0 +1,229 @@
+// The canvas renderer of a timeline lane, for runs too large for one SVG element per op (up to
+// core's op cap): every frame paints the runs lib/timeline-lod.js makes of each rank's ops in
+// the view (single ops with their hatching, split pair cells and micro-batch ids once they are
+// wide enough; sub-pixel ops grouped per pixel column), fills batched by colour, so a frame's
+// work is bounded by pixels, not ops. The gutter, cursor and veil are the same HTML layers as
+// the SVG renderer's (ui/timeline-frame.js); hover finds the op under the pointer by binary
+// search, and the data table lists the ops as text.
+import { h } from './dom.js';
+import { ticks } from '../lib/scale.js';
+import { formatNumber } from '../lib/format.js';
+import { lodRuns, createRuns, categoryParts, FB_BASE, CATEGORY_KINDS, opAtTime } from '../lib/timeline-lod.js';
+import { timeToX, xToTime } from '../lib/timeline-viewport.js';
+import { rankAtY } from '../lib/timeline-layout.js';
+import { fits } from './timeline-draw.js';
+import { drawGutter, cursorLayer, memoryPath } from './timeline-frame.js';
+import { hatchPattern } from './timeline-palette.js';
+
+const runs = createRuns(4096);
+const COLOURS = CATEGORY_KINDS.length * 2; // fills by kind and direction: index kind * 2 + dir
+const ALPHAS = 8; // grouped columns' opacity levels
+const MAX_LABELS = 3000; // past this many ids in a frame, text costs more than it tells
+
+/** Rectangles to fill, batched per colour and opacity: one fillStyle change per batch. */
+function createBatches() {
+  const batches = Array.from({ length: COLOURS * ALPHAS }, () => ({ n: 0, xywh: new Float32Array(256) }));
+  return {
+    add(colour, alphaLevel, x, y, w, hgt) {
+      const b = batches[colour * ALPHAS + alphaLevel];
+      if (b.n * 4 === b.xywh.length) {
+        const bigger = new Float32Array(b.xywh.length * 2);
+        bigger.set(b.xywh);
+        b.xywh = bigger;
+      }
+      b.xywh.set([x, y, w, hgt], b.n * 4);
+      b.n++;
+    },
+    fill(ctx, palette) {
+      batches.forEach((b, key) => {
+        if (!b.n) return;
+        const colour = Math.floor(key / ALPHAS);
+        ctx.globalAlpha = ((key % ALPHAS) + 1) / ALPHAS;
+        ctx.fillStyle = palette.cell[CATEGORY_KINDS[colour >> 1]][colour & 1];
+        for (let i = 0; i < b.n * 4; i += 4) ctx.fillRect(b.xywh[i], b.xywh[i + 1], b.xywh[i + 2], b.xywh[i + 3]);
+        b.n = 0;
+      });
+      ctx.globalAlpha = 1;
+    },
+  };
+}
+
+const colourOf = (kind, dir) => CATEGORY_KINDS.indexOf(kind) * 2 + dir;
+
+/**
+ * One lane on a canvas. `lane`: {title, result, tracks, memory?, opAt(rank, i)}. Returns
+ * {element, render(view), setCursor(t), hit(clientX, clientY) -> {op, box} | null}.
+ */
+export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }) {
+  const L = layout;
+  const ranks = lane.tracks.length;
+  const canvas = h('canvas', { class: 'dpl-timeline-canvas', role: 'img', 'aria-label': t('tl.canvasLabel', { title: lane.title, ops: lane.opCount.toLocaleString('en') }) });
+  const dpr = Math.min(2, globalThis.devicePixelRatio || 1);
+  canvas.width = Math.round(L.width * dpr);
+  canvas.height = Math.round(L.height * dpr);
+  canvas.style.width = `${L.width}px`;
+  canvas.style.height = `${L.height}px`;
+  const ctx = canvas.getContext('2d', { alpha: true });
+  const cursor = cursorLayer(L);
+  const element = h('div', { class: 'dpl-lane-plot is-canvas' }, [canvas, cursor.element, drawGutter(ranks, L, t)]);
+  const batches = createBatches();
+  const hatch = { light: hatchPattern(ctx, palette.hatchLight), dark: hatchPattern(ctx, palette.hatchDark) };
+  const labelPx = L.rowHeight >= 16;
+  let view = { start: 0, end: makespan };
+
+  function drawAxis() {
+    ctx.font = `11px ${palette.font}`;
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'alphabetic';
+    ctx.fillStyle = palette.tick;
+    ctx.strokeStyle = palette.grid;
+    ctx.lineWidth = 1;
+    ctx.beginPath();
+    for (const v of ticks(view.start, view.end, Math.max(2, Math.floor(L.plotWidth / 70)))) {
+      const x = Math.round(L.left + timeToX(view, L.plotWidth, v)) + 0.5;
+      ctx.moveTo(x, L.top - 6);
+      ctx.lineTo(x, L.height - L.bottom);
+      ctx.fillText(formatNumber(v), x, L.top - 10);
+    }
+    ctx.stroke();
+    ctx.font = `italic 11px ${palette.font}`;
+    ctx.fillText(t('axis.idle'), L.width - L.right / 2 + 4, L.top - 10);
+  }
+
+  function render(next) {
+    view = next;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, L.width, L.height);
+    drawAxis();
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(L.left, 0, L.plotWidth, L.height);
+    ctx.clip();
+    ctx.fillStyle = palette.idle;
+    for (let r = 0; r < ranks; r++) ctx.fillRect(L.left, L.rowY(r), L.plotWidth, L.rowHeight);
+    const details = []; // x, y, w, category, rank, op of single ops: pair cells, hatching, ids
+    for (let r = 0; r < ranks; r++) {
+      const y = L.rowY(r);
+      const n = lodRuns(lane.tracks[r], view, L.plotWidth, runs);
+      for (let j = 0; j < n; j++) {
+        const x = L.left + runs.x0[j];
+        const single = runs.op[j] >= 0;
+        // Single ops leave a 1 px seam so neighbours stay apart, as the SVG cells' stroke does.
+        const w = single && runs.x1[j] - runs.x0[j] >= 4 ? runs.x1[j] - runs.x0[j] - 1 : runs.x1[j] - runs.x0[j];
+        const cat = runs.cat[j];
+        const level = Math.round(runs.alpha[j] * ALPHAS) - 1;
+        if (cat >= FB_BASE && single) {
+          details.push(x, y, w, cat, r, runs.op[j]);
+        } else if (cat >= FB_BASE) {
+          // A grouped pair column: forward colour on top, backward below, like the split cell.
+          const [f, b] = categoryParts(cat);
+          batches.add(colourOf('F', f.dir), level, x, y, w, L.rowHeight / 2);
+          batches.add(colourOf('B', b.dir), level, x, y + L.rowHeight / 2, w, L.rowHeight / 2);
+        } else {
+          batches.add(cat, level, x, y, w, L.rowHeight);
+          if (single && ((cat & 1) === 1 || labelPx)) details.push(x, y, w, cat, r, runs.op[j]);
+        }
+      }
+    }
+    batches.fill(ctx, palette);
+    drawDetails(details);
+    if (L.memoryY >= 0 && lane.memory) drawMemory();
+    ctx.restore();
+    drawTotals();
+  }
+
+  /** Pair cells (two triangles), hatching over direction 1, and micro-batch ids where they fit. */
+  function drawDetails(details) {
+    const labels = [];
+    const hatched = { light: [], dark: [] };
+    const hgt = L.rowHeight;
+    for (let i = 0; i < details.length; i += 6) {
+      const x = details[i], y = details[i + 1], w = details[i + 2], cat = details[i + 3], rank = details[i + 4], seq = details[i + 5];
+      if (cat >= FB_BASE) {
+        const [f, b] = categoryParts(cat);
+        ctx.fillStyle = palette.cell.F[f.dir];
+        ctx.beginPath();
+        ctx.moveTo(x, y); ctx.lineTo(x + w, y); ctx.lineTo(x, y + hgt); ctx.closePath();
+        ctx.fill();
+        ctx.fillStyle = palette.cell.B[b.dir];
+        ctx.beginPath();
+        ctx.moveTo(x + w, y); ctx.lineTo(x + w, y + hgt); ctx.lineTo(x, y + hgt); ctx.closePath();
+        ctx.fill();
+        if (labelPx && w >= 24) {
+          const o = lane.opAt(rank, seq);
+          if (fits(`${o.fmb}${o.bmb}`, w)) labels.push([x + w * 0.27, y + hgt * 0.3, o.fmb, palette.label.F[f.dir]], [x + w * 0.73, y + hgt * 0.72, o.bmb, palette.label.B[b.dir]]);
+        }
+        continue;
+      }
+      const kind = CATEGORY_KINDS[cat >> 1];
+      const dir = cat & 1;
+      if (dir === 1 && w >= 4) hatched[kind === 'B' || kind === 'Bi' ? 'dark' : 'light'].push(x, y, w);
+      if (labelPx && w >= 12 && labels.length < MAX_LABELS) {
+        const o = lane.opAt(rank, seq);
+        if (fits(o.mb, w)) labels.push([x + w / 2, y + hgt / 2, o.mb, palette.label[kind][dir]]);
+      }
+    }
+    for (const key of ['light', 'dark']) {
+      const list = hatched[key];
+      if (!list.length) continue;
+      ctx.fillStyle = hatch[key];
+      for (let i = 0; i < list.length; i += 3) ctx.fillRect(list[i], list[i + 1], list[i + 2], hgt);
+    }
+    if (labels.length && labels.length <= MAX_LABELS) {
+      ctx.font = `600 11px ${palette.font}`;
+      ctx.textAlign = 'center';
+      ctx.textBaseline = 'middle';
+      for (const [x, y, text, colour] of labels) {
+        ctx.fillStyle = colour;
+        ctx.fillText(String(text), x, y);
+      }
+    }
+  }
+
+  function drawMemory() {
+    ctx.fillStyle = palette.memoryTrack;
+    for (let r = 0; r < ranks; r++) ctx.fillRect(L.left, L.rowY(r) + L.memoryY, L.plotWidth, L.memoryHeight);
+    ctx.beginPath();
+    for (let r = 0; r < ranks; r++) {
+      const top = L.rowY(r) + L.memoryY;
+      memoryPath(lane.memory[r], view, L.plotWidth, { x0: L.left, y0: top + L.memoryHeight, height: L.memoryHeight - 1, max: memoryMax }, ctx);
+    }
+    ctx.fillStyle = palette.memory;
+    ctx.fill();
+  }
+
+  /** Idle per rank (and peak activations beside the memory rows) in the right column. */
+  function drawTotals() {
+    ctx.font = `${L.rowHeight < 16 ? 10 : 11}px ${palette.font}`;
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    const x = L.width - L.right / 2 + 4;
+    for (let r = 0; r < ranks; r++) {
+      const idle = lane.result.perRank?.[r]?.idle;
+      ctx.fillStyle = palette.tick;
+      if (typeof idle === 'number') ctx.fillText(formatNumber(idle), x, L.rowY(r) + L.rowHeight / 2);
+      if (L.memoryY >= 0 && lane.memory && !L.compact) {
+        ctx.fillStyle = palette.memoryLine;
+        ctx.fillText(String(lane.memory[r].peak), x, L.rowY(r) + L.memoryY + L.memoryHeight / 2);
+      }
+    }
+  }
+
+  /** The op under a point (client coordinates), with its box on screen, or null. */
+  function hit(clientX, clientY) {
+    const box = canvas.getBoundingClientRect();
+    const x = clientX - box.left - L.left;
+    const y = clientY - box.top;
+    const rank = rankAtY(L, y, ranks);
+    if (rank < 0 || x < 0 || x > L.plotWidth || y - L.rowY(rank) > L.rowHeight) return null;
+    const track = lane.tracks[rank];
+    const i = opAtTime(track, xToTime(view, L.plotWidth, x));
+    if (i < 0) return null;
+    const x0 = box.left + L.left + Math.max(0, timeToX(view, L.plotWidth, track.start[i]));
+    const x1 = box.left + L.left + Math.min(L.plotWidth, timeToX(view, L.plotWidth, track.end[i]));
+    return { op: lane.opAt(rank, i), box: { left: x0, top: box.top + L.rowY(rank), width: Math.max(1, x1 - x0), height: L.rowHeight } };
+  }
+
+  const setCursor = (time) => cursor.set(timeToX(view, L.plotWidth, Math.min(time, makespan)), time >= makespan);
+  return { element, canvas, render, setCursor, hit };
+}
