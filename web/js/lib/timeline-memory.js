@@ -2,37 +2,49 @@
 // computed from its op track (lib/timeline-lod.js) by the accounting of docs/schema.md
 // "peakActivations": +1 when an F ends, -1 when a B (full or input-gradient) ends, nothing for
 // a W, and nothing for an overlapped FB pair (it frees its backward's activations as its
-// forward's appear). The unit is one stage's activations for one micro-batch, so the step
-// function's maximum is the rank's perRank[].peakActivations. memoryEnvelope() reduces the steps
+// forward's appear). Core counts stage-micro-batches (perRank[].peakActivations is the step
+// function's maximum in that count); the lane shows per-GPU units (perGpuUnit), so compared
+// schedules with different stage sizes read on one scale. memoryEnvelope() reduces the steps
 // in a view to at most a few points per pixel, keeping each column's highest level so no peak
 // disappears when zoomed out. DOM-free.
 import { firstAfter, isForward, isBackward } from './timeline-lod.js';
 
 /**
- * A rank's activations over time: at time[i] the level becomes level[i] (time[0] = 0, level 0);
- * `peak` is the highest level.
+ * What one stage-micro-batch of activations is in per-GPU units, one unit being one
+ * micro-batch's activations through 1/ranks of the model: ranks / stages (a DualPipeV stage is
+ * half a rank's layers, so it counts 1/2). docs/schema.md defines peakActivationMemory this
+ * way; this is the page's only copy of that definition.
  */
-export function activationSteps(track) {
+export function perGpuUnit(result) {
+  return result.stages > 0 ? result.ranks / result.stages : 1;
+}
+
+/**
+ * A rank's activations over time in `unit`s of a stage-micro-batch (perGpuUnit): at time[i] the
+ * level becomes level[i] (time[0] = 0, level 0); `peak` is the highest level, `peakCount` the
+ * same in stage-micro-batches (what core's perRank[].peakActivations reports).
+ */
+export function activationSteps(track, unit) {
   const n = track.start.length;
   const time = [0];
   const level = [0];
   let now = 0;
-  let peak = 0;
+  let peakCount = 0;
   for (let i = 0; i < n; i++) {
     const c = track.cat[i];
     const delta = isForward(c) ? 1 : isBackward(c) ? -1 : 0;
     if (!delta) continue;
     now += delta;
-    peak = Math.max(peak, now);
+    peakCount = Math.max(peakCount, now);
     time.push(track.end[i]);
-    level.push(now);
+    level.push(now * unit);
   }
-  return { time: Float64Array.from(time), level: Int32Array.from(level), peak };
+  return { time: Float64Array.from(time), level: Float64Array.from(level), peak: peakCount * unit, peakCount };
 }
 
 /** A reusable buffer of step points: from x[j] (pixels) until x[j + 1] the level is y[j]. */
 export function createSteps(capacity = 512) {
-  return { n: 0, x: new Float32Array(capacity), y: new Int32Array(capacity) };
+  return { n: 0, x: new Float32Array(capacity), y: new Float64Array(capacity) };
 }
 
 function push(out, x, y) {

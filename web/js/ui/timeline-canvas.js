@@ -204,7 +204,7 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }
       if (typeof idle === 'number') ctx.fillText(formatNumber(idle), x, L.rowY(r) + L.rowHeight / 2);
       if (L.memoryY >= 0 && lane.memory && !L.compact) {
         ctx.fillStyle = palette.memoryLine;
-        ctx.fillText(String(lane.memory[r].peak), x, L.rowY(r) + L.memoryY + L.memoryHeight / 2);
+        ctx.fillText(formatNumber(lane.memory[r].peak), x, L.rowY(r) + L.memoryY + L.memoryHeight / 2);
       }
     }
   }

@@ -147,8 +147,8 @@ export function drawLane(lane, { view, layout, makespan, prefix, id, t, streams 
       const top = y + L.memoryY;
       rowsG.append(s('rect', { x: L.left, y: top, width: plotWidth, height: L.memoryHeight, class: 'dpl-mem-track' }));
       const d = memoryPath(steps, view, plotWidth, { x0: L.left, y0: top + L.memoryHeight, height: L.memoryHeight - 1, max: memoryMax });
-      memoryG.append(s('path', { d, class: 'dpl-mem-area', dataset: { rank: r, peak: steps.peak } }));
-      rowsG.append(s('text', { x: width - L.right / 2 + 4, y: top + L.memoryHeight / 2, class: 'dpl-mem-peak', 'text-anchor': 'middle', 'dominant-baseline': 'central' }, [String(steps.peak)]));
+      memoryG.append(s('path', { d, class: 'dpl-mem-area', dataset: { rank: r, peak: steps.peak, count: steps.peakCount } }));
+      rowsG.append(s('text', { x: width - L.right / 2 + 4, y: top + L.memoryHeight / 2, class: 'dpl-mem-peak', 'text-anchor': 'middle', 'dominant-baseline': 'central' }, [formatNumber(steps.peak)]));
     }
   });
   svg.append(rowsG);
