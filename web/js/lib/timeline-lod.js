@@ -186,10 +186,14 @@ export function lodRuns(track, view, width, runs, detailPx = DETAIL_PX) {
   const flush = () => {
     if (!pending) return;
     let best = 0;
+    let bestCover = 0;
     let busy = 0;
     for (let c = 0; c < CATEGORY_COUNT; c++) {
       busy += cover[c];
-      if (cover[c] > cover[best]) best = c;
+      if (cover[c] > bestCover) {
+        best = c;
+        bestCover = cover[c];
+      }
       cover[c] = 0;
     }
     const alpha = Math.max(1, Math.round(Math.min(1, busy) * 8)) / 8;
