@@ -177,3 +177,18 @@ export function requestedPaths(page) {
   page.on('request', (r) => paths.push(new URL(r.url()).pathname));
   return paths;
 }
+
+// Host pages for the embeds, under the same CSP as the site: nothing inline, nothing off-origin.
+const HOST_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; worker-src 'self'";
+
+/** Serves `files` ({path: [type, body]}) under /__test__/ on the site's origin (`url`). */
+export async function servePages(page, url, files) {
+  await page.route(`${url}__test__/**`, (route) => {
+    const file = files[new URL(route.request().url()).pathname.replace('/__test__/', '')];
+    if (!file) return route.fulfill({ status: 404, body: 'not found' });
+    return route.fulfill({ status: 200, contentType: file[0], headers: { 'Content-Security-Policy': HOST_CSP }, body: file[1] });
+  });
+}
+
+/** A host page; scripts that mount figures go at the end of <body>, as the course runs them after rendering. */
+export const hostHtml = (body, head = '', tail = '', lang = 'en') => `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><link rel="icon" href="data:,">${head}</head><body>${body}${tail}</body></html>`;
