@@ -16,7 +16,12 @@ import { drawGutter, cursorLayer, memoryPath } from './timeline-frame.js';
 import { hatchPattern } from './timeline-palette.js';
 
 const runs = createRuns(4096);
-const COLOURS = CATEGORY_KINDS.length * 2; // fills by kind and direction: index kind * 2 + dir
+// Fills by kind and direction (index kind * 2 + dir, a category's own number), then the two
+// colours of grouped W columns (palette.solid: a W's outline colour, as its pale fill looks idle).
+const CELL_COLOURS = CATEGORY_KINDS.length * 2;
+const GROUPED_W = CELL_COLOURS;
+const COLOURS = CELL_COLOURS + 2;
+const W_KIND = CATEGORY_KINDS.indexOf('W');
 const ALPHAS = 8; // grouped columns' opacity levels
 const MAX_LABELS = 3000; // past this many ids in a frame, text costs more than it tells
 
@@ -39,7 +44,7 @@ function createBatches() {
         if (!b.n) return;
         const colour = Math.floor(key / ALPHAS);
         ctx.globalAlpha = ((key % ALPHAS) + 1) / ALPHAS;
-        ctx.fillStyle = palette.cell[CATEGORY_KINDS[colour >> 1]][colour & 1];
+        ctx.fillStyle = colour >= GROUPED_W ? palette.solid.W[colour - GROUPED_W] : palette.cell[CATEGORY_KINDS[colour >> 1]][colour & 1];
         for (let i = 0; i < b.n * 4; i += 4) ctx.fillRect(b.xywh[i], b.xywh[i + 1], b.xywh[i + 2], b.xywh[i + 3]);
         b.n = 0;
       });
@@ -120,8 +125,9 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }
           batches.add(colourOf('F', f.dir), level, x, y, w, L.rowHeight / 2);
           batches.add(colourOf('B', b.dir), level, x, y + L.rowHeight / 2, w, L.rowHeight / 2);
         } else {
-          batches.add(cat, level, x, y, w, L.rowHeight);
-          if (single && ((cat & 1) === 1 || labelPx)) details.push(x, y, w, cat, r, runs.op[j]);
+          const isW = cat >> 1 === W_KIND;
+          batches.add(isW && !single ? GROUPED_W + (cat & 1) : cat, level, x, y, w, L.rowHeight);
+          if (single && ((cat & 1) === 1 || labelPx || isW)) details.push(x, y, w, cat, r, runs.op[j]);
         }
       }
     }
@@ -136,6 +142,7 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }
   function drawDetails(details) {
     const labels = [];
     const hatched = { light: [], dark: [] };
+    const outlined = [[], []]; // W ops by direction: a dashed outline, as the SVG cell has
     const hgt = L.rowHeight;
     for (let i = 0; i < details.length; i += 6) {
       const x = details[i], y = details[i + 1], w = details[i + 2], cat = details[i + 3], rank = details[i + 4], seq = details[i + 5];
@@ -158,6 +165,7 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }
       const kind = CATEGORY_KINDS[cat >> 1];
       const dir = cat & 1;
       if (dir === 1 && w >= 4) hatched[kind === 'B' || kind === 'Bi' ? 'dark' : 'light'].push(x, y, w);
+      if (kind === 'W') outlined[dir].push(x, y, w);
       if (labelPx && w >= 12 && labels.length < MAX_LABELS) {
         const o = lane.opAt(rank, seq);
         if (fits(o.mb, w)) labels.push([x + w / 2, y + hgt / 2, o.mb, palette.label[kind][dir]]);
@@ -169,6 +177,16 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }
       ctx.fillStyle = hatch[key];
       for (let i = 0; i < list.length; i += 3) ctx.fillRect(list[i], list[i + 1], list[i + 2], hgt);
     }
+    ctx.lineWidth = 1.25;
+    ctx.setLineDash([3, 2]);
+    outlined.forEach((list, dir) => {
+      if (!list.length) return;
+      ctx.strokeStyle = palette.stroke.W[dir];
+      ctx.beginPath();
+      for (let i = 0; i < list.length; i += 3) ctx.rect(list[i] + 0.5, list[i + 1] + 0.5, list[i + 2] - 1, hgt - 1);
+      ctx.stroke();
+    });
+    ctx.setLineDash([]);
     if (labels.length && labels.length <= MAX_LABELS) {
       ctx.font = `600 11px ${palette.font}`;
       ctx.textAlign = 'center';

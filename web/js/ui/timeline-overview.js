@@ -51,7 +51,7 @@ export function createOverview({ t, onView, onKey }) {
           const cat = runs.cat[j];
           const part = categoryParts(cat)[cat >= FB_BASE ? 1 : 0];
           ctx.globalAlpha = runs.alpha[j];
-          ctx.fillStyle = palette.cell[part.kind === 'Bi' ? 'Bi' : part.kind][part.dir];
+          ctx.fillStyle = palette.solid[part.kind][part.dir];
           ctx.fillRect(runs.x0[j], y, runs.x1[j] - runs.x0[j], Math.max(band, 0.5));
         }
         y += band;
@@ -64,6 +64,9 @@ export function createOverview({ t, onView, onKey }) {
 
   function setView(next) {
     view = next;
+    // The exact window, for tests and embeds (aria-valuetext rounds it).
+    element.dataset.start = String(view.start);
+    element.dataset.end = String(view.end);
     if (!width) return;
     const w = overviewWindow(view, limits, width);
     windowEl.style.transform = `translateX(${w.x}px)`;

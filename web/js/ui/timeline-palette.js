@@ -19,8 +19,9 @@ function normalise(color) {
 }
 
 /**
- * The palette in effect inside `root` (an element of the widget): cell fills and label colours
- * by kind and direction (`cell[kind][dir]`, `label[kind][dir]`), and the chart's neutral tones.
+ * The palette in effect inside `root` (an element of the widget): cell fills, outlines and label
+ * colours by kind and direction (`cell[kind][dir]`, `stroke`, `label`), the colour of grouped
+ * sub-pixel ops (`solid`), and the chart's neutral tones.
  */
 export function readPalette(root) {
   const probe = s('svg', { class: 'dpl-probe', width: 0, height: 0, 'aria-hidden': 'true' });
@@ -39,16 +40,20 @@ export function readPalette(root) {
     probe.append(named[key]);
   }
   root.append(probe);
-  const palette = { cell: {}, label: {}, stroke: {} };
+  const palette = { cell: {}, label: {}, stroke: {}, solid: {} };
   for (const kind of CATEGORY_KINDS) {
     palette.cell[kind] = [];
     palette.label[kind] = [];
     palette.stroke[kind] = [];
+    palette.solid[kind] = [];
     for (const dir of [0, 1]) {
       const style = getComputedStyle(cells[`${kind}${dir}`]);
       palette.cell[kind][dir] = normalise(style.fill);
       palette.label[kind][dir] = normalise(style.getPropertyValue('--dpl-label').trim() || style.color);
       palette.stroke[kind][dir] = normalise(style.getPropertyValue('--dpl-c').trim() || style.stroke);
+      // A W cell is a pale fill told apart by its dashed outline; in a column too narrow for
+      // the outline, it shows in the outline's colour instead, or it would look idle.
+      palette.solid[kind][dir] = kind === 'W' ? palette.stroke[kind][dir] : palette.cell[kind][dir];
     }
   }
   const read = (key, prop) => normalise(getComputedStyle(named[key])[prop]);
