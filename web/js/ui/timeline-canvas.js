@@ -8,7 +8,7 @@
 import { h } from './dom.js';
 import { ticks } from '../lib/scale.js';
 import { formatNumber } from '../lib/format.js';
-import { lodRuns, createRuns, categoryParts, FB_BASE, CATEGORY_KINDS, opAtTime } from '../lib/timeline-lod.js';
+import { lodRuns, createRuns, categoryParts, firstAfter, FB_BASE, CATEGORY_KINDS, opAtTime } from '../lib/timeline-lod.js';
 import { timeToX, xToTime } from '../lib/timeline-viewport.js';
 import { rankAtY } from '../lib/timeline-layout.js';
 import { fits } from './timeline-draw.js';
@@ -25,19 +25,27 @@ const W_KIND = CATEGORY_KINDS.indexOf('W');
 const ALPHAS = 8; // grouped columns' opacity levels
 const MAX_LABELS = 3000; // past this many ids in a frame, text costs more than it tells
 
-/** Rectangles to fill, batched per colour and opacity: one fillStyle change per batch. */
+/** Rectangles to fill, batched per colour and opacity: one path and one fill per batch. */
 function createBatches() {
   const batches = Array.from({ length: COLOURS * ALPHAS }, () => ({ n: 0, xywh: new Float32Array(256) }));
   return {
     add(colour, alphaLevel, x, y, w, hgt) {
+      // Whole pixels: a software rasteriser fills an aligned rect far faster than an
+      // anti-aliased one, and cells keep crisp edges.
+      const left = Math.round(x);
+      w = Math.max(1, Math.round(x + w) - left);
+      x = left;
       const b = batches[colour * ALPHAS + alphaLevel];
       if (b.n * 4 === b.xywh.length) {
         const bigger = new Float32Array(b.xywh.length * 2);
         bigger.set(b.xywh);
         b.xywh = bigger;
       }
-      b.xywh.set([x, y, w, hgt], b.n * 4);
-      b.n++;
+      const at = b.n++ * 4;
+      b.xywh[at] = x;
+      b.xywh[at + 1] = y;
+      b.xywh[at + 2] = w;
+      b.xywh[at + 3] = hgt;
     },
     fill(ctx, palette) {
       batches.forEach((b, key) => {
@@ -45,7 +53,11 @@ function createBatches() {
         const colour = Math.floor(key / ALPHAS);
         ctx.globalAlpha = ((key % ALPHAS) + 1) / ALPHAS;
         ctx.fillStyle = colour >= GROUPED_W ? palette.solid.W[colour - GROUPED_W] : palette.cell[CATEGORY_KINDS[colour >> 1]][colour & 1];
-        for (let i = 0; i < b.n * 4; i += 4) ctx.fillRect(b.xywh[i], b.xywh[i + 1], b.xywh[i + 2], b.xywh[i + 3]);
+        // One path of rects, one fill: each fillRect is a draw of its own when the canvas is
+        // rasterised, and thousands of them cost twice the time of one path.
+        ctx.beginPath();
+        for (let i = 0; i < b.n * 4; i += 4) ctx.rect(b.xywh[i], b.xywh[i + 1], b.xywh[i + 2], b.xywh[i + 3]);
+        ctx.fill();
         b.n = 0;
       });
       ctx.globalAlpha = 1;
@@ -53,7 +65,10 @@ function createBatches() {
   };
 }
 
-const colourOf = (kind, dir) => CATEGORY_KINDS.indexOf(kind) * 2 + dir;
+const F_COLOUR = CATEGORY_KINDS.indexOf('F') * 2; // + dir: a category's fill
+const B_COLOUR = CATEGORY_KINDS.indexOf('B') * 2;
+/** Above this many ops in view, pair cells are drawn as two halves instead of two triangles. */
+const MAX_DIAGONAL_OPS = 1500;
 
 /**
  * One lane on a canvas. `lane`: {title, result, tracks, memory?, opAt(rank, i)}. Returns
@@ -95,6 +110,13 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }
     ctx.fillText(t('axis.idle'), L.width - L.right / 2 + 4, L.top - 10);
   }
 
+  /** How many ops intersect `v`, over all ranks (two binary searches a rank). */
+  function opsInView(v) {
+    let n = 0;
+    for (const tr of lane.tracks) n += firstAfter(tr.start, v.end) - firstAfter(tr.end, v.start);
+    return n;
+  }
+
   function render(next) {
     view = next;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
@@ -105,8 +127,14 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }
     ctx.rect(L.left, 0, L.plotWidth, L.height);
     ctx.clip();
     ctx.fillStyle = palette.idle;
-    for (let r = 0; r < ranks; r++) ctx.fillRect(L.left, L.rowY(r), L.plotWidth, L.rowHeight);
+    ctx.beginPath();
+    for (let r = 0; r < ranks; r++) ctx.rect(L.left, L.rowY(r), L.plotWidth, L.rowHeight);
+    ctx.fill();
     const details = []; // x, y, w, category, rank, op of single ops: pair cells, hatching, ids
+    // Pair cells are split diagonally (two anti-aliased triangles) only where there are few of
+    // them and rows are full height: thousands of triangles cost a software-rasterised canvas
+    // more than the rest of the frame, so a dense view splits them into upper and lower halves.
+    const diagonal = labelPx && opsInView(view) <= MAX_DIAGONAL_OPS;
     for (let r = 0; r < ranks; r++) {
       const y = L.rowY(r);
       const n = lodRuns(lane.tracks[r], view, L.plotWidth, runs);
@@ -117,13 +145,14 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }
         const w = single && runs.x1[j] - runs.x0[j] >= 4 ? runs.x1[j] - runs.x0[j] - 1 : runs.x1[j] - runs.x0[j];
         const cat = runs.cat[j];
         const level = Math.round(runs.alpha[j] * ALPHAS) - 1;
-        if (cat >= FB_BASE && single) {
+        if (cat >= FB_BASE && single && diagonal) {
           details.push(x, y, w, cat, r, runs.op[j]);
         } else if (cat >= FB_BASE) {
-          // A grouped pair column: forward colour on top, backward below, like the split cell.
-          const [f, b] = categoryParts(cat);
-          batches.add(colourOf('F', f.dir), level, x, y, w, L.rowHeight / 2);
-          batches.add(colourOf('B', b.dir), level, x, y + L.rowHeight / 2, w, L.rowHeight / 2);
+          // A grouped pair column, or a pair cell in a dense view: forward colour on top,
+          // backward below (F upper, B lower, as in the split cell).
+          const half = L.rowHeight / 2;
+          batches.add(F_COLOUR + ((cat - FB_BASE) >> 1), level, x, y, w, half);
+          batches.add(B_COLOUR + ((cat - FB_BASE) & 1), level, x, y + half, w, half);
         } else {
           const isW = cat >> 1 === W_KIND;
           batches.add(isW && !single ? GROUPED_W + (cat & 1) : cat, level, x, y, w, L.rowHeight);
@@ -138,24 +167,23 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }
     drawTotals();
   }
 
-  /** Pair cells (two triangles), hatching over direction 1, and micro-batch ids where they fit. */
+  /**
+   * Pair cells (two triangles), hatching over direction 1, W outlines and micro-batch ids where
+   * they fit. Shapes of one colour go into one path and are filled once: thousands of separate
+   * fills a frame are what a software-rasterised canvas cannot afford.
+   */
   function drawDetails(details) {
     const labels = [];
     const hatched = { light: [], dark: [] };
     const outlined = [[], []]; // W ops by direction: a dashed outline, as the SVG cell has
+    const triangles = { F: [[], []], B: [[], []] }; // pair halves by kind and direction: x, y, w
     const hgt = L.rowHeight;
     for (let i = 0; i < details.length; i += 6) {
       const x = details[i], y = details[i + 1], w = details[i + 2], cat = details[i + 3], rank = details[i + 4], seq = details[i + 5];
       if (cat >= FB_BASE) {
         const [f, b] = categoryParts(cat);
-        ctx.fillStyle = palette.cell.F[f.dir];
-        ctx.beginPath();
-        ctx.moveTo(x, y); ctx.lineTo(x + w, y); ctx.lineTo(x, y + hgt); ctx.closePath();
-        ctx.fill();
-        ctx.fillStyle = palette.cell.B[b.dir];
-        ctx.beginPath();
-        ctx.moveTo(x + w, y); ctx.lineTo(x + w, y + hgt); ctx.lineTo(x, y + hgt); ctx.closePath();
-        ctx.fill();
+        triangles.F[f.dir].push(x, y, w);
+        triangles.B[b.dir].push(x, y, w);
         if (labelPx && w >= 24) {
           const o = lane.opAt(rank, seq);
           if (fits(`${o.fmb}${o.bmb}`, w)) labels.push([x + w * 0.27, y + hgt * 0.3, o.fmb, palette.label.F[f.dir]], [x + w * 0.73, y + hgt * 0.72, o.bmb, palette.label.B[b.dir]]);
@@ -171,11 +199,30 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }
         if (fits(o.mb, w)) labels.push([x + w / 2, y + hgt / 2, o.mb, palette.label[kind][dir]]);
       }
     }
+    // Forward in the upper-left triangle, backward in the lower-right one.
+    for (const kind of ['F', 'B']) {
+      triangles[kind].forEach((list, dir) => {
+        if (!list.length) return;
+        ctx.fillStyle = palette.cell[kind][dir];
+        ctx.beginPath();
+        for (let i = 0; i < list.length; i += 3) {
+          const x = list[i], y = list[i + 1], w = list[i + 2];
+          if (kind === 'F') {
+            ctx.moveTo(x, y); ctx.lineTo(x + w, y); ctx.lineTo(x, y + hgt);
+          } else {
+            ctx.moveTo(x + w, y); ctx.lineTo(x + w, y + hgt); ctx.lineTo(x, y + hgt);
+          }
+        }
+        ctx.fill(); // closes every triangle (closePath per subpath is slow on a long path)
+      });
+    }
     for (const key of ['light', 'dark']) {
       const list = hatched[key];
       if (!list.length) continue;
       ctx.fillStyle = hatch[key];
-      for (let i = 0; i < list.length; i += 3) ctx.fillRect(list[i], list[i + 1], list[i + 2], hgt);
+      ctx.beginPath();
+      for (let i = 0; i < list.length; i += 3) ctx.rect(list[i], list[i + 1], list[i + 2], hgt);
+      ctx.fill();
     }
     ctx.lineWidth = 1.25;
     ctx.setLineDash([3, 2]);
