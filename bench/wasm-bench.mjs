@@ -12,6 +12,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
+import { benchTimelineFrames } from './timeline-frames.mjs';
 import { loadPipesim } from '../wasm/pipesim.js';
 import { benchPages } from './page-timing.mjs';
 
@@ -262,6 +263,7 @@ async function main() {
     await benchChromium(await browser.newPage(), origin);
     await benchColdSweep(browser, origin);
     await frameTimes(await browser.newPage(), origin);
+    await benchTimelineFrames(browser, origin);
     if (existsSync(path.join(WEB, 'index.html'))) {
       printPayload(await payloadOfPage(await browser.newPage(), origin), 'what index.html loads');
       await benchPages(browser, origin, WEB);

@@ -232,7 +232,7 @@ function render(state) {
   if (state.view === 'timeline') {
     const configs = [configOf(state)];
     if (state.compare) configs.push(configOf(state, state.compare));
-    view.update({ configs, titles: configs.map(laneTitle), t: state.t, table: state.table, speed: state.speed, streams: state.streams });
+    view.update({ configs, titles: configs.map(laneTitle), t: state.t, table: state.table, speed: state.speed, streams: state.streams, memory: state.memory });
     views.custom.update({ custom: state.custom, costs: state.costs, config: configOf(state) });
   }
   if (state.view === 'planner') view.update({ lang: state.lang, plan: state.plan });

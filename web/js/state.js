@@ -78,6 +78,8 @@ export const PARAMS = Object.freeze([
   { key: 'table', path: ['table'], type: 'flag', default: false },
   // Timeline: each rank split into compute and communication streams (needs costs.comm).
   { key: 'streams', path: ['streams'], type: 'flag', default: false },
+  // Timeline: each rank's in-flight activations over time, under its ops.
+  { key: 'memory', path: ['memory'], type: 'flag', default: false },
   { key: 'speed', path: ['speed'], type: 'choice', values: SPEEDS, default: 1 },
   // Sweep: vary micro-batches at fixed ranks, or ranks at fixed micro-batches.
   { key: 'axis', path: ['axis'], type: 'choice', values: AXES, default: 'microbatches' },

@@ -3,7 +3,7 @@
 //   <script type="module" src="…/js/embed/dualpipe-timeline-element.js"></script>
 // Attributes: widget (timeline|sweep) and every embed parameter of state.js's table (schedule
 // compare ranks microbatches forward backward weight overlapped p2p (or p2p-latency) comm-ratio
-// attn-share comm-layers t table streams speed axis theme (light|dark) lang (en|hi)).
+// attn-share comm-layers t table streams memory speed axis theme (light|dark) lang (en|hi)).
 import { mountWidget, ensureStylesheet } from './widget-kit.js';
 import { EMBED_PARAMS } from '../state.js';
 

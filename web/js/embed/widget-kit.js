@@ -67,7 +67,7 @@ export function mountWidget(element, input, defaults = {}) {
       const configs = [configOf(state)];
       if (state.compare) configs.push(configOf(state, state.compare));
       const titles = configs.map((c) => laneTitle(c, t));
-      view.update({ configs, titles, t: state.t, table: state.table, speed: state.speed, streams: state.streams });
+      view.update({ configs, titles, t: state.t, table: state.table, speed: state.speed, streams: state.streams, memory: state.memory });
     }
   }
 

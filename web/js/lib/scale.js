@@ -41,14 +41,3 @@ export function ticks(min, max, count = 8, { integer = false } = {}) {
 export function clamp(v, lo, hi) {
   return Math.min(hi, Math.max(lo, v));
 }
-
-/**
- * Pixels per time unit for a timeline: fill `plot` pixels, but keep the shortest op at least
- * `minCellPx` wide so its micro-batch id stays legible (narrow screens scroll sideways instead of
- * squashing), and cap the whole drawing at `maxPx` so a tiny cost cannot make a giant SVG.
- */
-export function timelinePerUnit({ makespan, plot, shortestOp, minCellPx = 16, maxPx = 24000 }) {
-  const span = makespan > 0 ? makespan : 1;
-  const shortest = shortestOp > 0 && Number.isFinite(shortestOp) ? shortestOp : 1;
-  return Math.min(Math.max(plot / span, minCellPx / shortest), maxPx / span);
-}

@@ -59,14 +59,6 @@ export function opExposed(o, comm, gapsByKey) {
   return gapsByKey.get(key).map((g) => ({ rank: o.rank, op: o.seq, start: atTick(o.start + g.start), end: atTick(o.start + g.end) }));
 }
 
-/** How many parts the stream view of these rows would draw (to refuse a huge one). */
-export function partCount(rows, comm) {
-  if (!comm || !comm.ops) return 0;
-  let n = 0;
-  for (const ops of rows) for (const o of ops) n += comm.ops[commKey(o)]?.parts.length || 0;
-  return n;
-}
-
 /** The CSS classes of a part (and its label): kind by pass (F, B, W), hue by direction, comm outlined. */
 export function partClass(part, dir) {
   return `k-${part.pass === 'W' ? 'W' : part.pass === 'F' ? 'F' : 'B'} d-${dir}${part.stream === 'comm' ? ' is-comm' : ''}`;

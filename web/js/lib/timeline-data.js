@@ -60,21 +60,59 @@ export function opCount(result) {
   return tl && typeof tl.count === 'number' ? tl.count : 0;
 }
 
+/** One op record without building the rest: op `seq` of `rank`, at `index` in typed columns. */
+export function opRecord(result, rank, seq, index) {
+  const tl = result.timeline;
+  return Array.isArray(tl) ? fromObject(rank, seq, tl[rank][seq]) : fromTyped(tl, index, seq);
+}
+
 /** Sorted distinct times at which some op starts or ends: the stops of "step one op". */
 export function eventTimes(rows) {
   const set = new Set([0]);
   for (const ops of rows) for (const o of ops) { set.add(o.start); set.add(o.end); }
-  return [...set].sort((a, b) => a - b);
+  return Float64Array.from([...set].sort((a, b) => a - b));
+}
+
+/** The same from op tracks (lib/timeline-lod.js), for every lane: `trackSets` = [tracks]. */
+export function eventTimesOf(trackSets) {
+  let n = 1;
+  for (const tracks of trackSets) for (const tr of tracks) n += 2 * tr.start.length;
+  const all = new Float64Array(n);
+  let at = 1; // all[0] = 0
+  for (const tracks of trackSets) {
+    for (const tr of tracks) {
+      all.set(tr.start, at);
+      all.set(tr.end, at + tr.start.length);
+      at += 2 * tr.start.length;
+    }
+  }
+  all.sort();
+  let unique = 0;
+  for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[unique - 1]) all[unique++] = all[i];
+  return all.slice(0, unique);
 }
 
 /** The next event strictly after t (or the last), and the previous strictly before t (or 0). */
 export function nextEvent(events, t) {
-  for (const e of events) if (e > t + 1e-9) return e;
+  let lo = 0;
+  let hi = events.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (events[mid] > t + 1e-9) hi = mid;
+    else lo = mid + 1;
+  }
+  if (lo < events.length) return events[lo];
   return events.length ? events[events.length - 1] : 0;
 }
 export function prevEvent(events, t) {
-  for (let i = events.length - 1; i >= 0; i--) if (events[i] < t - 1e-9) return events[i];
-  return 0;
+  let lo = 0;
+  let hi = events.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (events[mid] < t - 1e-9) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo > 0 ? events[lo - 1] : 0;
 }
 
 /** The data-* attributes each drawn op carries (tests and assistive tech read them). */
@@ -100,17 +138,4 @@ export function describeOp(o, t, fmt = (v) => String(v)) {
   }
   const kind = o.kind === 'B' && o.zb ? t('kind.Bi') : t(`kind.${o.kind}`);
   return `${rank}: ${t('op.part', { kind, dir: o.dir, mb: o.mb, stage: o.stage })}. ${span}`;
-}
-
-/** Which op kinds and directions occur (the legend shows only those). */
-export function presentKinds(rows) {
-  const kinds = new Set();
-  const dirs = new Set();
-  for (const ops of rows) {
-    for (const o of ops) {
-      if (o.kind === 'FB') { kinds.add('FB'); dirs.add(o.fdir); dirs.add(o.bdir); }
-      else { kinds.add(o.kind === 'B' && o.zb ? 'Bi' : o.kind); dirs.add(o.dir); }
-    }
-  }
-  return { kinds, dirs };
 }

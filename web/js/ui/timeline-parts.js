@@ -1,10 +1,11 @@
-// The timeline widget's non-chart parts: legend, transport controls, data table and lane
-// heading, and where the arrow keys move between op cells. Each builder returns plain elements;
-// the view in views/timeline.js wires behaviour.
+// The timeline widget's non-chart parts: legend, transport controls, the zoom bar around the
+// overview strip, data table and lane heading, and where the arrow keys move between op cells.
+// Each builder returns plain elements; the view in views/timeline.js wires behaviour.
 import { h, s } from './dom.js';
 import { icon } from './icons.js';
-import { describeOp, opDataset, presentKinds } from '../lib/timeline-data.js';
-import { opParts, opExposed, partDataset, describePart, partCount, PART_NAMES } from '../lib/stream-parts.js';
+import { describeOp, opDataset } from '../lib/timeline-data.js';
+import { presentKinds, firstAfter, SVG_MAX_OPS, SVG_MAX_PARTS } from '../lib/timeline-lod.js';
+import { opParts, opExposed, partDataset, describePart, PART_NAMES } from '../lib/stream-parts.js';
 import { formatNumber, formatPercent } from '../lib/format.js';
 import { SPEEDS, DEFAULT_COMM } from '../state.js';
 import { clamp } from '../lib/scale.js';
@@ -21,6 +22,9 @@ function swatch(kind, dir, prefix) {
     parts.push(s('rect', { ...box, class: 'dpl-pair-border' }));
   } else if (kind === 'idle') {
     parts.push(s('rect', { ...box, class: 'dpl-idle', fill: `url(#${prefix}-idle)` }));
+  } else if (kind === 'memory') {
+    parts.push(s('rect', { ...box, class: 'dpl-mem-track' }));
+    parts.push(s('path', { d: 'M1 17V12H8V7H15V3H21V10H27V17Z', class: 'dpl-mem-area' }));
   } else if (kind === 'exposed') {
     parts.push(s('rect', { ...box, class: 'dpl-exposed', fill: `url(#${prefix}-exposed)` }));
   } else if (PART_NAMES.includes(kind)) {
@@ -37,12 +41,12 @@ function swatch(kind, dir, prefix) {
   return s('svg', { class: 'dpl-swatch', width: 28, height: 18, viewBox: '0 0 28 18', 'aria-hidden': 'true', focusable: 'false' }, parts);
 }
 
-/** Legend for the kinds and directions present in the drawn lanes (and their stream parts). */
-export function buildLegend(lanes, prefix, t) {
+/** Legend for the kinds and directions present in the drawn lanes (their stream parts, memory). */
+export function buildLegend(lanes, prefix, t, { streams = false, memory = false } = {}) {
   const kinds = new Set();
   const dirs = new Set();
   for (const lane of lanes) {
-    const p = presentKinds(lane.rows);
+    const p = presentKinds(lane.tracks);
     p.kinds.forEach((k) => kinds.add(k));
     p.dirs.forEach((d) => dirs.add(d));
   }
@@ -54,9 +58,10 @@ export function buildLegend(lanes, prefix, t) {
     items.push(h('li', {}, [h('span', { class: 'dpl-swatches' }, sw), h('span', { text: t(`legend.${kind}`) })]));
   }
   items.push(h('li', {}, [h('span', { class: 'dpl-swatches' }, [swatch('idle', 0, prefix)]), h('span', { text: t('legend.idle') })]));
+  if (memory) items.push(h('li', { class: 'dpl-legend-memory' }, [h('span', { class: 'dpl-swatches' }, [swatch('memory', 0, prefix)]), h('span', { text: t('legend.memory') })]));
   const dirNote = dirList.length > 1 ? h('p', { class: 'dpl-legend-note', text: t('legend.dirs') }) : null;
   const legend = h('div', { class: 'dpl-legend' }, [h('ul', { 'aria-label': t('legend.title') }, items), dirNote]);
-  if (lanes.some((l) => l.streams)) {
+  if (streams && lanes.some((l) => l.result.comm)) {
     const partItems = PART_NAMES.map((part) => h('li', { dataset: { part } }, [
       h('span', { class: 'dpl-swatches' }, [swatch(part, 0, prefix)]), h('span', { text: t(`legend.part.${part}`) }),
     ]));
@@ -105,6 +110,7 @@ export function buildTransport(t, idPrefix) {
   // Stays focusable when unavailable (aria-disabled), so pressing it can say what it needs.
   const streams = h('button', { type: 'button', class: 'dpl-btn dpl-toggle', 'aria-pressed': 'false', 'aria-describedby': `${idPrefix}-streams-hint`, dataset: { action: 'streams' } }, [icon('streams'), h('span', { text: t('ctl.streams') })]);
   const streamsHint = h('p', { class: 'dpl-streams-hint', id: `${idPrefix}-streams-hint`, hidden: true });
+  const memory = h('button', { type: 'button', class: 'dpl-btn dpl-toggle', 'aria-pressed': 'false', title: t('ctl.memoryTitle'), dataset: { action: 'memory' } }, [icon('memory'), h('span', { text: t('ctl.memory') })]);
   const bar = h('div', { class: 'dpl-transport', role: 'toolbar', 'aria-label': t('ctl.toolbar') }, [
     h('div', { class: 'dpl-transport-buttons' }, [
       button('start', t('ctl.start'), t('key.home')),
@@ -117,17 +123,37 @@ export function buildTransport(t, idPrefix) {
     ]),
     h('div', { class: 'dpl-scrub-wrap' }, [scrub, readout]),
     h('label', { class: 'dpl-speed-label' }, [h('span', { text: t('ctl.speedShort') }), speed]),
-    h('div', { class: 'dpl-transport-toggles' }, [streams, table]),
+    h('div', { class: 'dpl-transport-toggles' }, [memory, streams, table]),
   ]);
-  return { bar, play, scrub, speed, readout, table, streams, streamsHint };
+  return { bar, play, scrub, speed, readout, table, streams, streamsHint, memory };
 }
 
-/** Why no lane can expand into streams ('' when one can): no communication model, or too many parts. */
-export function streamsBlockerOf(lanes, maxParts, t) {
-  const withComm = lanes.filter((l) => l.result.comm);
-  if (!withComm.length) return t('tl.streamsNeedComm');
-  const parts = withComm.reduce((n, l) => n + partCount(l.rows, l.result.comm), 0);
-  return parts > maxParts ? t('tl.streamsTooMany', { n: parts.toLocaleString('en'), max: maxParts.toLocaleString('en') }) : '';
+/**
+ * The zoom bar under the chart: zoom out, the overview strip (ui/timeline-overview.js, passed
+ * in), zoom in, back to the whole run, and how far it is zoomed.
+ */
+export function buildViewBar(t, strip) {
+  const button = (name, label, key, content) =>
+    h('button', { type: 'button', class: 'dpl-btn dpl-icon-btn', 'aria-label': label, title: `${label} (${key})`, dataset: { action: name } }, content);
+  const zoomOut = button('zoomOut', t('zoom.out'), '-', [icon('zoomOut')]);
+  const zoomIn = button('zoomIn', t('zoom.in'), '+', [icon('zoomIn')]);
+  const fit = h('button', { type: 'button', class: 'dpl-btn dpl-fit-btn', title: `${t('zoom.fitTitle')} (0)`, dataset: { action: 'fit' } }, [icon('fit'), h('span', { text: t('zoom.fit') })]);
+  const level = h('span', { class: 'dpl-zoom-level', 'aria-hidden': 'true' });
+  const bar = h('div', { class: 'dpl-viewbar', role: 'group', 'aria-label': t('zoom.group') }, [zoomOut, strip, zoomIn, fit, level]);
+  return { bar, zoomOut, zoomIn, fit, level };
+}
+
+/**
+ * Why no lane can expand into streams ('' when one can): no communication model, or a chart too
+ * large for the SVG renderer, the only one that draws parts (`svgFits`: rendererFor said 'svg').
+ */
+export function streamsBlockerOf(lanes, svgFits, t) {
+  if (!lanes.some((l) => l.result.comm)) return t('tl.streamsNeedComm');
+  if (svgFits) return '';
+  const n = (v) => v.toLocaleString('en');
+  return t('tl.streamsTooMany', {
+    n: n(lanes.reduce((sum, l) => sum + l.parts, 0)), ops: n(lanes.reduce((sum, l) => sum + l.opCount, 0)), maxOps: n(SVG_MAX_OPS), maxParts: n(SVG_MAX_PARTS),
+  });
 }
 
 /**
@@ -143,46 +169,64 @@ export function showStreamsToggle({ streams: button, streamsHint: hint }, { want
   hint.hidden = !(blocker && (wanted || pressed || !hint.hidden));
 }
 
+/** A canvas run's table lists at most this many ops (those in view): more is not readable. */
+export const TABLE_MAX_ROWS = 2000;
+
+/** A lane's ops for its table: all of them (op records), or for a large run those in `view`. */
+function tableOps(lane, view) {
+  if (lane.rows) return { ops: lane.rows.flat() };
+  const ops = [];
+  let total = 0;
+  lane.tracks.forEach((tr, rank) => {
+    const to = firstAfter(tr.start, view.end - 1e-9);
+    for (let i = firstAfter(tr.end, view.start); i < to; i++) {
+      if (ops.length < TABLE_MAX_ROWS) ops.push(lane.opAt(rank, i));
+      total++;
+    }
+  });
+  return { ops, total };
+}
+
 /** The data-table view: the same ops as the chart, as text, one table per lane; with the
- *  streams expanded, each op is followed by its parts and its exposed waits. */
-export function buildTables(lanes, t) {
+ *  streams expanded, each op is followed by its parts and its exposed waits. A run drawn on
+ *  canvas lists the ops in `view` (at most TABLE_MAX_ROWS), and says so in its caption. */
+export function buildTables(lanes, t, { view, streams = false }) {
   return lanes.map((lane) => {
-    const comm = lane.streams ? lane.result.comm : null;
+    const comm = streams ? lane.result.comm : null;
     const layers = lane.result.costs?.comm?.layers ?? DEFAULT_COMM.layers; // only read when comm is on
     const head = ['col.rank', 'col.seq', 'col.op', 'col.dir', 'col.mb', 'col.stage', 'col.start', 'col.end'];
     if (comm) head.push('col.stream');
     const row = (cells, attrs) => h('tr', attrs, cells.map((c, i) => h(i === 0 ? 'th' : 'td', i === 0 ? { scope: 'row', text: c } : { text: c })));
     const rows = [];
     const gapsByKey = new Map();
-    for (const ops of lane.rows) {
-      for (const o of ops) {
-        const both = (a, b) => `${a} / ${b}`;
-        const fb = o.kind === 'FB';
-        const kind = fb ? t('kind.FB') : o.kind === 'B' && o.zb ? t('kind.Bi') : t(`kind.${o.kind}`);
-        const cells = [
-          o.rank, o.seq + 1, kind,
-          fb ? both(o.fdir, o.bdir) : o.dir,
-          fb ? both(o.fmb, o.bmb) : o.mb,
-          fb ? both(o.fstage, o.bstage) : o.stage,
-          formatNumber(o.start), formatNumber(o.end),
-        ];
-        if (comm) cells.push('');
-        rows.push(row(cells, { dataset: opDataset(o), title: describeOp(o, t, formatNumber) }));
-        if (!comm) continue;
-        // Parts and waits in time order; a wait sorts before a part that starts with it.
-        const sub = [...opExposed(o, comm, gapsByKey), ...opParts(o, comm)].sort((a, b) => a.start - b.start || (a.part ? 1 : -1));
-        for (const p of sub) {
-          const name = p.part ? `${p.label}${layers > 1 ? ` · ${t('part.layerShort', { layer: p.layer + 1 })}` : ''}` : t('part.exposed');
-          const stream = t(`part.stream.${p.part ? p.stream : 'compute'}`);
-          rows.push(row([o.rank, o.seq + 1, name, p.part ? p.dir : '', p.part ? p.mb : '', '', formatNumber(p.start), formatNumber(p.end), stream], {
-            class: p.part ? 'is-part' : 'is-part is-exposed', dataset: p.part ? partDataset(p) : p, title: describePart(p, t, formatNumber, layers),
-          }));
-        }
+    const { ops, total } = tableOps(lane, view);
+    for (const o of ops) {
+      const both = (a, b) => `${a} / ${b}`;
+      const fb = o.kind === 'FB';
+      const kind = fb ? t('kind.FB') : o.kind === 'B' && o.zb ? t('kind.Bi') : t(`kind.${o.kind}`);
+      const cells = [
+        o.rank, o.seq + 1, kind,
+        fb ? both(o.fdir, o.bdir) : o.dir,
+        fb ? both(o.fmb, o.bmb) : o.mb,
+        fb ? both(o.fstage, o.bstage) : o.stage,
+        formatNumber(o.start), formatNumber(o.end),
+      ];
+      if (comm) cells.push('');
+      rows.push(row(cells, { dataset: opDataset(o), title: describeOp(o, t, formatNumber) }));
+      if (!comm) continue;
+      // Parts and waits in time order; a wait sorts before a part that starts with it.
+      const sub = [...opExposed(o, comm, gapsByKey), ...opParts(o, comm)].sort((a, b) => a.start - b.start || (a.part ? 1 : -1));
+      for (const p of sub) {
+        const name = p.part ? `${p.label}${layers > 1 ? ` · ${t('part.layerShort', { layer: p.layer + 1 })}` : ''}` : t('part.exposed');
+        const stream = t(`part.stream.${p.part ? p.stream : 'compute'}`);
+        rows.push(row([o.rank, o.seq + 1, name, p.part ? p.dir : '', p.part ? p.mb : '', '', formatNumber(p.start), formatNumber(p.end), stream], {
+          class: p.part ? 'is-part' : 'is-part is-exposed', dataset: p.part ? partDataset(p) : p, title: describePart(p, t, formatNumber, layers),
+        }));
       }
     }
     return h('div', { class: 'dpl-table-wrap', tabindex: 0, role: 'region', 'aria-label': lane.title }, [
       h('table', { class: 'dpl-table' }, [
-        h('caption', { text: lane.title }),
+        h('caption', { text: total === undefined ? lane.title : `${lane.title} · ${t('tl.tableWindow', { n: ops.length, total, from: formatNumber(view.start, 1), to: formatNumber(view.end, 1) })}` }),
         h('thead', {}, [h('tr', {}, head.map((k) => h('th', { scope: 'col', text: t(k) })))]),
         h('tbody', {}, rows),
       ]),
@@ -191,30 +235,31 @@ export function buildTables(lanes, t) {
 }
 
 /**
- * The op cell an arrow, Home or End key moves to from cell `g`, in a lane's `cells` (op groups by
- * rank): along its rank, or to the op nearest in time on the rank above or below. null at an
- * edge; undefined for any other key.
+ * The op an arrow, Home or End key moves to from op `from` ({rank, seq}) in a lane's `rows` (op
+ * records by rank): along its rank, or to the op nearest in time on the rank above or below, as
+ * {rank, seq}. null at an edge; undefined for any other key.
  */
-export function cellTarget(cells, g, key) {
-  const rank = Number(g.dataset.rank);
-  const row = cells[rank];
-  const index = row.indexOf(g);
-  const mid = (c) => (Number(c.dataset.start) + Number(c.dataset.end)) / 2;
-  const at = (i) => row[clamp(i, 0, row.length - 1)];
+export function cellTarget(rows, from, key) {
+  const row = rows[from.rank];
+  const mid = (o) => (o.start + o.end) / 2;
+  const here = mid(row[from.seq]);
+  const along = (seq) => ({ rank: from.rank, seq: clamp(seq, 0, row.length - 1) });
   const nearestIn = (r) => {
-    const target = cells[r];
+    const target = rows[r];
     if (!target || !target.length) return null;
-    let best = target[0];
-    for (const c of target) if (Math.abs(mid(c) - mid(g)) < Math.abs(mid(best) - mid(g))) best = c;
-    return best;
+    let best = 0;
+    for (let i = 1; i < target.length; i++) if (Math.abs(mid(target[i]) - here) < Math.abs(mid(target[best]) - here)) best = i;
+    return { rank: r, seq: best };
   };
   const moves = {
-    ArrowRight: () => at(index + 1),
-    ArrowLeft: () => at(index - 1),
-    ArrowDown: () => nearestIn(rank + 1),
-    ArrowUp: () => nearestIn(rank - 1),
-    Home: () => at(0),
-    End: () => at(row.length - 1),
+    ArrowRight: () => along(from.seq + 1),
+    ArrowLeft: () => along(from.seq - 1),
+    ArrowDown: () => nearestIn(from.rank + 1),
+    ArrowUp: () => nearestIn(from.rank - 1),
+    Home: () => along(0),
+    End: () => along(row.length - 1),
   };
-  return moves[key] ? moves[key]() || null : undefined;
+  if (!moves[key]) return undefined;
+  const to = moves[key]();
+  return to && !(to.rank === from.rank && to.seq === from.seq) ? to : null;
 }

@@ -6,9 +6,7 @@
 import { s } from './dom.js';
 import { opParts, opExposed, partClass, partText, partDataset } from '../lib/stream-parts.js';
 import { formatNumber } from '../lib/format.js';
-
-/** Sub-row geometry under a rank's op row: two rows of `height`, each after a `gap`. */
-export const SUB_ROWS = Object.freeze({ height: 14, gap: 2, charPx: 5.6 });
+import { SUB_ROWS } from '../lib/timeline-layout.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
@@ -33,28 +31,24 @@ function label(x, y, cls, text) {
   return el;
 }
 
-/** Extra height the stream sub-rows add under each rank's op row. */
-export const streamsHeight = () => 2 * (SUB_ROWS.gap + SUB_ROWS.height);
-
 /**
- * Draws the sub-rows of every rank. `rowY(r)` is the top of rank r's op row, `x` the time scale.
- * Returns {background, parts, labels}: the tracks (behind the ops), the parts on top, and the
- * sub-row names for the lane's frozen rank gutter.
+ * Draws the sub-rows of every rank, for the ops `visible(o)` says are in view. `rowY(r)` is the
+ * top of rank r's op row, `x` the time scale. Returns {background, parts}: the tracks (behind
+ * the ops) and the parts on top.
  */
-export function drawStreams(lane, { x, rowY, layout: L, plotWidth, width, prefix, t }) {
+export function drawStreams(lane, { x, visible, rowY, layout: L, prefix }) {
   const comm = lane.result.comm;
+  const { plotWidth, width } = L;
   const background = s('g', { class: 'dpl-stream-rows', 'aria-hidden': 'true' });
   const parts = s('g', { class: 'dpl-parts', 'aria-hidden': 'true' });
-  const labels = s('g', { class: 'dpl-stream-labels' });
   const gapsByKey = new Map();
-  const subY = (r, stream) => rowY(r) + L.rowHeight + SUB_ROWS.gap + (stream === 'comm' ? SUB_ROWS.height + SUB_ROWS.gap : 0);
+  const subY = (r, stream) => rowY(r) + L.streamsY + SUB_ROWS.gap + (stream === 'comm' ? SUB_ROWS.height + SUB_ROWS.gap : 0);
   const mid = SUB_ROWS.height / 2;
   const exposedFill = `url(#${prefix}-exposed)`;
 
   lane.rows.forEach((ops, r) => {
     for (const stream of ['compute', 'comm']) {
       const y = subY(r, stream);
-      labels.append(s('text', { x: L.left - 8, y: y + mid, class: 'dpl-stream-label', 'text-anchor': 'end', 'dominant-baseline': 'central' }, [t(`stream.${stream}.short`)]));
       background.append(
         s('rect', { x: L.left, y, width: plotWidth, height: SUB_ROWS.height, class: 'dpl-idle dpl-stream-track', fill: `url(#${prefix}-idle)` }),
       );
@@ -65,6 +59,7 @@ export function drawStreams(lane, { x, rowY, layout: L, plotWidth, width, prefix
     }
     const yCompute = subY(r, 'compute');
     for (const o of ops) {
+      if (!visible(o)) continue;
       for (const gap of opExposed(o, comm, gapsByKey)) {
         const x0 = x(gap.start);
         const el = rect(x0, yCompute, Math.max(1, x(gap.end) - x0), 'dpl-exposed', gap);
@@ -82,5 +77,5 @@ export function drawStreams(lane, { x, rowY, layout: L, plotWidth, width, prefix
       }
     }
   });
-  return { background, parts, labels };
+  return { background, parts };
 }

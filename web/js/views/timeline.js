@@ -1,29 +1,36 @@
-// Timeline widget: simulates one schedule (or two, side by side on the same time axis) and draws
-// it with a time cursor, transport controls, keyboard shortcuts, tooltips and a table view. With
-// the communication model (costs.comm) a Streams toggle splits every rank into its compute and
-// communication streams.
+// Timeline widget: simulates one schedule (or two, on the same time axis) and draws the whole run
+// fitted to its width, with zoom and pan (buttons, ctrl+wheel and pinch, drag, keys) and an
+// overview strip showing where the view is, a time cursor with transport controls, tooltips, a
+// table view, and optionally each rank's in-flight activations over time (memory) and, with the
+// communication model (costs.comm), its compute and communication streams. Small runs are drawn
+// as SVG, large ones (up to core's op cap) on canvas with level of detail (lib/timeline-lod.js
+// chooses); the view's window is the DOM-free model of lib/timeline-viewport.js.
 // mount(element, deps) -> { update(state), destroy() }
 //   deps.sim.simulate(config) -> Promise<result>   deps.t(key, vars) -> string
-//   deps.onChange?(patch)   reports settled cursor/table/speed/streams changes (the app puts them in the URL)
+//   deps.onChange?(patch)   reports settled cursor/table/speed/streams/memory changes (the app puts them in the URL)
 //   deps.onError?(error, index)   reports a rejected config (the app marks the offending field)
-// state: { configs: [config, config?], titles?: [string], t: number|null, table, speed, streams,
+// state: { configs: [config, config?], titles?: [string], t: number|null, table, speed, streams, memory,
 //          autoplay? (play once these configs are drawn: the lesson's lead figure) }
 import { h, clear, uniqueId, prefersReducedMotion, errorBox } from '../ui/dom.js';
 import { localizedError } from '../lib/error-text.js';
-import { drawDefs, drawLane, pixelsPerUnit, LAYOUT } from '../ui/timeline-draw.js';
-import { buildLegend, buildLaneHeading, buildTransport, buildTables, cellTarget, streamsBlockerOf, showStreamsToggle } from '../ui/timeline-parts.js';
-import { normalizeTimeline, opCount, eventTimes, nextEvent, prevEvent } from '../lib/timeline-data.js';
+import { drawDefs } from '../ui/timeline-draw.js';
+import { buildLegend, buildLaneHeading, buildTransport, buildViewBar, buildTables, cellTarget, streamsBlockerOf, showStreamsToggle } from '../ui/timeline-parts.js';
+import { mountLane } from '../ui/timeline-lane.js';
+import { createOverview } from '../ui/timeline-overview.js';
+import { bindGestures } from '../ui/timeline-gestures.js';
+import { readPalette } from '../ui/timeline-palette.js';
+import { normalizeTimeline, opCount, opRecord, eventTimesOf, nextEvent, prevEvent, describeOp } from '../lib/timeline-data.js';
+import { opTracks, rendererFor, partCountOf } from '../lib/timeline-lod.js';
+import { activationSteps, perGpuUnit } from '../lib/timeline-memory.js';
+import { laneLayout } from '../lib/timeline-layout.js';
+import { viewLimits, fitView, clampView, zoomView, panView, followView, revealSpan, isFit, magnification, xToTime, viewKeyAction, applyViewAction, ZOOM_STEP } from '../lib/timeline-viewport.js';
 import { describePart, partLabel } from '../lib/stream-parts.js';
 import { atTick } from '../lib/tick.js';
 import { DEFAULT_COMM } from '../state.js';
-import { formatNumber, formatPercent } from '../lib/format.js';
+import { formatNumber } from '../lib/format.js';
 import { clamp } from '../lib/scale.js';
 import { icon } from '../ui/icons.js';
 
-/** Above this many ops the chart is not drawn (DOM size); the numbers are still shown. */
-export const MAX_DRAWN_OPS = 15000;
-/** Above this many stream parts the Streams toggle is refused (each part is one SVG rect). */
-export const MAX_DRAWN_PARTS = 60000;
 /** At 1x the cursor crosses the whole schedule in this many seconds, whatever its length. */
 const SECONDS_PER_RUN = 12;
 /** Under prefers-reduced-motion, play jumps op by op, one still frame per this many ms (at 1x). */
@@ -46,26 +53,35 @@ export function mount(element, deps) {
   const tables = h('div', { class: 'dpl-tables', hidden: true });
   const help = h('p', { class: 'dpl-help', id: `${prefix}-help`, text: t('tl.help') });
   const transport = buildTransport(t, prefix);
+  const overview = createOverview({ t, onView: (v) => requestView(v), onKey: (e) => onKey(e, true) });
+  const viewBar = buildViewBar(t, overview.element);
   const tooltip = h('div', { class: 'dpl-tooltip', role: 'tooltip', id: `${prefix}-tip`, hidden: true });
   const status = h('p', { class: 'dpl-status', 'aria-live': 'polite' });
-  const body = h('div', { class: 'dpl-timeline-body' }, [legendSlot, scroll, tables, transport.bar, transport.streamsHint, help, status]);
+  const body = h('div', { class: 'dpl-timeline-body' }, [legendSlot, scroll, viewBar.bar, tables, transport.bar, transport.streamsHint, help, status]);
   root.append(defs, body, tooltip);
   element.append(root);
 
-  let lanes = []; // [{title, result, rows, svg, element, cells, setCursor}]
+  let lanes = []; // [{title, result, tracks, opCount, rows?, memory?, opAt, drawn}]
+  let kind = 'svg';
   let makespan = 0;
-  let events = [0];
+  let limits = viewLimits(1, 1);
+  let view = fitView(limits);
+  let events = new Float64Array(1);
   let cursor = null; // null until a result is drawn
   let wantedT = null; // cursor requested by state before the result arrived
   let playing = false;
   let frame = 0;
+  let viewFrame = 0;
   let lastFrameTime = 0;
   let reducedAccum = 0;
   let speed = 1;
   transport.speed.value = '1';
   let tableMode = false;
   let streamsWanted = false;
+  let memoryWanted = false;
   let streamsBlocker = ''; // why the streams cannot be drawn for the current results, or ''
+  let focusOp = null; // {lane, rank, seq}: the op cell in the tab order
+  let palette = null;
   let configKey = '';
   let token = 0;
   let lastReported = null;
@@ -78,8 +94,8 @@ export function mount(element, deps) {
   // ---- drawing -------------------------------------------------------------------------------
   /** Before the first result, hold the chart's likely height so text below does not jump. */
   function reserveHeight(configs) {
-    const rows = configs.reduce((n, c) => n + (Number.isInteger(c.ranks) && c.ranks > 0 && c.ranks <= 64 ? c.ranks : 4), 0);
-    scroll.style.minHeight = `${rows * (LAYOUT.rowHeight + LAYOUT.rowGap) + configs.length * 64}px`;
+    const rows = configs.reduce((n, c) => n + (Number.isInteger(c.ranks) && c.ranks > 0 ? Math.min(c.ranks, 28) : 4), 0);
+    scroll.style.minHeight = `${rows * 32 + configs.length * 64}px`;
   }
 
   function showMessage(node) {
@@ -91,34 +107,76 @@ export function mount(element, deps) {
     clear(tables);
     lanes = [];
     transport.bar.hidden = true;
+    viewBar.bar.hidden = true;
     transport.streamsHint.hidden = true;
     help.hidden = true;
   }
 
+  /** Builds every lane for the current width and toggles, then paints the current view. */
   function draw() {
     clear(scroll);
     scroll.classList.remove('is-message');
+    scroll.classList.toggle('is-canvas', kind === 'canvas');
     scroll.style.minHeight = '';
     const available = scroll.clientWidth || element.clientWidth || 800;
     lastWidth = available;
     const streams = streamsWanted && !streamsBlocker;
-    const perUnit = pixelsPerUnit(lanes, makespan, available, { streams });
-    lanes.forEach((lane) => {
-      const drawn = drawLane(lane, { makespan, perUnit, prefix, t, streams });
-      Object.assign(lane, drawn);
-      scroll.append(h('div', { class: 'dpl-lane' }, [buildLaneHeading(lane, t), drawn.element]));
+    if (memoryWanted) for (const lane of lanes) lane.memory ??= lane.tracks.map((track) => activationSteps(track, perGpuUnit(lane.result)));
+    const memoryMax = memoryWanted ? Math.max(1, ...lanes.flatMap((l) => l.memory.map((m) => m.peak))) : 0;
+    if (kind === 'canvas' || !palette) palette = readPalette(root);
+    lanes.forEach((lane, index) => {
+      const layout = laneLayout({ ranks: lane.tracks.length, width: available, streams: streams && Boolean(lane.result.comm), memory: memoryWanted });
+      const focus = { get: () => (focusOp && focusOp.lane === index ? focusOp : null), fallback: index === 0 && !focusOp };
+      lane.drawn = mountLane(kind, lane, { layout, makespan, prefix, id: index, t, streams, memoryMax, palette }, focus);
+      lane.layout = layout;
+      scroll.append(h('div', { class: 'dpl-lane' }, [buildLaneHeading(lane, t), lane.drawn.element]));
     });
-    clear(legendSlot).append(buildLegend(lanes, prefix, t));
+    clear(legendSlot).append(buildLegend(lanes, prefix, t, { streams, memory: memoryWanted }));
     clear(tables); // built on first use: thousands of rows are wasted work if never shown
-    // One cell per widget is in the tab order (roving tabindex); arrows move between cells.
-    const first = lanes[0] && lanes[0].cells.find((row) => row.length);
-    if (first) first[0].setAttribute('tabindex', '0');
     transport.bar.hidden = false;
+    viewBar.bar.hidden = false;
     help.hidden = false;
     transport.scrub.max = String(makespan);
+    overview.paint(lanes, limits, palette);
+    render();
     setCursor(cursor ?? makespan, false);
     applyTableMode();
     applyStreams(false);
+    transport.memory.setAttribute('aria-pressed', String(memoryWanted));
+  }
+
+  /** Paints the current view in every lane and on the overview strip. */
+  function render() {
+    cancelAnimationFrame(viewFrame);
+    viewFrame = 0;
+    for (const lane of lanes) {
+      lane.drawn.render(view);
+      lane.drawn.setCursor(cursor ?? makespan);
+    }
+    overview.setView(view);
+    const fit = isFit(view, limits);
+    viewBar.zoomOut.disabled = fit;
+    viewBar.fit.disabled = fit;
+    viewBar.zoomIn.disabled = view.end - view.start <= limits.minSpan * (1 + 1e-9);
+    viewBar.level.textContent = fit ? t('zoom.whole') : t('zoom.level', { x: formatNumber(magnification(view, limits), 1) });
+    scroll.classList.toggle('is-zoomed', !fit);
+  }
+
+  /** Moves the view; gestures call this many times a frame, so painting waits for the next one. */
+  function requestView(next, { now = false } = {}) {
+    const clamped = clampView(next, limits);
+    if (clamped.start === view.start && clamped.end === view.end) return;
+    view = clamped;
+    if (now) render();
+    else if (!viewFrame) viewFrame = requestAnimationFrame(render);
+  }
+
+  /** Zoom around the cursor when it is in view, else around the view's middle. */
+  function zoomBy(factor) {
+    const c = cursor ?? makespan;
+    const anchor = c >= view.start && c <= view.end ? c : (view.start + view.end) / 2;
+    requestView(zoomView(view, factor, anchor, limits), { now: true });
+    status.textContent = viewBar.level.textContent;
   }
 
   // ---- the stream view -------------------------------------------------------------------------
@@ -131,8 +189,26 @@ export function mount(element, deps) {
       return;
     }
     streamsWanted = !streamsWanted;
+    chooseRenderer();
     if (lanes.length) draw();
     report({ streams: streamsWanted });
+  }
+
+  function toggleMemory() {
+    memoryWanted = !memoryWanted;
+    if (lanes.length) draw();
+    report({ memory: memoryWanted });
+  }
+
+  /** SVG or canvas, from the items the chart would draw (the choice itself is rendererFor's). */
+  function chooseRenderer() {
+    const ops = lanes.reduce((n, l) => n + l.opCount, 0);
+    const parts = lanes.reduce((n, l) => n + l.parts, 0);
+    streamsBlocker = streamsBlockerOf(lanes, rendererFor({ ops, parts }) === 'svg', t);
+    const streams = streamsWanted && !streamsBlocker;
+    kind = rendererFor({ ops, parts: streams ? parts : 0 });
+    // The SVG renderer and the table work on op records; a canvas lane builds them one at a time.
+    if (kind === 'svg') for (const lane of lanes) lane.rows ??= normalizeTimeline(lane.result);
   }
 
   async function simulate(configs, titles) {
@@ -156,20 +232,22 @@ export function mount(element, deps) {
     if (mine !== token) return; // a newer config was asked for meanwhile
     root.classList.remove('is-loading');
     if (deps.onError) deps.onError(null);
-    const total = results.reduce((n, r) => n + opCount(r), 0);
-    if (total > MAX_DRAWN_OPS) {
-      const r = results[0];
-      showMessage(h('div', { class: 'dpl-notice', role: 'status' }, [
-        h('p', { text: t('tl.tooMany', { n: total.toLocaleString('en'), max: MAX_DRAWN_OPS.toLocaleString('en') }) }),
-        h('p', { text: `${t('stat.makespan', { v: formatNumber(r.makespan) })} · ${t('stat.bubbleMax', { v: formatNumber(r.bubble.max) })} · ${t('stat.bubbleFraction', { v: formatPercent(r.bubble.fraction) })}` }),
-      ]));
-      return;
-    }
-    lanes = results.map((result, i) => ({ result, rows: normalizeTimeline(result), title: titles[i] }));
-    streamsBlocker = streamsBlockerOf(lanes, MAX_DRAWN_PARTS, t);
+    let shortest = Infinity;
+    lanes = results.map((result, i) => {
+      const { tracks, shortestOp } = opTracks(result);
+      shortest = Math.min(shortest, shortestOp);
+      const lane = { result, tracks, title: titles[i], opCount: opCount(result), rows: null, memory: null };
+      lane.parts = partCountOf(tracks, result.comm);
+      lane.opAt = (rank, seq) => (lane.rows ? lane.rows[rank][seq] : opRecord(result, rank, seq, tracks[rank].index[seq]));
+      return lane;
+    });
     makespan = Math.max(...results.map((r) => r.makespan));
-    events = eventTimes(lanes.flatMap((l) => l.rows));
+    limits = viewLimits(makespan, shortest);
+    view = fitView(limits);
+    focusOp = null;
+    events = eventTimesOf(lanes.map((l) => l.tracks));
     cursor = wantedT === null ? makespan : clamp(wantedT, 0, makespan);
+    chooseRenderer();
     draw();
     if (autoplay) { autoplay = false; play(); }
   }
@@ -177,7 +255,7 @@ export function mount(element, deps) {
   // ---- the time cursor -----------------------------------------------------------------------
   function setCursor(time, settled = true) {
     cursor = clamp(time, 0, makespan);
-    for (const lane of lanes) lane.setCursor(cursor);
+    for (const lane of lanes) lane.drawn.setCursor(cursor);
     transport.scrub.value = String(cursor);
     const text = t('tl.readout', { t: formatNumber(cursor, 2), end: formatNumber(makespan) });
     transport.readout.value = text;
@@ -189,25 +267,32 @@ export function mount(element, deps) {
     }
   }
 
+  /** After the cursor was moved on purpose (keys, buttons, scrubber), bring it into view. */
+  function revealCursor() {
+    if (cursor < view.start || cursor > view.end) requestView(revealSpan(view, cursor, cursor, limits), { now: true });
+  }
+
   function announce() {
     status.textContent = t('tl.readout', { t: formatNumber(cursor, 2), end: formatNumber(makespan) });
   }
 
-  function step(kind, sign) {
+  function step(which, sign) {
     if (!lanes.length) return;
     pause();
     let target = cursor;
-    if (kind === 'op') target = sign > 0 ? nextEvent(events, cursor) : prevEvent(events, cursor);
-    else if (kind === 'unit') target = sign > 0 ? Math.floor(cursor + 1 + 1e-9) : Math.ceil(cursor - 1 - 1e-9);
-    else if (kind === 'edge') target = sign > 0 ? makespan : 0;
+    if (which === 'op') target = sign > 0 ? nextEvent(events, cursor) : prevEvent(events, cursor);
+    else if (which === 'unit') target = sign > 0 ? Math.floor(cursor + 1 + 1e-9) : Math.ceil(cursor - 1 - 1e-9);
+    else if (which === 'edge') target = sign > 0 ? makespan : 0;
     setCursor(target);
+    revealCursor();
     announce();
   }
 
   function tick(now) {
     const dt = Math.min(0.1, (now - lastFrameTime) / 1000); // a background tab must not jump ahead
     lastFrameTime = now;
-    if (prefersReducedMotion()) {
+    const reduced = prefersReducedMotion();
+    if (reduced) {
       // Still frames: jump to the next op boundary at a calm, fixed pace instead of gliding.
       reducedAccum += dt * 1000 * speed;
       if (reducedAccum >= REDUCED_STEP_MS) {
@@ -217,6 +302,8 @@ export function mount(element, deps) {
     } else {
       setCursor(cursor + dt * speed * (makespan / SECONDS_PER_RUN), false);
     }
+    // Zoomed in, the view travels with the cursor (by pages under reduced motion).
+    if (!isFit(view, limits)) requestView(followView(view, cursor, limits, { paged: reduced }), { now: true });
     if (cursor >= makespan) {
       pause();
       return;
@@ -254,8 +341,9 @@ export function mount(element, deps) {
   }
 
   function applyTableMode() {
-    if (tableMode && lanes.length && !tables.firstChild) tables.append(...buildTables(lanes, t));
+    if (tableMode && lanes.length && !tables.firstChild) tables.append(...buildTables(lanes, t, { view, streams: streamsWanted && !streamsBlocker }));
     scroll.hidden = tableMode && lanes.length > 0; // a message stays visible in table mode
+    viewBar.bar.hidden = !lanes.length || (tableMode && kind === 'svg');
     tables.hidden = !tableMode;
     legendSlot.hidden = tableMode;
     transport.table.setAttribute('aria-pressed', String(tableMode));
@@ -267,15 +355,14 @@ export function mount(element, deps) {
     if (g.classList.contains('dpl-op')) return g.getAttribute('aria-label');
     // Parts carry data only (thousands of them): their text is written when hovered.
     const d = g.dataset;
-    const lane = lanes.find((l) => l.svg.contains(g));
+    const lane = lanes.find((l) => l.drawn.svg && l.drawn.svg.contains(g));
     const layers = lane?.result.costs?.comm?.layers ?? DEFAULT_COMM.layers;
     const part = d.part ? { ...d, label: partLabel(d.part, d.pass) } : { ...d };
     return describePart(part, t, (v) => formatNumber(Number(v)), layers);
   }
-  function showTip(g) {
-    tooltip.textContent = tipText(g);
+  function showTip(text, box) {
+    tooltip.textContent = text;
     tooltip.hidden = false;
-    const box = g.getBoundingClientRect();
     const host = root.getBoundingClientRect();
     const tipWidth = tooltip.offsetWidth;
     const left = clamp(box.left - host.left + box.width / 2 - tipWidth / 2, 0, Math.max(0, host.width - tipWidth));
@@ -287,13 +374,14 @@ export function mount(element, deps) {
   // ---- keyboard --------------------------------------------------------------------------------
   /** Arrow keys inside the chart move between op cells (roving tabindex), like a grid. */
   function onCellKey(event, g) {
-    const target = cellTarget(lanes.find((l) => l.svg.contains(g)).cells, g, event.key);
+    const index = lanes.findIndex((l) => l.drawn.svg && l.drawn.svg.contains(g));
+    const lane = lanes[index];
+    const from = lane.drawn.where.get(g);
+    const target = cellTarget(lane.rows, from, event.key);
     if (target !== undefined) {
       event.preventDefault();
       if (!target) return;
-      g.setAttribute('tabindex', '-1');
-      target.setAttribute('tabindex', '0');
-      target.focus();
+      focusCell(index, target);
     } else if (event.key === 'Enter') {
       event.preventDefault(); // move the time cursor to the end of this op
       pause();
@@ -305,10 +393,25 @@ export function mount(element, deps) {
     }
   }
 
-  function onKey(event) {
+  /** Focuses an op cell, panning the view to it first when it is outside. */
+  function focusCell(index, { rank, seq }) {
+    const o = lanes[index].rows[rank][seq];
+    focusOp = { lane: index, rank, seq };
+    for (const lane of lanes) lane.drawn.element.querySelectorAll('.dpl-op[tabindex="0"]').forEach((g) => g.setAttribute('tabindex', '-1'));
+    const next = revealSpan(view, o.start, o.end, limits);
+    if (next !== view) requestView(next, { now: true });
+    const g = lanes[index].drawn.cells[rank]?.get(seq);
+    if (g) {
+      g.setAttribute('tabindex', '0');
+      g.focus();
+    }
+  }
+
+  /** `strip`: the key came from the overview strip, where arrows pan instead of moving the cursor. */
+  function onKey(event, strip = false) {
     const target = event.target;
     if (event.altKey || event.ctrlKey || event.metaKey) return;
-    if (target.classList && target.classList.contains('dpl-op')) {
+    if (!strip && target.classList && target.classList.contains('dpl-op')) {
       onCellKey(event, target);
       if (event.defaultPrevented || event.key !== ' ') return;
     }
@@ -316,7 +419,15 @@ export function mount(element, deps) {
     const formField = !inScrub && /^(SELECT|INPUT|TEXTAREA)$/.test(target.tagName);
     if (formField) return;
     const key = event.key;
-    if (key === ' ' || key === 'k') {
+    const viewAction = lanes.length && !inScrub ? viewKeyAction(key, { pan: strip }) : null;
+    if (viewAction) {
+      event.preventDefault();
+      event.stopPropagation();
+      const c = cursor ?? makespan;
+      const anchor = c >= view.start && c <= view.end ? c : (view.start + view.end) / 2;
+      requestView(applyViewAction(view, viewAction, anchor, limits), { now: true });
+      status.textContent = viewBar.level.textContent;
+    } else if (key === ' ' || key === 'k') {
       if (target.tagName === 'BUTTON') return; // the button's own click handles it
       event.preventDefault();
       if (playing) pause(); else play();
@@ -341,34 +452,66 @@ export function mount(element, deps) {
     nextOp: () => step('op', 1),
     prevUnit: () => step('unit', -1),
     nextUnit: () => step('unit', 1),
+    zoomIn: () => zoomBy(ZOOM_STEP),
+    zoomOut: () => zoomBy(1 / ZOOM_STEP),
+    fit: () => requestView(fitView(limits), { now: true }),
     table: () => {
       tableMode = !tableMode;
+      clear(tables); // rebuilt for the current view (a canvas run lists the ops in view)
       applyTableMode();
       report({ table: tableMode });
     },
     streams: toggleStreams,
+    memory: toggleMemory,
   };
 
   root.addEventListener('click', (event) => {
     const button = event.target.closest('button[data-action]');
-    if (button && root.contains(button)) actions[button.dataset.action]();
+    if (button && root.contains(button) && !button.disabled) actions[button.dataset.action]();
   });
-  root.addEventListener('keydown', onKey);
-  transport.scrub.addEventListener('input', () => { pause(); setCursor(Number(transport.scrub.value)); });
+  root.addEventListener('keydown', (event) => { if (!overview.element.contains(event.target)) onKey(event); });
+  transport.scrub.addEventListener('input', () => {
+    pause();
+    setCursor(Number(transport.scrub.value));
+    revealCursor();
+  });
   transport.scrub.addEventListener('change', announce);
   transport.speed.addEventListener('change', () => {
     speed = Number(transport.speed.value);
     report({ speed });
   });
-  scroll.addEventListener('pointerover', (e) => { const g = e.target.closest(TIP_TARGETS); if (g) showTip(g); });
+
+  const laneAt = (clientX) => {
+    const lane = lanes[0];
+    if (!lane) return null;
+    const box = lane.drawn.element.getBoundingClientRect();
+    const x = clientX - box.left - lane.layout.left;
+    return x >= 0 && x <= lane.layout.plotWidth ? xToTime(view, lane.layout.plotWidth, x) : null;
+  };
+  const unbindGestures = bindGestures(scroll, {
+    at: laneAt,
+    pxToTime: (dx) => (lanes[0] ? (dx / lanes[0].layout.plotWidth) * (view.end - view.start) : 0),
+    onZoom: (factor, anchor) => requestView(zoomView(view, factor, anchor, limits)),
+    onPan: (dt) => requestView(panView(view, dt, limits)),
+    canPan: () => lanes.length > 0 && !isFit(view, limits),
+  });
+
+  scroll.addEventListener('pointerover', (e) => { const g = e.target.closest(TIP_TARGETS); if (g) showTip(tipText(g), g.getBoundingClientRect()); });
   scroll.addEventListener('pointerout', (e) => { if (e.target.closest(TIP_TARGETS)) hideTip(); });
+  scroll.addEventListener('pointermove', (e) => {
+    if (kind !== 'canvas' || scroll.classList.contains('is-panning')) return;
+    const lane = lanes.find((l) => l.drawn.canvas && l.drawn.canvas.contains(e.target));
+    const found = lane && lane.drawn.hit(e.clientX, e.clientY);
+    if (found) showTip(describeOp(found.op, t, formatNumber), found.box);
+    else hideTip();
+  });
+  scroll.addEventListener('pointerleave', hideTip);
   scroll.addEventListener('focusin', (e) => {
     const g = e.target.closest('.dpl-op');
-    if (g) {
-      showTip(g);
-      // Bring a focused cell into view inside the horizontally scrolling chart.
-      g.scrollIntoView({ block: 'nearest', inline: 'nearest' });
-    }
+    if (!g) return;
+    const index = lanes.findIndex((l) => l.drawn.svg && l.drawn.svg.contains(g));
+    focusOp = { lane: index, ...lanes[index].drawn.where.get(g) };
+    showTip(tipText(g), g.getBoundingClientRect());
   });
   scroll.addEventListener('focusout', hideTip);
 
@@ -376,10 +519,13 @@ export function mount(element, deps) {
   const resize = new ResizeObserver(() => {
     clearTimeout(resizeTimer);
     resizeTimer = setTimeout(() => {
-      if (lanes.length && !tableMode && Math.abs(scroll.clientWidth - lastWidth) > 24) draw();
+      if (lanes.length && !tableMode && Math.abs(scroll.clientWidth - lastWidth) > 8) draw();
     }, 120);
   });
   resize.observe(element);
+  // A theme switch changes the colours a canvas took from CSS.
+  const themeWatch = new MutationObserver(() => { if (lanes.length && kind === 'canvas') draw(); });
+  themeWatch.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme', 'class'] });
 
   return {
     update(state) {
@@ -394,6 +540,8 @@ export function mount(element, deps) {
       }
       const streamsChanged = typeof state.streams === 'boolean' && state.streams !== streamsWanted;
       if (streamsChanged) streamsWanted = state.streams;
+      const memoryChanged = typeof state.memory === 'boolean' && state.memory !== memoryWanted;
+      if (memoryChanged) memoryWanted = state.memory;
       const wanted = state.t === undefined ? null : state.t;
       if (state.autoplay) autoplay = true;
       if (key !== configKey) {
@@ -403,19 +551,24 @@ export function mount(element, deps) {
         const titles = state.titles || state.configs.map((c) => c.schedule);
         if (!lanes.length) reserveHeight(state.configs);
         simulate(state.configs, titles);
-      } else if (streamsChanged && lanes.length) {
+      } else if ((streamsChanged || memoryChanged) && lanes.length) {
+        chooseRenderer();
         draw();
       }
       if (wanted !== lastReported && lanes.length && !playing) {
         // Only a cursor the widget did not report itself (a pasted URL, back/forward) moves it.
         lastReported = wanted;
         setCursor(wanted === null ? makespan : wanted, false);
+        revealCursor();
       }
     },
     destroy() {
       token += 1;
       cancelAnimationFrame(frame);
+      cancelAnimationFrame(viewFrame);
       resize.disconnect();
+      themeWatch.disconnect();
+      unbindGestures();
       clearTimeout(resizeTimer);
       root.remove();
     },

@@ -1,0 +1,117 @@
+// Every timeline opens showing the whole run in its width (issue 11, item 1): at 1280 and 390 px,
+// and in a 320 px host, each lesson and embed timeline's last op lies inside the chart's visible
+// box with nothing to scroll sideways, its rank labels readable and inside the box. Saves
+// screenshots of the lesson and the embeds (en and hi, light and dark, desktop and phone).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useSite, openPage, waitForTimeline, screenshot, servePages, hostHtml } from './helpers.mjs';
+import { timelineFits } from './timeline-probe.mjs';
+
+const site = useSite();
+const WIDTHS = [1280, 390];
+
+/**
+ * Checks every timeline `probe` found: its last drawn op ends at `makespans[i]` (the run's
+ * end, from the simulator), lies inside the plot and the chart's box, and nothing in the chart
+ * or the page scrolls sideways; rank labels are at least 10 px and inside the box.
+ */
+function assertFits(found, makespans, where) {
+  assert.equal(found.timelines.length, makespans.length, `${where}: ${found.timelines.length} timelines`);
+  found.timelines.forEach((tl, i) => {
+    const label = `${where} #${i}`;
+    assert.equal(tl.lastEnd, makespans[i], `${label}: the last op drawn ends at ${tl.lastEnd}, the run at ${makespans[i]}`);
+    assert.ok(tl.last.right <= tl.plot.right + 0.5 && tl.last.left >= tl.plot.left - 0.5, `${label}: last op ${JSON.stringify(tl.last)} outside the plot ${JSON.stringify(tl.plot)}`);
+    assert.ok(tl.last.right <= tl.box.right && tl.box.right <= found.viewportWidth + 0.5, `${label}: last op or chart past the right edge`);
+    assert.ok(tl.scrollWidth <= tl.clientWidth, `${label}: the chart scrolls (${tl.scrollWidth} > ${tl.clientWidth})`);
+    assert.ok(tl.widgetOverflow <= 0, `${label}: the widget's controls stick out ${tl.widgetOverflow}px past its right edge`);
+    assert.ok(tl.labels.length > 0, `${label}: no rank labels`);
+    for (const l of tl.labels) {
+      assert.ok(l.fontSize >= 10, `${label}: rank label at ${l.fontSize} px`);
+      assert.ok(l.left >= tl.box.left - 0.5 && l.right <= tl.plot.left + 0.5, `${label}: rank label ${JSON.stringify(l)} not in the gutter`);
+    }
+  });
+  assert.ok(found.pageOverflow <= 0, `${where}: the page is ${found.pageOverflow}px wider than its viewport`);
+}
+
+const makespanOf = (config) => site.api.simulate(config).makespan;
+
+test('every lesson timeline shows its whole run at 1280 and 390 px, in both languages and themes', async () => {
+  for (const width of WIDTHS) {
+    for (const [lang, theme] of [['en', 'light'], ['en', 'dark'], ['hi', 'light'], ['hi', 'dark']]) {
+      const { context, page, log } = await openPage(site.browser, { viewport: { width, height: 900 }, colorScheme: theme });
+      try {
+        await page.goto(`${site.server.url}#lang=${lang}`);
+        await page.waitForFunction(() => {
+          const widgets = [...document.querySelectorAll('.lesson .sim-widget')];
+          return widgets.length > 0 && widgets.every((w) => w.querySelector('.dpl-op'));
+        }, null, { timeout: 30000 });
+        const configs = await page.$$eval('.lesson .sim-widget', (ws) => ws.map((w) => JSON.parse(w.dataset.config)));
+        assertFits(await page.evaluate(timelineFits), configs.map(makespanOf), `lesson ${lang} ${theme} ${width}px`);
+        await page.$eval('.sim-widget', (w) => w.scrollIntoView({ block: 'start' }));
+        await screenshot(page, `fit-lesson-${lang}-${theme}-${width}.png`);
+        assert.deepEqual(log.errors, []);
+      } finally {
+        await context.close();
+      }
+    }
+  }
+});
+
+test('the explorer opens a 16x64 DualPipe whole, and embed.html a DualPipe 8x32, at 1280 and 390 px', async () => {
+  for (const width of WIDTHS) {
+    const { context, page, log } = await openPage(site.browser, { viewport: { width, height: 900 } });
+    try {
+      await page.goto(`${site.server.url}#view=timeline&schedule=dualpipe&ranks=16&microbatches=64`);
+      await waitForTimeline(page, '.view-timeline');
+      assertFits(await page.evaluate(timelineFits), [makespanOf({ schedule: 'dualpipe', ranks: 16, microbatches: 64 })], `explorer ${width}px`);
+      await page.goto(`${site.server.url}embed.html?widget=timeline&schedule=dualpipe&ranks=8&microbatches=32&compare=1f1b`);
+      await waitForTimeline(page);
+      const both = [makespanOf({ schedule: 'dualpipe', ranks: 8, microbatches: 32 }), makespanOf({ schedule: '1f1b', ranks: 8, microbatches: 32 })];
+      // Compared lanes share one time axis: each lane's last op ends at its own run's end.
+      const found = await page.evaluate(timelineFits);
+      assert.deepEqual(found.timelines[0].lanes, both);
+      assertFits({ ...found, timelines: [found.timelines[0]] }, [Math.max(...both)], `embed.html ${width}px`);
+      assert.deepEqual(log.errors, []);
+    } finally {
+      await context.close();
+    }
+  }
+});
+
+test('the custom element (in 760 and 320 px hosts), the iframe and the course figure open whole', async () => {
+  const element = { schedule: 'dualpipev', ranks: 4, microbatches: 10 };
+  const iframe = { schedule: 'dualpipe', ranks: 8, microbatches: 32 };
+  const figure = { schedule: 'dualpipe', ranks: 8, microbatches: 16 };
+  const attrs = (c) => `schedule="${c.schedule}" ranks="${c.ranks}" microbatches="${c.microbatches}"`;
+  const query = (c) => `schedule=${c.schedule}&ranks=${c.ranks}&microbatches=${c.microbatches}`;
+  for (const width of WIDTHS) {
+    for (const theme of ['light', 'dark']) {
+      const { context, page, log } = await openPage(site.browser, { viewport: { width, height: 900 }, colorScheme: theme });
+      try {
+        await servePages(page, site.server.url, {
+          'host.html': ['text/html', hostHtml(
+            `<div class="w760"><dualpipe-timeline ${attrs(element)} theme="${theme}"></dualpipe-timeline></div>`
+            + `<div class="w320"><dualpipe-timeline ${attrs(element)} theme="${theme}" lang="hi"></dualpipe-timeline></div>`
+            + `<div class="lesson-figure" data-figure='dualpipe-schedule ${JSON.stringify(figure)}'></div>`
+            + `<iframe title="DualPipe" src="/embed.html?widget=timeline&${query(iframe)}&theme=${theme}"></iframe>`,
+            '<link rel="stylesheet" href="host.css"><script type="module" src="/js/embed/dualpipe-timeline-element.js"></script><script src="/js/embed/figure-widget.js"></script>',
+            '<script src="go.js"></script>')],
+          'host.css': ['text/css', 'body { margin: 8px; } .w760 { max-width: 760px; } .w320 { width: 320px; } iframe { width: 100%; height: 700px; border: 0; }'],
+          'go.js': ['text/javascript', 'window.LF.mountAll();'],
+        });
+        await page.goto(`${site.server.url}__test__/host.html`);
+        await page.waitForFunction(() => document.querySelectorAll('dualpipe-timeline .dpl-op').length > 0);
+        await page.locator('.lesson-figure .dpl-op').first().waitFor();
+        const frame = page.frame({ url: /embed\.html/ });
+        await waitForTimeline(frame);
+        const host = await page.evaluate(timelineFits);
+        assertFits(host, [element, element, figure].map(makespanOf), `host ${theme} ${width}px`);
+        assertFits(await frame.evaluate(timelineFits), [makespanOf(iframe)], `iframe ${theme} ${width}px`);
+        await screenshot(page, `fit-embeds-${theme}-${width}.png`, { fullPage: true });
+        assert.deepEqual(log.errors, []);
+      } finally {
+        await context.close();
+      }
+    }
+  }
+});

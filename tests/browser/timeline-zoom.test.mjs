@@ -1,0 +1,214 @@
+// Zoom, pan and the overview strip in Chromium, on the explorer: buttons, keys, ctrl+wheel around
+// the pointer, drag, the strip's own keys, playback that follows the cursor; the SVG keeps its
+// data-* attributes for the ops in view; a 64 x 1024 DualPipe run (73,666 ops) is drawn on canvas
+// with all 64 ranks; the memory lane's peaks are core's, in per-GPU units. Saves screenshots (en
+// and hi, light and dark, desktop and phone).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useSite, openPage, waitForTimeline, readDrawnOps, expectedOps, screenshot } from './helpers.mjs';
+
+const site = useSite();
+const SCOPE = '.view-timeline';
+const DEEPSEEK = { schedule: 'dualpipe', ranks: 8, microbatches: 20 };
+
+/** The view the overview strip marks: {start, end}, from its data-* attributes. */
+function viewOf(page) {
+  return page.$eval(`${SCOPE} .dpl-overview`, (el) => ({ start: Number(el.dataset.start), end: Number(el.dataset.end) }));
+}
+
+/** The plot area's box on screen (the cursor layer covers exactly the plot), scrolled into view. */
+function plotBox(page) {
+  return page.$eval(`${SCOPE} .dpl-plot-window`, (el) => {
+    el.scrollIntoView({ block: 'center' });
+    return el.getBoundingClientRect().toJSON();
+  });
+}
+
+const near = (a, b, tol, what) => assert.ok(Math.abs(a - b) <= tol, `${what}: ${a} vs ${b}`);
+
+test('zoom buttons and keys halve and double the view around the cursor; 0 shows the whole run', async () => {
+  const { context, page, log } = await openPage(site.browser);
+  try {
+    await page.goto(`${site.server.url}#view=timeline&t=33`);
+    await waitForTimeline(page, SCOPE);
+    const makespan = site.api.simulate(DEEPSEEK).makespan; // 66
+    assert.deepEqual(await viewOf(page), { start: 0, end: makespan });
+    assert.equal(await page.$eval(`${SCOPE} [data-action="zoomOut"]`, (b) => b.disabled), true, 'nothing to zoom out of');
+    await page.click(`${SCOPE} [data-action="zoomIn"]`);
+    // Twice as close around the cursor at t = 33, the middle of the run: t = 16.5 to 49.5.
+    assert.deepEqual(await viewOf(page), { start: 16.5, end: 49.5 });
+    // Only the ops in view are drawn, each with the simulator's data-* attributes.
+    const [drawn] = await readDrawnOps(page, SCOPE);
+    const inView = expectedOps(site.api.simulate(DEEPSEEK)).filter((o) => Number(o.end) > 16.5 && Number(o.start) < 49.5);
+    assert.deepEqual(drawn, inView);
+    // The overview window covers the same half of the strip.
+    const strip = await page.$eval(`${SCOPE} .dpl-overview`, (el) => ({ strip: el.clientWidth, win: el.querySelector('.dpl-overview-window').getBoundingClientRect().width }));
+    near(strip.win, strip.strip / 2, 1, 'overview window width');
+    await page.focus(`${SCOPE} .dpl-scroll`);
+    await page.keyboard.press('+');
+    assert.deepEqual(await viewOf(page), { start: 24.75, end: 41.25 });
+    await page.keyboard.press('-');
+    assert.deepEqual(await viewOf(page), { start: 16.5, end: 49.5 });
+    await page.keyboard.press('0');
+    assert.deepEqual(await viewOf(page), { start: 0, end: makespan });
+    assert.equal(await page.$eval(`${SCOPE} .dpl-zoom-level`, (e) => e.textContent), 'whole run shown');
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('ctrl+wheel zooms around the pointer, a drag pans, and the overview strip pans from the keyboard', async () => {
+  const { context, page, log } = await openPage(site.browser);
+  try {
+    await page.goto(`${site.server.url}#view=timeline`);
+    await waitForTimeline(page, SCOPE);
+    const plot = await plotBox(page);
+    // The pointer a quarter of the way across the plot, at t = 66 / 4 = 16.5, stays over t = 16.5.
+    const x = plot.left + plot.width / 4;
+    await page.mouse.move(x, plot.top + plot.height / 2);
+    await page.keyboard.down('Control');
+    await page.mouse.wheel(0, -100);
+    await page.keyboard.up('Control');
+    await page.waitForFunction((s) => document.querySelector(`${s} .dpl-overview`).dataset.start !== '0', SCOPE);
+    const zoomed = await viewOf(page);
+    assert.ok(zoomed.end - zoomed.start < 66, `zoomed in: ${JSON.stringify(zoomed)}`);
+    near(zoomed.start + (zoomed.end - zoomed.start) / 4, 16.5, 0.1, 'time under the pointer');
+    // Dragging left by a quarter of the plot shows a quarter of a view later.
+    const span = zoomed.end - zoomed.start;
+    await page.mouse.down();
+    await page.mouse.move(x - plot.width / 4, plot.top + plot.height / 2, { steps: 5 });
+    await page.mouse.up();
+    await page.waitForFunction(([s, v]) => Number(document.querySelector(`${s} .dpl-overview`).dataset.start) > v, [SCOPE, zoomed.start]);
+    const dragged = await viewOf(page);
+    near(dragged.start, zoomed.start + span / 4, 0.05, 'view start after the drag');
+    // On the strip, ← moves a quarter of a view earlier, Home goes to the start, End to the end.
+    await page.focus(`${SCOPE} .dpl-overview`);
+    await page.keyboard.press('ArrowLeft');
+    near((await viewOf(page)).start, dragged.start - span / 4, 1e-9, 'view start after ←');
+    await page.keyboard.press('End');
+    assert.equal((await viewOf(page)).end, 66);
+    await page.keyboard.press('Home');
+    assert.equal((await viewOf(page)).start, 0);
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('zoomed in, playback carries the view along with the cursor', async () => {
+  const { context, page } = await openPage(site.browser);
+  try {
+    await page.goto(`${site.server.url}#view=timeline&t=0&speed=4`);
+    await waitForTimeline(page, SCOPE);
+    await page.click(`${SCOPE} [data-action="zoomIn"]`);
+    await page.click(`${SCOPE} [data-action="zoomIn"]`);
+    assert.deepEqual(await viewOf(page), { start: 0, end: 16.5 });
+    await page.click(`${SCOPE} [data-action="play"]`);
+    await page.waitForFunction((s) => Number(document.querySelector(`${s} .dpl-scrub`).value) > 40, SCOPE, { timeout: 20000 });
+    await page.click(`${SCOPE} [data-action="play"]`);
+    const cursor = Number(await page.$eval(`${SCOPE} .dpl-scrub`, (s) => s.value));
+    const view = await viewOf(page);
+    assert.ok(view.start <= cursor && cursor <= view.end, `cursor ${cursor} outside the view ${JSON.stringify(view)}`);
+    near(view.end - view.start, 16.5, 0.05, 'playing keeps the zoom');
+  } finally {
+    await context.close();
+  }
+});
+
+test('a 64 x 1024 DualPipe run (73,666 ops) is drawn whole on canvas, every one of its 64 ranks', async () => {
+  const config = { schedule: 'dualpipe', ranks: 64, microbatches: 1024 };
+  const result = site.api.simulate(config);
+  assert.equal(result.timeline.count, 73666);
+  // Per rank, the first op's start and the last op's end, from the simulator.
+  const first = new Array(64).fill(Infinity);
+  const last = new Array(64).fill(-Infinity);
+  for (let i = 0; i < result.timeline.count; i++) {
+    const r = result.timeline.rank[i];
+    first[r] = Math.min(first[r], result.timeline.start[i]);
+    last[r] = Math.max(last[r], result.timeline.end[i]);
+  }
+  for (const [width, theme, lang] of [[1280, 'light', 'en'], [390, 'dark', 'hi'], [1280, 'dark', 'hi'], [390, 'light', 'en']]) {
+    const { context, page, log } = await openPage(site.browser, { viewport: { width, height: 900 }, colorScheme: theme });
+    try {
+      await page.goto(`${site.server.url}#view=timeline&schedule=dualpipe&ranks=64&microbatches=1024&lang=${lang}`);
+      await page.waitForSelector(`${SCOPE} .dpl-timeline-canvas`, { timeout: 60000 });
+      assert.equal(await page.$$eval(`${SCOPE} .dpl-rank-label`, (l) => l.length), 64);
+      assert.match(await page.$eval(`${SCOPE} .dpl-timeline-canvas`, (c) => c.getAttribute('aria-label')), /73,666/);
+      // Along each rank's row (at its label's height), the leftmost and rightmost painted pixels
+      // are where that rank's first op starts and its last op ends.
+      const rows = await page.$eval(`${SCOPE} .dpl-lane-plot`, (plotEl) => {
+        const canvas = plotEl.querySelector('canvas');
+        const box = canvas.getBoundingClientRect();
+        const plot = plotEl.querySelector('.dpl-plot-window').getBoundingClientRect();
+        const scale = canvas.width / box.width;
+        const ctx = canvas.getContext('2d');
+        const x0 = Math.round((plot.left - box.left) * scale);
+        const w = Math.round(plot.width * scale);
+        // The idle fill is whatever the theme's CSS gives idle rows: read it from a probe.
+        const probe = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+        const rect = document.createElementNS('http://www.w3.org/2000/svg', 'rect');
+        rect.setAttribute('class', 'dpl-idle-bg');
+        probe.append(rect);
+        plotEl.append(probe);
+        const one = document.createElement('canvas').getContext('2d', { willReadFrequently: true });
+        one.fillStyle = getComputedStyle(rect).fill;
+        one.fillRect(0, 0, 1, 1);
+        const idle = [...one.getImageData(0, 0, 1, 1).data];
+        probe.remove();
+        return [...plotEl.querySelectorAll('.dpl-rank-label')].map((label) => {
+          const lb = label.getBoundingClientRect();
+          const y = Math.round(((lb.top + lb.bottom) / 2 - box.top) * scale);
+          const px = ctx.getImageData(x0, y, w, 1).data;
+          let left = -1;
+          let right = -1;
+          for (let i = 0; i < w; i++) {
+            const painted = Math.abs(px[4 * i] - idle[0]) + Math.abs(px[4 * i + 1] - idle[1]) + Math.abs(px[4 * i + 2] - idle[2]) > 24;
+            if (painted) {
+              if (left < 0) left = i;
+              right = i;
+            }
+          }
+          return { left: left / scale, right: (right + 1) / scale, width: w / scale };
+        });
+      });
+      assert.equal(rows.length, 64);
+      rows.forEach((row, r) => {
+        near(row.left, (first[r] / result.makespan) * row.width, 2, `rank ${r} first painted pixel (${width}px)`);
+        near(row.right, (last[r] / result.makespan) * row.width, 2, `rank ${r} last painted pixel (${width}px)`);
+      });
+      await screenshot(page, `zoom-64x1024-${lang}-${theme}-${width}.png`, { fullPage: true });
+      // Zoomed in far enough, single ops appear with their ids, on canvas still.
+      await page.focus(`${SCOPE} .dpl-scroll`);
+      for (let i = 0; i < 7; i++) await page.keyboard.press('+');
+      await page.$eval(`${SCOPE} .dpl-timeline-canvas`, (c) => c.scrollIntoView({ block: 'start' }));
+      await screenshot(page, `zoom-64x1024-zoomed-${lang}-${theme}-${width}.png`);
+      assert.deepEqual(log.errors, []);
+    } finally {
+      await context.close();
+    }
+  }
+});
+
+test('the memory lane shows each rank\'s in-flight activations with core\'s peaks, in per-GPU units', async () => {
+  for (const [width, theme, lang] of [[1280, 'light', 'en'], [390, 'dark', 'hi'], [1280, 'dark', 'hi'], [390, 'light', 'en']]) {
+    const { context, page, log } = await openPage(site.browser, { viewport: { width, height: 900 }, colorScheme: theme });
+    try {
+      await page.goto(`${site.server.url}#view=timeline&schedule=dualpipev&ranks=4&microbatches=10&compare=dualpipe&lang=${lang}`);
+      await waitForTimeline(page, SCOPE);
+      await page.click(`${SCOPE} [data-action="memory"]`);
+      await page.waitForFunction(() => location.hash.includes('memory=1'));
+      const lanes = await page.$$eval(`${SCOPE} .dpl-timeline-svg`, (svgs) => svgs.map((svg) =>
+        [...svg.querySelectorAll('.dpl-mem-area')].map((p) => ({ count: Number(p.dataset.count), peak: Number(p.dataset.peak) }))));
+      // DualPipeV on 4 ranks cuts the model into 8 stages, so one stage-micro-batch is half a
+      // rank's share (0.5 per-GPU units); DualPipe on 4 ranks has 4 stages a direction (1 unit).
+      const expected = [['dualpipev', 0.5], ['dualpipe', 1]].map(([schedule, unit]) =>
+        site.api.simulate({ schedule, ranks: 4, microbatches: 10 }).perRank.map((r) => ({ count: r.peakActivations, peak: r.peakActivations * unit })));
+      assert.deepEqual(lanes, expected);
+      await screenshot(page, `zoom-memory-${lang}-${theme}-${width}.png`, { fullPage: true });
+      assert.deepEqual(log.errors, []);
+    } finally {
+      await context.close();
+    }
+  }
+});

@@ -1,0 +1,294 @@
+// The canvas renderer of a timeline lane, for runs too large for one SVG element per op (up to
+// core's op cap): every frame paints the runs lib/timeline-lod.js makes of each rank's ops in
+// the view (single ops with their hatching, split pair cells and micro-batch ids once they are
+// wide enough; sub-pixel ops grouped per pixel column), fills batched by colour, so a frame's
+// work is bounded by pixels, not ops. The gutter, cursor and veil are the same HTML layers as
+// the SVG renderer's (ui/timeline-frame.js); hover finds the op under the pointer by binary
+// search, and the data table lists the ops as text.
+import { h } from './dom.js';
+import { ticks } from '../lib/scale.js';
+import { formatNumber } from '../lib/format.js';
+import { lodRuns, createRuns, categoryParts, firstAfter, FB_BASE, CATEGORY_KINDS, opAtTime } from '../lib/timeline-lod.js';
+import { timeToX, xToTime } from '../lib/timeline-viewport.js';
+import { rankAtY } from '../lib/timeline-layout.js';
+import { fits } from './timeline-draw.js';
+import { drawGutter, cursorLayer, memoryPath } from './timeline-frame.js';
+import { hatchPattern } from './timeline-palette.js';
+
+const runs = createRuns(4096);
+// Fills by kind and direction (index kind * 2 + dir, a category's own number), then the two
+// colours of grouped W columns (palette.solid: a W's outline colour, as its pale fill looks idle).
+const CELL_COLOURS = CATEGORY_KINDS.length * 2;
+const GROUPED_W = CELL_COLOURS;
+const COLOURS = CELL_COLOURS + 2;
+const W_KIND = CATEGORY_KINDS.indexOf('W');
+const ALPHAS = 8; // grouped columns' opacity levels
+const MAX_LABELS = 3000; // past this many ids in a frame, text costs more than it tells
+
+/** Rectangles to fill, batched per colour and opacity: one path and one fill per batch. */
+function createBatches() {
+  const batches = Array.from({ length: COLOURS * ALPHAS }, () => ({ n: 0, xywh: new Float32Array(256) }));
+  return {
+    add(colour, alphaLevel, x, y, w, hgt) {
+      // Whole pixels: a software rasteriser fills an aligned rect far faster than an
+      // anti-aliased one, and cells keep crisp edges.
+      const left = Math.round(x);
+      w = Math.max(1, Math.round(x + w) - left);
+      x = left;
+      const b = batches[colour * ALPHAS + alphaLevel];
+      if (b.n * 4 === b.xywh.length) {
+        const bigger = new Float32Array(b.xywh.length * 2);
+        bigger.set(b.xywh);
+        b.xywh = bigger;
+      }
+      const at = b.n++ * 4;
+      b.xywh[at] = x;
+      b.xywh[at + 1] = y;
+      b.xywh[at + 2] = w;
+      b.xywh[at + 3] = hgt;
+    },
+    fill(ctx, palette) {
+      batches.forEach((b, key) => {
+        if (!b.n) return;
+        const colour = Math.floor(key / ALPHAS);
+        ctx.globalAlpha = ((key % ALPHAS) + 1) / ALPHAS;
+        ctx.fillStyle = colour >= GROUPED_W ? palette.solid.W[colour - GROUPED_W] : palette.cell[CATEGORY_KINDS[colour >> 1]][colour & 1];
+        // One path of rects, one fill: each fillRect is a draw of its own when the canvas is
+        // rasterised, and thousands of them cost twice the time of one path.
+        ctx.beginPath();
+        for (let i = 0; i < b.n * 4; i += 4) ctx.rect(b.xywh[i], b.xywh[i + 1], b.xywh[i + 2], b.xywh[i + 3]);
+        ctx.fill();
+        b.n = 0;
+      });
+      ctx.globalAlpha = 1;
+    },
+  };
+}
+
+const F_COLOUR = CATEGORY_KINDS.indexOf('F') * 2; // + dir: a category's fill
+const B_COLOUR = CATEGORY_KINDS.indexOf('B') * 2;
+/** Above this many ops in view, pair cells are drawn as two halves instead of two triangles. */
+const MAX_DIAGONAL_OPS = 1500;
+
+/**
+ * One lane on a canvas. `lane`: {title, result, tracks, memory?, opAt(rank, i)}. Returns
+ * {element, render(view), setCursor(t), hit(clientX, clientY) -> {op, box} | null}.
+ */
+export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }) {
+  const L = layout;
+  const ranks = lane.tracks.length;
+  const canvas = h('canvas', { class: 'dpl-timeline-canvas', role: 'img', 'aria-label': t('tl.canvasLabel', { title: lane.title, ops: lane.opCount.toLocaleString('en') }) });
+  const dpr = Math.min(2, globalThis.devicePixelRatio || 1);
+  canvas.width = Math.round(L.width * dpr);
+  canvas.height = Math.round(L.height * dpr);
+  canvas.style.width = `${L.width}px`;
+  canvas.style.height = `${L.height}px`;
+  const ctx = canvas.getContext('2d', { alpha: true });
+  const cursor = cursorLayer(L);
+  const element = h('div', { class: 'dpl-lane-plot is-canvas' }, [canvas, cursor.element, drawGutter(ranks, L, t)]);
+  const batches = createBatches();
+  const hatch = { light: hatchPattern(ctx, palette.hatchLight), dark: hatchPattern(ctx, palette.hatchDark) };
+  const labelPx = L.rowHeight >= 16;
+  let view = { start: 0, end: makespan };
+
+  function drawAxis() {
+    ctx.font = `11px ${palette.font}`;
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'alphabetic';
+    ctx.fillStyle = palette.tick;
+    ctx.strokeStyle = palette.grid;
+    ctx.lineWidth = 1;
+    ctx.beginPath();
+    for (const v of ticks(view.start, view.end, Math.max(2, Math.floor(L.plotWidth / 70)))) {
+      const x = Math.round(L.left + timeToX(view, L.plotWidth, v)) + 0.5;
+      ctx.moveTo(x, L.top - 6);
+      ctx.lineTo(x, L.height - L.bottom);
+      ctx.fillText(formatNumber(v), x, L.top - 10);
+    }
+    ctx.stroke();
+    ctx.font = `italic 11px ${palette.font}`;
+    ctx.fillText(t('axis.idle'), L.width - L.right / 2 + 4, L.top - 10);
+  }
+
+  /** How many ops intersect `v`, over all ranks (two binary searches a rank). */
+  function opsInView(v) {
+    let n = 0;
+    for (const tr of lane.tracks) n += firstAfter(tr.start, v.end) - firstAfter(tr.end, v.start);
+    return n;
+  }
+
+  function render(next) {
+    view = next;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, L.width, L.height);
+    drawAxis();
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(L.left, 0, L.plotWidth, L.height);
+    ctx.clip();
+    ctx.fillStyle = palette.idle;
+    ctx.beginPath();
+    for (let r = 0; r < ranks; r++) ctx.rect(L.left, L.rowY(r), L.plotWidth, L.rowHeight);
+    ctx.fill();
+    const details = []; // x, y, w, category, rank, op of single ops: pair cells, hatching, ids
+    // Pair cells are split diagonally (two anti-aliased triangles) only where there are few of
+    // them and rows are full height: thousands of triangles cost a software-rasterised canvas
+    // more than the rest of the frame, so a dense view splits them into upper and lower halves.
+    const diagonal = labelPx && opsInView(view) <= MAX_DIAGONAL_OPS;
+    for (let r = 0; r < ranks; r++) {
+      const y = L.rowY(r);
+      const n = lodRuns(lane.tracks[r], view, L.plotWidth, runs);
+      for (let j = 0; j < n; j++) {
+        const x = L.left + runs.x0[j];
+        const single = runs.op[j] >= 0;
+        // Single ops leave a 1 px seam so neighbours stay apart, as the SVG cells' stroke does.
+        const w = single && runs.x1[j] - runs.x0[j] >= 4 ? runs.x1[j] - runs.x0[j] - 1 : runs.x1[j] - runs.x0[j];
+        const cat = runs.cat[j];
+        const level = Math.round(runs.alpha[j] * ALPHAS) - 1;
+        if (cat >= FB_BASE && single && diagonal) {
+          details.push(x, y, w, cat, r, runs.op[j]);
+        } else if (cat >= FB_BASE) {
+          // A grouped pair column, or a pair cell in a dense view: forward colour on top,
+          // backward below (F upper, B lower, as in the split cell).
+          const half = L.rowHeight / 2;
+          batches.add(F_COLOUR + ((cat - FB_BASE) >> 1), level, x, y, w, half);
+          batches.add(B_COLOUR + ((cat - FB_BASE) & 1), level, x, y + half, w, half);
+        } else {
+          const isW = cat >> 1 === W_KIND;
+          batches.add(isW && !single ? GROUPED_W + (cat & 1) : cat, level, x, y, w, L.rowHeight);
+          if (single && ((cat & 1) === 1 || labelPx || isW)) details.push(x, y, w, cat, r, runs.op[j]);
+        }
+      }
+    }
+    batches.fill(ctx, palette);
+    drawDetails(details);
+    if (L.memoryY >= 0 && lane.memory) drawMemory();
+    ctx.restore();
+    drawTotals();
+  }
+
+  /**
+   * Pair cells (two triangles), hatching over direction 1, W outlines and micro-batch ids where
+   * they fit. Shapes of one colour go into one path and are filled once: thousands of separate
+   * fills a frame are what a software-rasterised canvas cannot afford.
+   */
+  function drawDetails(details) {
+    const labels = [];
+    const hatched = { light: [], dark: [] };
+    const outlined = [[], []]; // W ops by direction: a dashed outline, as the SVG cell has
+    const triangles = { F: [[], []], B: [[], []] }; // pair halves by kind and direction: x, y, w
+    const hgt = L.rowHeight;
+    for (let i = 0; i < details.length; i += 6) {
+      const x = details[i], y = details[i + 1], w = details[i + 2], cat = details[i + 3], rank = details[i + 4], seq = details[i + 5];
+      if (cat >= FB_BASE) {
+        const [f, b] = categoryParts(cat);
+        triangles.F[f.dir].push(x, y, w);
+        triangles.B[b.dir].push(x, y, w);
+        if (labelPx && w >= 24) {
+          const o = lane.opAt(rank, seq);
+          if (fits(`${o.fmb}${o.bmb}`, w)) labels.push([x + w * 0.27, y + hgt * 0.3, o.fmb, palette.label.F[f.dir]], [x + w * 0.73, y + hgt * 0.72, o.bmb, palette.label.B[b.dir]]);
+        }
+        continue;
+      }
+      const kind = CATEGORY_KINDS[cat >> 1];
+      const dir = cat & 1;
+      if (dir === 1 && w >= 4) hatched[kind === 'B' || kind === 'Bi' ? 'dark' : 'light'].push(x, y, w);
+      if (kind === 'W') outlined[dir].push(x, y, w);
+      if (labelPx && w >= 12 && labels.length < MAX_LABELS) {
+        const o = lane.opAt(rank, seq);
+        if (fits(o.mb, w)) labels.push([x + w / 2, y + hgt / 2, o.mb, palette.label[kind][dir]]);
+      }
+    }
+    // Forward in the upper-left triangle, backward in the lower-right one.
+    for (const kind of ['F', 'B']) {
+      triangles[kind].forEach((list, dir) => {
+        if (!list.length) return;
+        ctx.fillStyle = palette.cell[kind][dir];
+        ctx.beginPath();
+        for (let i = 0; i < list.length; i += 3) {
+          const x = list[i], y = list[i + 1], w = list[i + 2];
+          if (kind === 'F') {
+            ctx.moveTo(x, y); ctx.lineTo(x + w, y); ctx.lineTo(x, y + hgt);
+          } else {
+            ctx.moveTo(x + w, y); ctx.lineTo(x + w, y + hgt); ctx.lineTo(x, y + hgt);
+          }
+        }
+        ctx.fill(); // closes every triangle (closePath per subpath is slow on a long path)
+      });
+    }
+    for (const key of ['light', 'dark']) {
+      const list = hatched[key];
+      if (!list.length) continue;
+      ctx.fillStyle = hatch[key];
+      ctx.beginPath();
+      for (let i = 0; i < list.length; i += 3) ctx.rect(list[i], list[i + 1], list[i + 2], hgt);
+      ctx.fill();
+    }
+    ctx.lineWidth = 1.25;
+    ctx.setLineDash([3, 2]);
+    outlined.forEach((list, dir) => {
+      if (!list.length) return;
+      ctx.strokeStyle = palette.stroke.W[dir];
+      ctx.beginPath();
+      for (let i = 0; i < list.length; i += 3) ctx.rect(list[i] + 0.5, list[i + 1] + 0.5, list[i + 2] - 1, hgt - 1);
+      ctx.stroke();
+    });
+    ctx.setLineDash([]);
+    if (labels.length && labels.length <= MAX_LABELS) {
+      ctx.font = `600 11px ${palette.font}`;
+      ctx.textAlign = 'center';
+      ctx.textBaseline = 'middle';
+      for (const [x, y, text, colour] of labels) {
+        ctx.fillStyle = colour;
+        ctx.fillText(String(text), x, y);
+      }
+    }
+  }
+
+  function drawMemory() {
+    ctx.fillStyle = palette.memoryTrack;
+    for (let r = 0; r < ranks; r++) ctx.fillRect(L.left, L.rowY(r) + L.memoryY, L.plotWidth, L.memoryHeight);
+    ctx.beginPath();
+    for (let r = 0; r < ranks; r++) {
+      const top = L.rowY(r) + L.memoryY;
+      memoryPath(lane.memory[r], view, L.plotWidth, { x0: L.left, y0: top + L.memoryHeight, height: L.memoryHeight - 1, max: memoryMax }, ctx);
+    }
+    ctx.fillStyle = palette.memory;
+    ctx.fill();
+  }
+
+  /** Idle per rank (and peak activations beside the memory rows) in the right column. */
+  function drawTotals() {
+    ctx.font = `${L.rowHeight < 16 ? 10 : 11}px ${palette.font}`;
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    const x = L.width - L.right / 2 + 4;
+    for (let r = 0; r < ranks; r++) {
+      const idle = lane.result.perRank?.[r]?.idle;
+      ctx.fillStyle = palette.tick;
+      if (typeof idle === 'number') ctx.fillText(formatNumber(idle), x, L.rowY(r) + L.rowHeight / 2);
+      if (L.memoryY >= 0 && lane.memory && !L.compact) {
+        ctx.fillStyle = palette.memoryLine;
+        ctx.fillText(formatNumber(lane.memory[r].peak), x, L.rowY(r) + L.memoryY + L.memoryHeight / 2);
+      }
+    }
+  }
+
+  /** The op under a point (client coordinates), with its box on screen, or null. */
+  function hit(clientX, clientY) {
+    const box = canvas.getBoundingClientRect();
+    const x = clientX - box.left - L.left;
+    const y = clientY - box.top;
+    const rank = rankAtY(L, y, ranks);
+    if (rank < 0 || x < 0 || x > L.plotWidth || y - L.rowY(rank) > L.rowHeight) return null;
+    const track = lane.tracks[rank];
+    const i = opAtTime(track, xToTime(view, L.plotWidth, x));
+    if (i < 0) return null;
+    const x0 = box.left + L.left + Math.max(0, timeToX(view, L.plotWidth, track.start[i]));
+    const x1 = box.left + L.left + Math.min(L.plotWidth, timeToX(view, L.plotWidth, track.end[i]));
+    return { op: lane.opAt(rank, i), box: { left: x0, top: box.top + L.rowY(rank), width: Math.max(1, x1 - x0), height: L.rowHeight } };
+  }
+
+  const setCursor = (time) => cursor.set(timeToX(view, L.plotWidth, Math.min(time, makespan)), time >= makespan);
+  return { element, canvas, render, setCursor, hit };
+}

@@ -1,0 +1,42 @@
+// One lane of a timeline widget behind one interface, whichever renderer lib/timeline-lod.js's
+// rendererFor() picked: {element, render(view), setCursor(t), hit(x, y), cells, where, svg}. The SVG
+// renderer is redrawn for each view (only the ops in view) inside a stable container, keeping
+// keyboard focus on the same op; the canvas renderer repaints.
+import { h } from './dom.js';
+import { drawLane } from './timeline-draw.js';
+import { canvasLane } from './timeline-canvas.js';
+
+/**
+ * `kind`: 'svg' | 'canvas'; `opts`: what the renderer needs (layout, makespan, prefix, id, t,
+ * streams, memoryMax, palette). One op per widget is in the tab order (roving tabindex):
+ * `focus.get()` gives it ({rank, seq}) when it is in this lane, else null, and `focus.fallback`
+ * says whether this lane's first op in view takes the tab stop when none is set.
+ */
+export function mountLane(kind, lane, opts, focus) {
+  if (kind === 'canvas') {
+    const drawn = canvasLane(lane, opts);
+    return { ...drawn, kind, cells: null, where: null, svg: null };
+  }
+  const element = h('div', { class: 'dpl-lane-body' });
+  const api = { kind, element, cells: [], where: new WeakMap(), svg: null, setCursor: () => {}, hit: () => null };
+  let cursorAt = 0;
+  api.render = (view) => {
+    const active = element.contains(document.activeElement) && document.activeElement.classList.contains('dpl-op');
+    const drawn = drawLane(lane, { ...opts, view });
+    element.replaceChildren(drawn.element);
+    Object.assign(api, { cells: drawn.cells, where: drawn.where, svg: drawn.svg, setCursor: (t) => { cursorAt = t; drawn.setCursor(t); } });
+    drawn.setCursor(cursorAt);
+    const mine = focus.get();
+    const target = (mine && drawn.cells[mine.rank]?.get(mine.seq)) || (mine || focus.fallback ? firstCell(drawn.cells) : null);
+    if (target) {
+      target.setAttribute('tabindex', '0');
+      if (active && mine && target === drawn.cells[mine.rank]?.get(mine.seq)) target.focus({ preventScroll: true });
+    }
+  };
+  return api;
+}
+
+function firstCell(cells) {
+  for (const row of cells) for (const g of row.values()) return g;
+  return null;
+}

@@ -1,0 +1,104 @@
+// The overview strip under a timeline (speedscope's minimap, perfetto's overview track): the
+// whole run drawn small, every rank of every lane as a thin band, with a window marking the
+// part the chart shows. Dragging the window pans, pressing elsewhere centres the view there,
+// and with focus (it is a slider) arrows pan, Page Up/Down move a whole view, Home/End go to
+// the ends, + and - zoom and 0 fits the run. The strip is painted once per run, size and theme;
+// moving the window is a CSS transform.
+import { h } from './dom.js';
+import { lodRuns, createRuns, categoryParts, CATEGORY_KINDS, FB_BASE } from '../lib/timeline-lod.js';
+import { fitView, overviewWindow, xToTime, centerOn, spanOf } from '../lib/timeline-viewport.js';
+import { formatNumber } from '../lib/format.js';
+
+const HEIGHT = 28;
+const runs = createRuns(2048);
+
+/**
+ * deps.t: translator; deps.onView(view): the strip asks for a view (pan, centre);
+ * deps.onKey(event): keys the strip does not handle itself go back to the widget.
+ */
+export function createOverview({ t, onView, onKey }) {
+  const canvas = h('canvas', { class: 'dpl-overview-canvas', 'aria-hidden': 'true' });
+  const windowEl = h('div', { class: 'dpl-overview-window', 'aria-hidden': 'true' });
+  const element = h('div', {
+    class: 'dpl-overview', tabindex: 0, role: 'slider', 'aria-label': t('zoom.overview'),
+    'aria-valuemin': 0, title: t('zoom.overviewTitle'),
+  }, [canvas, windowEl]);
+  let limits = { makespan: 1, minSpan: 1 };
+  let view = { start: 0, end: 1 };
+  let width = 0;
+  let drag = null;
+
+  /** Paints the whole run: `lanes` with tracks, stacked; `palette` from timeline-palette.js. */
+  function paint(lanes, nextLimits, palette) {
+    limits = nextLimits;
+    width = Math.max(40, element.clientWidth || 300);
+    const dpr = Math.min(2, globalThis.devicePixelRatio || 1);
+    canvas.width = Math.round(width * dpr);
+    canvas.height = Math.round(HEIGHT * dpr);
+    canvas.style.width = `${width}px`;
+    canvas.style.height = `${HEIGHT}px`;
+    const ctx = canvas.getContext('2d');
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, width, HEIGHT);
+    const bands = lanes.reduce((n, l) => n + l.tracks.length, 0) + lanes.length - 1;
+    const band = HEIGHT / Math.max(1, bands);
+    const fit = fitView(limits);
+    let y = 0;
+    for (const lane of lanes) {
+      for (const track of lane.tracks) {
+        const n = lodRuns(track, fit, width, runs, Infinity);
+        for (let j = 0; j < n; j++) {
+          const cat = runs.cat[j];
+          const part = categoryParts(cat)[cat >= FB_BASE ? 1 : 0];
+          ctx.globalAlpha = runs.alpha[j];
+          ctx.fillStyle = palette.solid[part.kind][part.dir];
+          ctx.fillRect(runs.x0[j], y, runs.x1[j] - runs.x0[j], Math.max(band, 0.5));
+        }
+        y += band;
+      }
+      y += band; // a gap between compared lanes
+    }
+    ctx.globalAlpha = 1;
+    setView(view);
+  }
+
+  function setView(next) {
+    view = next;
+    // The exact window, for tests and embeds (aria-valuetext rounds it).
+    element.dataset.start = String(view.start);
+    element.dataset.end = String(view.end);
+    if (!width) return;
+    const w = overviewWindow(view, limits, width);
+    windowEl.style.transform = `translateX(${w.x}px)`;
+    windowEl.style.width = `${w.width}px`;
+    element.setAttribute('aria-valuemax', String(limits.makespan));
+    element.setAttribute('aria-valuenow', String(view.start));
+    element.setAttribute('aria-valuetext', t('zoom.window', { from: formatNumber(view.start, 1), to: formatNumber(view.end, 1), end: formatNumber(limits.makespan) }));
+  }
+
+  const timeAt = (clientX) => xToTime(fitView(limits), width, clientX - canvas.getBoundingClientRect().left);
+
+  element.addEventListener('pointerdown', (event) => {
+    if (event.button !== 0) return;
+    event.preventDefault();
+    element.focus({ preventScroll: true });
+    const at = timeAt(event.clientX);
+    // Pressing inside the window drags it; anywhere else centres the view there first.
+    const inside = at >= view.start && at <= view.end;
+    const start = inside ? view : centerOn(view, at, limits);
+    if (!inside) onView(start);
+    drag = { id: event.pointerId, from: at, view: start };
+    element.setPointerCapture(event.pointerId);
+  });
+  element.addEventListener('pointermove', (event) => {
+    if (!drag || event.pointerId !== drag.id) return;
+    const dt = timeAt(event.clientX) - drag.from;
+    onView(centerOn(drag.view, (drag.view.start + drag.view.end) / 2 + dt, limits));
+  });
+  const end = (event) => { if (drag && event.pointerId === drag.id) drag = null; };
+  element.addEventListener('pointerup', end);
+  element.addEventListener('pointercancel', end);
+  element.addEventListener('keydown', (event) => onKey(event, true));
+
+  return { element, paint, setView, get span() { return spanOf(view); } };
+}
