@@ -274,13 +274,14 @@ export async function loadPipesim({ wasmBinary, moduleUrl } = {}) {
   /** @type {Map<string, {code: string, message: string}>} */
   const rules = new Map(catalogue.rules.map((/** @type {any} */ rule) => [rule.id, rule]));
   const { maxInputBytes, maxPathBytes, summaryBytes, maxParamBytes } = catalogue.limits;
+  /** @type {[string, ReturnType<typeof typedArrayClass>][]} */
   const columns = catalogue.timeline.map((/** @type {any} */ column) => [column.name, typedArrayClass(column.type)]);
 
   /**
    * The module's timeline block ({count, bytes, offsets}: every column in one copied buffer) as
    * the API's timeline: a view of each column, all over that one buffer, which a worker then
    * transfers whole.
-   * @param {{count: number, bytes: Uint8Array, offsets: number[]}} block
+   * @param {{count: number, bytes: Uint8Array<ArrayBuffer>, offsets: number[]}} block
    */
   const timelineViews = ({ count, bytes, offsets }) => {
     /** @type {Record<string, number | ArrayBufferView>} */
