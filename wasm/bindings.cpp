@@ -4,14 +4,14 @@
 // path, rule, params} (pipesim/rules.h); `result` is a JSON string
 // in the CLI's schema (docs/schema.md), so CLI, golden files and page agree byte for byte;
 // wasm/pipesim.js parses it and turns errors into thrown SimErrors. simulate() additionally hands
-// the timeline over as typed arrays, because 200k ops as JSON cost 300-900 ms to parse.
+// the timeline over as one block of typed columns, because 200k ops as JSON cost 300-900 ms to parse.
 // This is the only file that includes <emscripten/...>.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
 #include <malloc.h>
 
-#include <cstdint>
+#include <cstddef>
 #include <exception>
 #include <string>
 
@@ -75,51 +75,39 @@ val guarded(F&& body) {
   }
 }
 
-// A copy of a column as a JS typed array of its declared type. slice() copies out of the wasm
-// heap, so the array stays valid when memory grows (an uncopied typed_memory_view would detach).
-template <typename T>
-val typed_copy(const TimelineColumn& column, std::size_t count) {
-  return val(emscripten::typed_memory_view(count, reinterpret_cast<const T*>(column.bytes.data())))
-      .call<val>("slice");
-}
-
-// The timeline as struct-of-arrays, one typed array per column of pipesim/timeline_columns.h,
-// plus `count`. The column names and types come from there (and the catalogue), not from here.
-val timeline_arrays(const SimResult& result) {
-  const TimelineTable table = timeline_columns(result);
+// The timeline's columns (pipesim/timeline_columns.h) as {count, bytes, offsets}: `bytes` a
+// Uint8Array copy of the block, one slice that stays valid when memory grows (an uncopied
+// typed_memory_view would detach), `offsets` where each column starts in it, in the catalogue's
+// order. pipesim.js lays a typed array of the catalogue's type over each column, so names and
+// types are core's alone. One copy, where a copy per column cost 11 allocations per call.
+val timeline_block(const TimelineTable& table) {
   val out = val::object();
-  out.set("count", static_cast<double>(table.count));
-  for (const TimelineColumn& c : table.columns) {
-    val array = val::undefined();
-    switch (c.info->type) {
-      case ColumnType::Int8: array = typed_copy<std::int8_t>(c, table.count); break;
-      case ColumnType::Uint8: array = typed_copy<std::uint8_t>(c, table.count); break;
-      case ColumnType::Int16: array = typed_copy<std::int16_t>(c, table.count); break;
-      case ColumnType::Int32: array = typed_copy<std::int32_t>(c, table.count); break;
-      case ColumnType::Float64: array = typed_copy<double>(c, table.count); break;
-    }
-    out.set(c.info->name, array);
-  }
+  out.set("count", static_cast<double>(table.count()));
+  out.set("bytes", val(emscripten::typed_memory_view(table.size_bytes(), table.data())).call<val>("slice"));
+  val offsets = val::array();
+  for (const std::size_t offset : table.offsets()) offsets.call<void>("push", static_cast<double>(offset));
+  out.set("offsets", offsets);
   return out;
 }
 
 // Configs and hand-written schedules, exactly as `pipesim simulate --input` reads them.
-SimResult run_simulation(const std::string& request_json) {
-  return unwrap(simulate_request(unwrap(parse_json(request_json))));
+SimResult run_simulation(const std::string& request_json, TimelineForm form) {
+  return unwrap(simulate_request(unwrap(parse_json(request_json)), SimOptions{form}));
 }
 
 // Exactly what `pipesim simulate --input - --format json` prints, without the newline; written
 // straight to text (result_json_text), never as a JSON tree.
 val simulate_json(const std::string& request_json) {
-  return guarded([&] { return ok_envelope(result_json_text(run_simulation(request_json))); });
+  return guarded([&] { return ok_envelope(result_json_text(run_simulation(request_json, TimelineForm::Ops))); });
 }
 
-// The result without its timeline as JSON, plus envelope.timeline as typed arrays.
+// The result without its timeline as JSON, plus envelope.timeline as one block of columns that
+// the engine wrote directly (no TimedOp list in between).
 val simulate_arrays(const std::string& request_json) {
   return guarded([&] {
-    const SimResult result = run_simulation(request_json);
+    const SimResult result = run_simulation(request_json, TimelineForm::Columns);
     val out = ok_envelope(result_to_json(result, false).dump());
-    out.set("timeline", timeline_arrays(result));
+    out.set("timeline", timeline_block(result.columns));
     return out;
   });
 }

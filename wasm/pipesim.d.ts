@@ -120,7 +120,9 @@ export interface CustomSchedule {
  * The timeline as struct-of-arrays: entry i of every array describes op i. Ops are ordered by rank,
  * then by the order the rank executes them. For an FB pair, dir/mb/stage describe its forward part
  * and bdir/bmb/bstage its backward part; bdir/bmb/bstage are -1 for every other op. The columns and
- * their types are core's (`catalogue().timeline`); each is as narrow as core's limits allow.
+ * their types are core's (`catalogue().timeline`); each is as narrow as core's limits allow. All
+ * the arrays view one ArrayBuffer of their own (one copy out of the module per call; a worker
+ * transfers it whole), so use `subarray`/`slice` of an array, not its `.buffer`, to keep a column.
  */
 export interface Timeline {
   count: number;

@@ -50,7 +50,8 @@ export function timelineFields(catalogue) {
 }
 
 /**
- * The buffers a worker can transfer with the result of `method` (its timeline's typed arrays).
+ * The buffers a worker can transfer with the result of `method`: the one buffer its timeline's
+ * typed arrays share (listed once: postMessage rejects a buffer listed twice).
  * @param {string} method
  * @param {any} value
  * @returns {ArrayBuffer[]}
@@ -59,8 +60,19 @@ export function transferables(method, value) {
   if (!(method in METHODS) || !METHODS[/** @type {keyof typeof METHODS} */ (method)].timeline) return [];
   const timeline = /** @type {{timeline?: Record<string, unknown>}} */ (value)?.timeline;
   if (!timeline) return [];
-  return Object.values(timeline).filter(ArrayBuffer.isView)
-    .map((array) => /** @type {ArrayBuffer} */ (/** @type {ArrayBufferView} */ (array).buffer));
+  return [...new Set(Object.values(timeline).filter(ArrayBuffer.isView)
+    .map((array) => /** @type {ArrayBuffer} */ (/** @type {ArrayBufferView} */ (array).buffer)))];
+}
+
+/**
+ * The typed-array class of a catalogue column type, by the schema's naming: "int16" -> Int16Array.
+ * @param {string} type
+ * @returns {new (buffer: ArrayBuffer, byteOffset: number, length: number) => ArrayBufferView}
+ */
+function typedArrayClass(type) {
+  const ArrayClass = /** @type {any} */ (globalThis)[`${type[0].toUpperCase()}${type.slice(1)}Array`];
+  if (typeof ArrayClass?.BYTES_PER_ELEMENT !== 'number') throw new Error(`no typed array for column type ${type}`);
+  return ArrayClass;
 }
 
 /**
@@ -262,6 +274,21 @@ export async function loadPipesim({ wasmBinary, moduleUrl } = {}) {
   /** @type {Map<string, {code: string, message: string}>} */
   const rules = new Map(catalogue.rules.map((/** @type {any} */ rule) => [rule.id, rule]));
   const { maxInputBytes, maxPathBytes, summaryBytes, maxParamBytes } = catalogue.limits;
+  /** @type {[string, ReturnType<typeof typedArrayClass>][]} */
+  const columns = catalogue.timeline.map((/** @type {any} */ column) => [column.name, typedArrayClass(column.type)]);
+
+  /**
+   * The module's timeline block ({count, bytes, offsets}: every column in one copied buffer) as
+   * the API's timeline: a view of each column, all over that one buffer, which a worker then
+   * transfers whole.
+   * @param {{count: number, bytes: Uint8Array<ArrayBuffer>, offsets: number[]}} block
+   */
+  const timelineViews = ({ count, bytes, offsets }) => {
+    /** @type {Record<string, number | ArrayBufferView>} */
+    const timeline = { count };
+    columns.forEach(([name, ArrayClass], i) => { timeline[name] = new ArrayClass(bytes.buffer, offsets[i], count); });
+    return timeline;
+  };
 
   /**
    * A SimError of one of core's rules, its message filled in from the rule's template, for the
@@ -318,7 +345,7 @@ export async function loadPipesim({ wasmBinary, moduleUrl } = {}) {
       const envelope = unwrap(method.arg === null ? module[name]() : module[name](text));
       if (method.text) return envelope.result;
       const result = JSON.parse(envelope.result);
-      if (method.timeline) result.timeline = envelope.timeline;
+      if (method.timeline) result.timeline = timelineViews(envelope.timeline);
       return result;
     };
   }

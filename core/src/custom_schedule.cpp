@@ -156,15 +156,15 @@ Result<CustomRequest> custom_schedule_from_json(const Json& json) {
   return req;
 }
 
-Result<SimResult> simulate_request(const Json& json) {
+Result<SimResult> simulate_request(const Json& json, const SimOptions& options) {
   if (json.is_object() && json.contains("schedule") && json.at("schedule") == "custom") {
     auto req = custom_schedule_from_json(json);
     if (!req.ok()) return req.error();
-    return simulate_schedule(req.value().schedule, req.value().costs);
+    return simulate_schedule(req.value().schedule, req.value().costs, options);
   }
   auto config = config_from_json(json);  // parses and validates
   if (!config.ok()) return config.error();
-  return detail::simulate_valid(config.value());
+  return detail::simulate_valid(config.value(), options);
 }
 
 }  // namespace pipesim

@@ -78,6 +78,7 @@ Result<SimResult> run_plan(const detail::OpPlan& plan, const std::vector<std::ve
   r.param_copies = schedule.param_copies;
   EngineRun engine_run = std::move(run).value();
   r.timeline = std::move(engine_run.timeline);
+  r.columns = std::move(engine_run.columns);
   r.makespan = to_units(engine_run.makespan);
   Tick total_idle = 0, max_idle = 0;
   // One stage holds 1/stages of the model (of one copy); one rank's share is 1/ranks.

@@ -13,6 +13,7 @@
 #include <type_traits>
 
 #include "overlap/comm_ticks.h"
+#include "plan_columns.h"
 
 namespace pipesim::detail {
 namespace {
@@ -74,11 +75,12 @@ enum class Need { Forward, Backward };
 
 class Engine {
  public:
-  Engine(const OpPlan& plan, const Costs& costs, bool record_timeline, EngineBuffers& b)
+  Engine(const OpPlan& plan, const Costs& costs, TimelineForm form, EngineBuffers& b)
       : plan_(plan),
         ranks_count_(plan.shape().ranks),
         costs_(costs),
-        record_timeline_(record_timeline),
+        form_(form),
+        record_timeline_(form != TimelineForm::None),
         b_(b) {
     PIPESIM_CHECK(plan.complete(), "the plan must hold every rank's list");
     const auto ranks = static_cast<std::size_t>(ranks_count_);
@@ -107,10 +109,15 @@ class Engine {
     for (int r = 0; r < ranks_count_; ++r)
       if (!finished(r)) return deadlock_error(plan_, b_);
     EngineRun out;
-    // Without recording every rank's list is there and empty, as callers have always seen it.
-    out.timeline = record_timeline_
+    // Without Ops every rank's list is there and empty, as callers have always seen it.
+    out.timeline = form_ == TimelineForm::Ops
                        ? build_timeline(ops)
                        : std::vector<std::vector<TimedOp>>(static_cast<std::size_t>(ranks_count_));
+    if (form_ == TimelineForm::Columns) {
+      Tick duration[kSlots];
+      for (int slot = 0; slot < kSlots; ++slot) duration[slot] = costs_.slots[slot].duration;
+      out.columns = plan_columns(plan_, b_.starts.get(), duration);
+    }
     out.ranks.reserve(static_cast<std::size_t>(ranks_count_));
     for (int r = 0; r < ranks_count_; ++r) out.ranks.push_back(tally(r));
     for (const RankState& rank : b_.ranks) out.makespan = std::max(out.makespan, rank.free_at);
@@ -343,15 +350,16 @@ class Engine {
   const OpPlan& plan_;
   const int ranks_count_;
   const TickCosts costs_;
-  const bool record_timeline_;
+  const TimelineForm form_;
+  const bool record_timeline_;  // in either form
   EngineBuffers& b_;
 };
 
 }  // namespace
 
 Result<EngineRun> run_engine(const OpPlan& plan, const std::vector<std::vector<Op>>* ops,
-                             const Costs& costs, bool record_timeline, EngineBuffers& buffers) {
-  return Engine(plan, costs, record_timeline, buffers).run(ops);
+                             const Costs& costs, TimelineForm form, EngineBuffers& buffers) {
+  return Engine(plan, costs, form, buffers).run(ops);
 }
 
 }  // namespace pipesim::detail

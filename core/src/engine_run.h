@@ -31,7 +31,8 @@ struct RankTally {
 };
 
 struct EngineRun {
-  std::vector<std::vector<TimedOp>> timeline;  ///< every rank's list; empty lists unless recorded
+  std::vector<std::vector<TimedOp>> timeline;  ///< every rank's list; empty lists unless Ops
+  TimelineTable columns;                       ///< with TimelineForm::Columns
   std::vector<RankTally> ranks;
   Tick makespan = 0;
 };
@@ -89,10 +90,11 @@ struct EngineBuffers {
 /// head op and the F or B it waits for, and the rank whose list holds that chunk.
 Error deadlock_error(const OpPlan& plan, const EngineBuffers& buffers);
 
-/// Runs `plan` (which passes check_schedule) under `costs` (valid). With `record_timeline` the
-/// timeline holds `ops`, the Op lists the plan was made from, or when null the plan's own ops
-/// decoded. Errors: deadlock.
+/// Runs `plan` (which passes check_schedule) under `costs` (valid), recording the timeline in
+/// `form`. As Ops the timeline holds `ops`, the Op lists the plan was made from, or when null the
+/// plan's own ops decoded; columns are always decoded from the plan (they hold nothing an Op list
+/// could add). Errors: deadlock.
 Result<EngineRun> run_engine(const OpPlan& plan, const std::vector<std::vector<Op>>* ops,
-                             const Costs& costs, bool record_timeline, EngineBuffers& buffers);
+                             const Costs& costs, TimelineForm form, EngineBuffers& buffers);
 
 }  // namespace pipesim::detail

@@ -72,7 +72,7 @@ std::vector<SweepRow> run_valid_sweep(const SweepRequest& req) {
         row.microbatches = mb > kMaxMicrobatches ? kMaxMicrobatches + 1 : static_cast<int>(mb);
         const SimConfig config{name, r, row.microbatches, req.costs};
         const Status shape = detail::validate_config(config, true);
-        const Result<SimResult> result = shape.ok() ? detail::simulate_valid(config, SimOptions{false}, workspace)
+        const Result<SimResult> result = shape.ok() ? detail::simulate_valid(config, SimOptions{TimelineForm::None}, workspace)
                                                     : Result<SimResult>(shape.error());
         row.ok = result.ok();
         if (!row.ok) {

@@ -1,8 +1,12 @@
-// The timeline as typed columns (pipesim/timeline_columns.h).
+// The timeline as typed columns (pipesim/timeline_columns.h): the column list, the block's
+// layout, and the engine's pass writing a run into it (plan_columns.h).
 #include "pipesim/timeline_columns.h"
 
+#include <algorithm>
 #include <cstring>
 #include <iterator>
+
+#include "plan_columns.h"
 
 namespace pipesim {
 namespace {
@@ -30,7 +34,7 @@ const TimelineColumnInfo kInfos[kColumns] = {
 template <typename T>
 class Writer {
  public:
-  Writer(TimelineTable& table, Column c) : out_(table.columns[c].bytes.data()) {
+  Writer(TimelineTable& table, Column c) : out_(table.data() + table.offsets()[c]) {
     PIPESIM_CHECK(sizeof(T) == static_cast<std::size_t>(column_type_size(kInfos[c].type)),
                   "a timeline column is written with its declared type");
   }
@@ -42,6 +46,9 @@ class Writer {
  private:
   std::uint8_t* out_;
 };
+
+// Column offsets are multiples of this: the widest type's size.
+constexpr std::size_t kColumnAlign = 8;
 
 }  // namespace
 
@@ -72,37 +79,58 @@ const std::vector<TimelineColumnInfo>& timeline_column_infos() {
   return kList;
 }
 
-TimelineTable timeline_columns(const SimResult& result) {
-  TimelineTable table;
-  for (const auto& ops : result.timeline) table.count += ops.size();
+TimelineTable::TimelineTable(std::size_t count) : count_(count) {
   for (const TimelineColumnInfo& info : kInfos) {
-    TimelineColumn column;
-    column.info = &info;
-    column.bytes.resize(table.count * static_cast<std::size_t>(column_type_size(info.type)));
-    table.columns.push_back(std::move(column));
+    offsets_.push_back(size_bytes_);
+    const std::size_t bytes = count * static_cast<std::size_t>(column_type_size(info.type));
+    size_bytes_ += (bytes + kColumnAlign - 1) / kColumnAlign * kColumnAlign;
   }
+  bytes_.reset(new std::uint8_t[size_bytes_]);
+}
+
+TimelineTable::TimelineTable(const TimelineTable& other)
+    : count_(other.count_), offsets_(other.offsets_), size_bytes_(other.size_bytes_),
+      bytes_(new std::uint8_t[other.size_bytes_]) {
+  std::copy(other.data(), other.data() + size_bytes_, bytes_.get());
+}
+
+TimelineTable& TimelineTable::operator=(const TimelineTable& other) {
+  if (this != &other) *this = TimelineTable(other);
+  return *this;
+}
+
+namespace detail {
+
+TimelineTable plan_columns(const OpPlan& plan, const Tick* starts, const Tick (&durations)[kSlots]) {
+  TimelineTable table(plan.size());
   // One pass over the ops writing every column: this runs for each timeline the page draws.
   Writer<std::int16_t> rank(table, kRank), stage(table, kStage), bstage(table, kBstage);
   Writer<std::uint8_t> op(table, kOp), zb(table, kZb), dir(table, kDir);
   Writer<std::int8_t> bdir(table, kBdir);
   Writer<std::int32_t> mb(table, kMb), bmb(table, kBmb);
   Writer<double> start(table, kStart), end(table, kEnd);
-  for (std::size_t r = 0; r < result.timeline.size(); ++r)
-    for (const TimedOp& t : result.timeline[r]) {
-      const bool pair = t.op.kind == OpKind::ForwardBackward;
+  const ChunkIndex index = plan.index();  // a copy the compiler can keep in registers
+  const Tick* t = starts;
+  for (int r = 0; r < plan.shape().ranks; ++r)
+    for (const PlanOp* p = plan.begin(r); p != plan.end(r); ++p, ++t) {
+      const int slot = p->code & kSlotMask;
+      const bool pair = slot == kSlotPair;
+      const Chunk c = index.chunk(p->key);
+      const Chunk b = pair ? index.chunk(p->backward_key) : Chunk{-1, -1, -1};
       rank.put(static_cast<std::int16_t>(r));
-      op.put(static_cast<std::uint8_t>(t.op.kind));
-      zb.put(t.op.zero_bubble ? 1 : 0);
-      dir.put(static_cast<std::uint8_t>(t.op.chunk.dir));
-      mb.put(t.op.chunk.mb);
-      stage.put(static_cast<std::int16_t>(t.op.chunk.stage));
-      bdir.put(static_cast<std::int8_t>(pair ? t.op.backward_chunk.dir : -1));
-      bmb.put(pair ? t.op.backward_chunk.mb : -1);
-      bstage.put(static_cast<std::int16_t>(pair ? t.op.backward_chunk.stage : -1));
-      start.put(t.start);
-      end.put(t.end);
+      op.put(static_cast<std::uint8_t>(slot & 3));
+      zb.put((slot & 4) != 0 ? 1 : 0);
+      dir.put(static_cast<std::uint8_t>(c.dir));
+      mb.put(c.mb);
+      stage.put(static_cast<std::int16_t>(c.stage));
+      bdir.put(static_cast<std::int8_t>(b.dir));
+      bmb.put(b.mb);
+      bstage.put(static_cast<std::int16_t>(b.stage));
+      start.put(to_units(*t));
+      end.put(to_units(*t + durations[slot]));
     }
   return table;
 }
 
+}  // namespace detail
 }  // namespace pipesim

@@ -1,7 +1,9 @@
 // The contract core gives its clients: the rule table, structured errors and the catalogue.
 #include <catch2/catch.hpp>
 
+#include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <set>
 #include <string>
 
@@ -148,19 +150,89 @@ TEST_CASE("the catalogue lists every schedule, limit, default, column and rule")
         R"({"id":"json.invalid","code":"parse_error","message":"input is not valid JSON: {detail}","params":["detail"]})");
 }
 
-TEST_CASE("timeline columns hold every op's fields in their declared types") {
-  auto r = simulate({"dualpipe", 4, 8, Costs{}});
+namespace {
+
+// Value `i` of column `c` of `t`, read back as the column's declared type T.
+template <typename T>
+double column_value(const TimelineTable& t, std::size_t c, std::size_t i) {
+  REQUIRE(sizeof(T) == static_cast<std::size_t>(column_type_size(timeline_column_infos()[c].type)));
+  T v;
+  std::memcpy(&v, t.data() + t.offsets()[c] + i * sizeof v, sizeof v);
+  return static_cast<double>(v);
+}
+
+// Every column of `columns` equals the Ops timeline of `ops`, op for op (rank, then execution order).
+void check_columns_match(const SimResult& ops, const SimResult& columns) {
+  const TimelineTable& t = columns.columns;
+  std::size_t count = 0;
+  for (const auto& list : ops.timeline) count += list.size();
+  REQUIRE(t.count() == count);
+  REQUIRE(t.offsets().size() == timeline_column_infos().size());
+  for (std::size_t c = 0; c < t.offsets().size(); ++c) {
+    CHECK(t.offsets()[c] % 8 == 0);  // every column aligned for any type
+    const std::size_t end = c + 1 < t.offsets().size() ? t.offsets()[c + 1] : t.size_bytes();
+    CHECK(end - t.offsets()[c] >= count * static_cast<std::size_t>(column_type_size(timeline_column_infos()[c].type)));
+  }
+  std::size_t i = 0;
+  for (std::size_t rank = 0; rank < ops.timeline.size(); ++rank)
+    for (const TimedOp& op : ops.timeline[rank]) {
+      const bool pair = op.op.kind == OpKind::ForwardBackward;
+      const double want[] = {static_cast<double>(rank), static_cast<double>(op.op.kind), op.op.zero_bubble ? 1.0 : 0.0,
+                             static_cast<double>(op.op.chunk.dir), static_cast<double>(op.op.chunk.mb),
+                             static_cast<double>(op.op.chunk.stage), pair ? op.op.backward_chunk.dir : -1.0,
+                             pair ? op.op.backward_chunk.mb : -1.0, pair ? op.op.backward_chunk.stage : -1.0,
+                             op.start, op.end};
+      const double got[] = {column_value<std::int16_t>(t, 0, i), column_value<std::uint8_t>(t, 1, i),
+                            column_value<std::uint8_t>(t, 2, i), column_value<std::uint8_t>(t, 3, i),
+                            column_value<std::int32_t>(t, 4, i), column_value<std::int16_t>(t, 5, i),
+                            column_value<std::int8_t>(t, 6, i), column_value<std::int32_t>(t, 7, i),
+                            column_value<std::int16_t>(t, 8, i), column_value<double>(t, 9, i),
+                            column_value<double>(t, 10, i)};
+      for (std::size_t c = 0; c < std::size(want); ++c) {
+        INFO("op " << i << " column " << timeline_column_infos()[c].name);
+        REQUIRE(got[c] == want[c]);
+      }
+      ++i;
+    }
+  // The Columns form leaves the Ops lists empty, one per rank, as without a timeline.
+  CHECK(columns.timeline.size() == ops.timeline.size());
+  for (const auto& list : columns.timeline) CHECK(list.empty());
+}
+
+}  // namespace
+
+TEST_CASE("timeline columns written by the engine equal its Ops timeline, op for op") {
+  Costs latency;
+  latency.p2p_latency = 0.5;
+  Costs overlapped;
+  overlapped.overlapped = 2.4;
+  // F, B, W and FB pairs in both directions, zero-bubble Bs, two stages per rank, p2p latency.
+  const SimConfig configs[] = {{"dualpipe", 8, 20, overlapped}, {"dualpipev", 4, 10, {}},
+                               {"zb-h1", 4, 8, {}}, {"gpipe", 4, 4, latency}, {"chimera", 4, 8, {}}};
+  for (const SimConfig& config : configs) {
+    INFO(config.schedule);
+    const auto ops = simulate(config);
+    const auto columns = simulate(config, SimOptions{TimelineForm::Columns});
+    REQUIRE(ops.ok());
+    REQUIRE(columns.ok());
+    check_columns_match(ops.value(), columns.value());
+  }
+  // A hand-written schedule: its columns come from the plan, its Ops are the caller's own.
+  const Schedule schedule = generate_schedule({"zb-h1", 3, 6, latency}).value();
+  const auto ops = simulate_schedule(schedule, latency);
+  const auto columns = simulate_schedule(schedule, latency, SimOptions{TimelineForm::Columns});
+  REQUIRE(ops.ok());
+  REQUIRE(columns.ok());
+  check_columns_match(ops.value(), columns.value());
+}
+
+TEST_CASE("a copied timeline table holds its own copy of the bytes") {
+  const auto r = simulate({"1f1b", 4, 8, {}}, SimOptions{TimelineForm::Columns});
   REQUIRE(r.ok());
-  const TimelineTable t = timeline_columns(r.value());
-  std::size_t ops = 0;
-  for (const auto& list : r.value().timeline) ops += list.size();
-  CHECK(t.count == ops);
-  REQUIRE(t.columns.size() == timeline_column_infos().size());
-  for (const TimelineColumn& c : t.columns)
-    CHECK(c.bytes.size() == ops * static_cast<std::size_t>(column_type_size(c.info->type)));
-  // The last op of rank 3, read back from the "end" column (float64, the last column).
-  double end = 0;
-  std::memcpy(&end, t.columns.back().bytes.data() + (ops - 1) * sizeof end, sizeof end);
-  CHECK(std::string(t.columns.back().info->name) == "end");
-  CHECK(end == r.value().timeline.back().back().end);
+  const TimelineTable& original = r.value().columns;
+  TimelineTable copy = original;
+  REQUIRE(copy.size_bytes() == original.size_bytes());
+  CHECK(copy.data() != original.data());
+  CHECK(std::memcmp(copy.data(), original.data(), original.size_bytes()) == 0);
+  CHECK(copy.offsets() == original.offsets());
 }

@@ -24,7 +24,8 @@ struct CustomRequest {
 Result<CustomRequest> custom_schedule_from_json(const Json& json);
 
 /// Simulates either kind of request: a built-in schedule config or a custom schedule (when
-/// "schedule" is "custom"). What the CLI's --input and the WASM simulate call use.
-Result<SimResult> simulate_request(const Json& json);
+/// "schedule" is "custom"). What the CLI's --input and the WASM simulate call use (the latter
+/// with TimelineForm::Columns).
+Result<SimResult> simulate_request(const Json& json, const SimOptions& options = {});
 
 }  // namespace pipesim

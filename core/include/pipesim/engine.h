@@ -3,12 +3,14 @@
 // dependencies (plus p2p latency across ranks) have finished.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <vector>
 
 #include "pipesim/config.h"
 #include "pipesim/error.h"
 #include "pipesim/schedule.h"
+#include "pipesim/timeline_columns.h"
 
 namespace pipesim {
 
@@ -60,7 +62,8 @@ struct SimResult {
   int max_peak_activations = 0;  ///< max over ranks of peak_activations
   double max_peak_activation_memory = 0.0;  ///< max over ranks of peak_activation_memory
   std::optional<CommSummary> comm;  ///< set exactly when config.costs.comm is
-  std::vector<std::vector<TimedOp>> timeline;  ///< per rank, in execution order
+  std::vector<std::vector<TimedOp>> timeline;  ///< per rank, in execution order (TimelineForm::Ops)
+  TimelineTable columns;  ///< the same timeline as columns (TimelineForm::Columns), else empty
 };
 
 /// Receives the trace of a finished simulation in time order (see replay). Default: ignore.
@@ -73,9 +76,17 @@ class Observer {
   virtual void on_activations(int /*rank*/, double /*time*/, int /*delta*/, int /*in_flight*/) {}
 };
 
+/// How a simulation records its timeline. Without Ops, SimResult::timeline holds every rank's
+/// list empty.
+enum class TimelineForm : std::uint8_t {
+  None,     ///< metrics only (sweeps)
+  Ops,      ///< SimResult::timeline: every op with its start and end
+  Columns,  ///< SimResult::columns: the same in one block of columns (what the JS API hands over)
+};
+
 /// What to record besides the metrics.
 struct SimOptions {
-  bool timeline = true;  ///< keep every op's start and end (sweeps turn this off: metrics only)
+  TimelineForm timeline = TimelineForm::Ops;
 };
 
 /// Runs `schedule` under `costs`. Errors: invalid_schedule (check_schedule fails), deadlock (the

@@ -1,0 +1,15 @@
+// Private: the engine's timeline written as columns (pipesim/timeline_columns.h) straight from
+// the plan it ran and the start times it recorded, for TimelineForm::Columns.
+#pragma once
+
+#include "engine_run.h"
+#include "op_plan.h"
+#include "pipesim/timeline_columns.h"
+
+namespace pipesim::detail {
+
+/// The timeline of `plan` (every op, rank by rank): op i started at tick `starts[i]` and ran
+/// `durations[slot]` ticks, slot being the low bits of its code.
+TimelineTable plan_columns(const OpPlan& plan, const Tick* starts, const Tick (&durations)[kSlots]);
+
+}  // namespace pipesim::detail
