@@ -23,7 +23,7 @@ const FALSE_TEXT = ['false', '0'];
 /** A plan's URL text in a fixed order, to tell whether two plan states differ. */
 const planText = (plan) => PLAN_URL_KEYS.filter((k) => typeof plan?.[k] === 'string').map((k) => `${k}=${plan[k]}`).join('&');
 
-const MOE_ONLY = new Set(['/model/activeParams', '/model/experts', '/model/expertParallel']);
+const MOE_ONLY = new Set(['/model/activeParams', '/model/routedParams', '/model/experts', '/model/expertParallel']);
 
 /** 671e9 -> "671e9", 14.8e12 -> "14.8e12", 80 -> "80": big counts stay short in the inputs. */
 function numberText(n) {
