@@ -34,7 +34,8 @@ void print_simulation_text(const SimResult& r, std::ostream& out) {
   out << r.config.schedule << ": " << r.config.ranks << " ranks, " << r.stages << " stages, "
       << r.config.microbatches << " micro-batches (F=" << shortest(c.forward)
       << " B=" << shortest(c.backward) << " W=" << shortest(c.weight)
-      << " F&B=" << shortest(c.overlapped) << " p2p=" << shortest(c.p2p_latency) << ")\n";
+      << " F&B=" << shortest(c.overlapped) << " p2p=" << shortest(c.p2p_latency) << ")"
+      << (r.config.timing == Timing::Runtime ? ", timing runtime" : "") << "\n";
   out << "makespan     " << shortest(r.makespan) << "\n";
   out << "bubble max   " << shortest(r.bubble_max) << "  (max per-rank idle)\n";
   const ReferenceBubble ref = reference_bubble(r.config.schedule, r.stages, r.config.microbatches, effective_costs(c));

@@ -196,7 +196,9 @@ std::string check_invariants(const Schedule& s, const SimResult& r) {
 SimResult simulate_checked(const SimConfig& config) {
   auto schedule = generate_schedule(config);
   REQUIRE(schedule.ok());
-  auto result = simulate_schedule(schedule.value(), config.costs);
+  // Runtime timing is a property of the config, not of the op lists: it goes through simulate.
+  auto result = config.timing == Timing::Dependency ? simulate_schedule(schedule.value(), config.costs)
+                                                    : simulate(config);
   INFO(config.schedule << " R=" << config.ranks << " M=" << config.microbatches);
   REQUIRE(result.ok());
   const std::string problem = check_invariants(schedule.value(), result.value());
