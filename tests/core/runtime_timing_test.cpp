@@ -42,18 +42,24 @@ TEST_CASE("runtime timing only adds waits: no op starts earlier than under depen
       }
 }
 
-TEST_CASE("with B-W = F and W = B-W the step's communication points cost nothing") {
-  // DeepSeek's figure costs F=1 B=2 W=1 F&B=3: every receive a commit waits for is already sent.
-  for (int ranks : {4, 8}) {
-    const SimConfig config{"dualpipe", ranks, 20, Costs{}};
-    CHECK(simulate_checked(runtime(config)).makespan == simulate_checked(config).makespan);
-  }
+TEST_CASE("with B-W >= F and W <= B-W the step's communication points cost nothing") {
+  // DeepSeek's figure costs F=1 B=2 W=1 F&B=3 (B-W = F, W = B-W), and B-W = 2 > F, W = 1 < B-W:
+  // every receive a commit waits for has already been sent.
+  for (const Costs& c : {Costs{}, Costs{1, 3, 1, 3.5, 0}})
+    for (const char* s : {"dualpipe", "dualpipev"})
+      for (int ranks : {4, 8}) {
+        const SimConfig config{s, ranks, 20, c};
+        CHECK(simulate_checked(runtime(config)).makespan == simulate_checked(config).makespan);
+      }
 }
 
-TEST_CASE("with B-W < F the step's communication points delay DualPipe 8x20") {
-  // The issue's example, F,B,W,F&B = 1, 1.5, 0.9, 2: B-W = 0.6 < F.
-  const SimConfig config{"dualpipe", 8, 20, Costs{1, 1.5, 0.9, 2, 0}};
-  CHECK(simulate_checked(runtime(config)).makespan > simulate_checked(config).makespan);
+TEST_CASE("with B-W < F or W > B-W the step's communication points delay DualPipe 8x20") {
+  // The issue's example, F,B,W,F&B = 1, 1.5, 0.9, 2: B-W = 0.6 < F; and 0.5, 2, 1.2, 2.5:
+  // B-W = 0.8 >= F but W = 1.2 > B-W.
+  for (const Costs& c : {Costs{1, 1.5, 0.9, 2, 0}, Costs{0.5, 2, 1.2, 2.5, 0}}) {
+    const SimConfig config{"dualpipe", 8, 20, c};
+    CHECK(simulate_checked(runtime(config)).makespan > simulate_checked(config).makespan);
+  }
 }
 
 TEST_CASE("DualPipeV on one rank has nothing to send: runtime equals dependency timing") {
