@@ -41,7 +41,8 @@ double op_comm(const Op& op, const Costs& c) {
   const CommCosts& m = *c.comm;
   const ChunkComponents& x = m.components;
   const double f = m.explicit_components ? x.forward_dispatch + x.forward_combine : m.ratio * c.forward;
-  const double b = m.explicit_components ? x.backward_dispatch + x.backward_combine : m.ratio * c.backward;
+  // The ratio form charges a backward's all-to-alls like the forward's: same tokens (comm.h).
+  const double b = m.explicit_components ? x.backward_dispatch + x.backward_combine : m.ratio * c.forward;
   switch (op.kind) {
     case OpKind::Forward: return f;
     case OpKind::Backward: return b;
