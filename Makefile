@@ -3,7 +3,7 @@
 PORT ?= 8000
 JOBS ?= 2
 
-.PHONY: all native wasm site test test-native test-wasm test-js serve bench goldens deps clean
+.PHONY: all native wasm site test test-native test-wasm test-js test-sanitize fuzz serve bench goldens deps clean
 
 all: native
 
@@ -43,6 +43,25 @@ test: deps
 	$(MAKE) test-native
 	$(MAKE) test-wasm
 	$(MAKE) test-js
+
+deps-sanitize:
+	@scripts/install-deps.sh sanitize
+
+# The native Catch2 suite and the CLI contract and hostile-input tests under AddressSanitizer and
+# UndefinedBehaviorSanitizer (clang); any report fails the run. build/sanitize, separate from
+# build/native.
+test-sanitize: deps-sanitize
+	cmake --preset sanitize >/dev/null
+	cmake --build --preset sanitize -j $(JOBS)
+	ctest --preset sanitize
+
+# libFuzzer with ASan+UBSan on each parser harness of tests/fuzz for FUZZ_SECONDS each (from its
+# seed corpus; new inputs go to build/fuzz/corpus, crashes to build/fuzz/artifacts).
+FUZZ_SECONDS ?= 60
+fuzz: deps-sanitize
+	cmake --preset fuzz >/dev/null
+	cmake --build --preset fuzz -j $(JOBS)
+	scripts/fuzz.sh $(FUZZ_SECONDS)
 
 serve: site
 	node scripts/serve.mjs --port $(PORT) --root web

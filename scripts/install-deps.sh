@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # Installs what `make` needs on a fresh Debian machine, and nothing when it is all there already.
 # Usage: install-deps.sh [native|wasm|browser|all]   (each level includes the ones before it)
+#        install-deps.sh sanitize   native plus clang, its sanitizer and libFuzzer runtimes and
+#                                   llvm-symbolizer (make test-sanitize, make fuzz)
 set -euo pipefail
 level=${1:-all}
 
 need=()
 want() { dpkg -s "$1" >/dev/null 2>&1 || need+=("$1"); }
 want cmake; want g++; want make; want nlohmann-json3-dev; want catch2
+want python3  # tests/core/hostile_cli_test.sh writes its inputs with it
 command -v node >/dev/null 2>&1 || { want nodejs; want npm; }
-if [ "$level" != native ]; then want emscripten; want python3; fi
+if [ "$level" = sanitize ]; then want clang; want libclang-rt-14-dev; want llvm; fi
+if [ "$level" != native ] && [ "$level" != sanitize ]; then want emscripten; fi
 if [ "$level" = browser ] || [ "$level" = all ]; then want chromium; fi
 
 if [ ${#need[@]} -gt 0 ]; then
@@ -20,7 +24,7 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 
 # npm packages (playwright-core, markdown-it, axe-core...) from the committed lockfile.
-if [ "$level" != native ] && [ -f package-lock.json ]; then
+if [ "$level" != native ] && [ "$level" != sanitize ] && [ -f package-lock.json ]; then
   if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
     npm ci --no-audit --no-fund --loglevel=error
   fi

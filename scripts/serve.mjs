@@ -32,15 +32,23 @@ export const MIME_TYPES = {
 };
 
 // 'wasm-unsafe-eval' allows WebAssembly compilation without allowing JS eval; frame-ancestors *
-// lets other sites embed embed.html in an iframe.
+// lets other sites embed embed.html in an iframe. The page has no <base> and submits no forms,
+// so base-uri and form-action allow none (an injected <base> or <form> goes nowhere).
 export const SECURITY_HEADERS = {
   'Content-Security-Policy': "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; " +
-    "style-src 'self'; img-src 'self' data:; worker-src 'self'; frame-ancestors *",
+    "style-src 'self'; img-src 'self' data:; worker-src 'self'; frame-ancestors *; " +
+    "base-uri 'none'; form-action 'none'",
   'X-Content-Type-Options': 'nosniff',
-  // The course site loads figure-widget.js with a classic <script> and import()s our modules and
-  // the wasm from its own origin: module scripts and fetch() need CORS for that. Public files only.
-  'Access-Control-Allow-Origin': '*',
 };
+
+// The course site loads figure-widget.js with a classic <script>, which import()s our modules
+// and the wasm from another origin: module scripts and the wasm fetch need CORS for that. So the
+// scripts and the module (js/, and the wasm with its glue in generated/) carry it, when they are
+// served; pages, styles, data and errors do not.
+const CORS_HEADERS = { 'Access-Control-Allow-Origin': '*' };
+export function needsCors(urlPath) {
+  return /^\/(js|generated)\/.*\.(js|mjs|wasm)$/.test(urlPath);
+}
 
 function parseArgs(argv) {
   const options = { port: Number(process.env.PORT ?? 8000), root: path.join(REPO, 'web') };
@@ -90,39 +98,63 @@ async function resolveFile(root, urlPath) {
   }
 }
 
+// A request path with one leading slash: "//host/x" or "/\\host/x" would otherwise become a
+// redirect to "//host/x/", which a browser reads as another host (protocol-relative).
+export function normalisePath(url) {
+  return '/' + url.split(/[?#]/)[0].replace(/^[\\/]+/, '');
+}
+
+// An error names the path it was asked for as one short line of URL characters: anything else
+// the client sent (spaces, quotes, angle brackets, bytes above ASCII) percent-encoded.
+function quotedPath(urlPath) {
+  const safe = urlPath.replace(/[^A-Za-z0-9._~!$&'()*+,;=:@/%-]/g,
+                               (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+  return safe.length > 80 ? `${safe.slice(0, 77)}...` : safe;
+}
+
+async function handle(req, res, root) {
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    sendText(res, 405, 'Method Not Allowed\n', { Allow: 'GET, HEAD' });
+    return;
+  }
+  const urlPath = normalisePath(req.url);
+  const found = await resolveFile(root, urlPath);
+  if (found.redirect) {
+    sendText(res, 301, 'Moved Permanently\n', { Location: found.redirect });
+  } else if (found.status) {
+    const reason = { 400: 'Bad Request', 403: 'Forbidden', 404: 'Not Found' }[found.status];
+    sendText(res, found.status, `${reason}: ${quotedPath(urlPath)}\n`);
+  } else {
+    // no-cache: a rebuild must reach the next reload. The validator lets the browser revalidate
+    // instead of downloading again: each sweep worker loads the same module, and gets a 304.
+    const etag = `"${found.size.toString(16)}-${found.mtime.getTime().toString(16)}"`;
+    const cache = { 'Cache-Control': 'no-cache', ETag: etag, ...(needsCors(urlPath) ? CORS_HEADERS : {}) };
+    if (req.headers['if-none-match'] === etag) {
+      res.writeHead(304, { ...SECURITY_HEADERS, ...cache });
+      res.end();
+      return;
+    }
+    res.writeHead(200, {
+      ...SECURITY_HEADERS,
+      'Content-Type': MIME_TYPES[path.extname(found.file).toLowerCase()] ?? 'application/octet-stream',
+      'Content-Length': found.size,
+      ...cache,
+    });
+    if (req.method === 'HEAD') res.end();
+    else createReadStream(found.file).on('error', () => res.destroy()).pipe(res);
+  }
+}
+
 export function createServer(rootDir) {
   const rootPromise = realpath(rootDir);
   return http.createServer(async (req, res) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      sendText(res, 405, 'Method Not Allowed\n', { Allow: 'GET, HEAD' });
-      return;
-    }
-    const root = await rootPromise;
-    const urlPath = req.url.split(/[?#]/)[0];
-    const found = await resolveFile(root, urlPath.startsWith('/') ? urlPath : '/' + urlPath);
-    if (found.redirect) {
-      sendText(res, 301, 'Moved Permanently\n', { Location: found.redirect });
-    } else if (found.status) {
-      const reason = { 400: 'Bad Request', 403: 'Forbidden', 404: 'Not Found' }[found.status];
-      sendText(res, found.status, `${reason}: ${urlPath}\n`);
-    } else {
-      // no-cache: a rebuild must reach the next reload. The validator lets the browser revalidate
-      // instead of downloading again: each sweep worker loads the same module, and gets a 304.
-      const etag = `"${found.size.toString(16)}-${found.mtime.getTime().toString(16)}"`;
-      const cache = { 'Cache-Control': 'no-cache', ETag: etag };
-      if (req.headers['if-none-match'] === etag) {
-        res.writeHead(304, { ...SECURITY_HEADERS, ...cache });
-        res.end();
-        return;
-      }
-      res.writeHead(200, {
-        ...SECURITY_HEADERS,
-        'Content-Type': MIME_TYPES[path.extname(found.file).toLowerCase()] ?? 'application/octet-stream',
-        'Content-Length': found.size,
-        ...cache,
-      });
-      if (req.method === 'HEAD') res.end();
-      else createReadStream(found.file).on('error', () => res.destroy()).pipe(res);
+    try {
+      await handle(req, res, await rootPromise);
+    } catch {
+      // Never an unhandled rejection (it would stop the server): a plain 500, or a cut connection
+      // if the headers were already sent.
+      if (res.headersSent) res.destroy();
+      else sendText(res, 500, 'Internal Server Error\n');
     }
   });
 }

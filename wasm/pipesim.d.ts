@@ -64,6 +64,13 @@ export function timelineFields(catalogue: Pick<Catalogue, 'timeline'>): string[]
 /** The buffers a worker transfers with the result of `method`. */
 export function transferables(method: string, value: unknown): ArrayBuffer[];
 
+/**
+ * `text` as core's messages quote a value the user gave: one line (control characters and lone
+ * surrogates escaped), at most `maxBytes` UTF-8 bytes, a longer text cut to its start and
+ * "... (N bytes)". Use `catalogue().limits.summaryBytes` to quote as core does.
+ */
+export function summary(text: string, maxBytes: number): string;
+
 /** Cost model. Every field is optional in input and defaults to DeepSeek's figure (1, 2, 1, 3, 0). */
 export interface Costs {
   /** F: forward of one micro-batch through one stage; > 0. */
@@ -227,6 +234,16 @@ export interface Catalogue {
     /** The time resolution: every time is a whole number of ticks. */
     tick: number;
     maxCommLayers: number; maxSweepCells: number; maxSweepOps: number; maxTraceCells: number;
+    /** Longest JSON input, in UTF-8 bytes (too_large beyond). */
+    maxInputBytes: number;
+    /** Deepest nesting of arrays and objects in an input (parse_error beyond). */
+    maxDepth: number;
+    /** Longest error path: a pointer stops at the deepest ancestor that fits. */
+    maxPathBytes: number;
+    /** Most bytes a message spends quoting one value the user gave. */
+    summaryBytes: number;
+    /** Most bytes of any string param of an error. */
+    maxParamBytes: number;
   };
   /** Cost defaults (DeepSeek's figure). */
   costs: Required<Omit<Costs, 'comm'>>;

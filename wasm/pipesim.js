@@ -111,36 +111,117 @@ function deepFreeze(value) {
 
 const IS_NODE = typeof (/** @type {any} */ (globalThis).process?.versions?.node) === 'string';
 
-/** @param {unknown} value */
-function describe(value) {
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'bigint') return `${value}n`;
+/**
+ * Bytes of `text` as UTF-8 (a lone surrogate counts as the 3 bytes of U+FFFD it becomes).
+ * @param {string} text
+ */
+function utf8Length(text) {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) bytes += 1;
+    else if (unit < 0x800) bytes += 2;
+    else if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length &&
+             text.charCodeAt(i + 1) >= 0xdc00 && text.charCodeAt(i + 1) <= 0xdfff) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+/**
+ * `text` as core's messages quote a value the user gave (summary() in core's pipesim/rules.h, the
+ * same function): on one line, at most `maxBytes` UTF-8 bytes. Control characters (U+0000-U+001F,
+ * U+007F-U+009F, U+2028, U+2029) and lone surrogates are escaped (\n, \u0085); a longer text is
+ * cut to its first characters and "... (N bytes)", N its length in UTF-8.
+ * @param {string} text
+ * @param {number} maxBytes
+ * @returns {string}
+ */
+export function summary(text, maxBytes) {
+  const note = `... (${utf8Length(text)} bytes)`;
+  const fitLimit = Math.max(0, maxBytes - note.length);
+  const SHORT = { 8: '\\b', 9: '\\t', 10: '\\n', 12: '\\f', 13: '\\r' };
+  let out = '';
+  let bytes = 0;
+  let fit = 0;  // length of `out` at the last character ending within fitLimit bytes
+  for (let i = 0; i < text.length && bytes <= maxBytes;) {
+    const code = /** @type {number} */ (text.codePointAt(i));
+    const units = code > 0xffff ? 2 : 1;
+    let piece;
+    let size;
+    if (code in SHORT) {
+      piece = SHORT[/** @type {keyof typeof SHORT} */ (code)];
+      size = 2;
+    } else if (code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029 ||
+               (code >= 0xd800 && code <= 0xdfff)) {
+      piece = `\\u${code.toString(16).padStart(4, '0')}`;
+      size = 6;
+    } else {
+      piece = text.slice(i, i + units);
+      size = code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+    }
+    out += piece;
+    bytes += size;
+    if (bytes <= fitLimit) fit = out.length;
+    i += units;
+  }
+  return bytes <= maxBytes ? out : out.slice(0, fit) + note;
+}
+
+/**
+ * A value JSON cannot carry, as a message quotes it (strings as core's describe() quotes them).
+ * @param {unknown} value
+ * @param {number} maxBytes
+ */
+function describe(value, maxBytes) {
+  if (typeof value === 'string') return `"${summary(value, maxBytes - 2)}"`;
+  if (typeof value === 'bigint') return summary(`${value}n`, maxBytes);
   if (typeof value === 'function') return 'a function';
-  return String(value);
+  return summary(String(value), maxBytes);
 }
 
 /**
  * JSON cannot carry NaN or Infinity (JSON.stringify writes null, and core would then blame a
- * null), so such values are found here, with their JSON pointer. Iterative: input of any depth.
+ * null), so such values are found here: the first in JSON.stringify's order (depth first, keys
+ * in order), with its dotted name and its JSON pointer. Iterative, one frame per array or object
+ * and nothing allocated per element, so input of any depth or size costs time in proportion to
+ * it. Like core's paths, the pointer stops at the deepest ancestor that fits in `maxPathBytes`.
  * @param {unknown} root
- * @returns {{pointer: string, value: number} | null}
+ * @param {number} maxPathBytes
+ * @returns {{pointer: string, name: string, value: number} | null}
  */
-function findNonFinite(root) {
-  const seen = new Set();
-  const stack = [{ value: root, pointer: '' }];
-  while (stack.length > 0) {
-    const { value, pointer } = /** @type {{value: any, pointer: string}} */ (stack.pop());
-    if (typeof value === 'number') {
-      if (!Number.isFinite(value)) return { pointer, value };
+function findNonFinite(root, maxPathBytes) {
+  if (typeof root === 'number') return Number.isFinite(root) ? null : { pointer: '', name: '', value: root };
+  if (root === null || typeof root !== 'object') return null;
+  const seen = new Set([root]);
+  /** @param {any} value */
+  const frame = (value) => ({ value, keys: Array.isArray(value) ? null : Object.keys(value), next: 0 });
+  const frames = [frame(root)];
+  while (frames.length > 0) {
+    const top = frames[frames.length - 1];
+    if (top.next === (top.keys ? top.keys.length : top.value.length)) {
+      frames.pop();
       continue;
     }
-    if (value === null || typeof value !== 'object' || seen.has(value)) continue;
-    seen.add(value);
-    const entries = Object.entries(value);
-    for (let i = entries.length - 1; i >= 0; i--) {  // reversed: the first field is reported first
-      const [key, child] = entries[i];
-      const token = key.replaceAll('~', '~0').replaceAll('/', '~1');  // RFC 6901 escaping
-      stack.push({ value: child, pointer: `${pointer}/${token}` });
+    const i = top.next++;
+    const child = top.keys ? top.value[top.keys[i]] : top.value[i];
+    if (typeof child === 'number') {
+      if (Number.isFinite(child)) continue;
+      // The keys down to it: each frame's current child.
+      const tokens = frames.map((f) => (f.keys ? f.keys[f.next - 1] : String(f.next - 1)));
+      let pointer = '';
+      for (const token of tokens) {
+        const longer = `${pointer}/${token.replaceAll('~', '~0').replaceAll('/', '~1')}`;  // RFC 6901
+        if (longer.length > maxPathBytes || utf8Length(longer) > maxPathBytes) break;
+        pointer = longer;
+      }
+      return { pointer, name: tokens.join('.'), value: child };
+    }
+    if (child !== null && typeof child === 'object' && !seen.has(child)) {
+      seen.add(child);
+      frames.push(frame(child));
     }
   }
   return null;
@@ -180,18 +261,25 @@ export async function loadPipesim({ wasmBinary, moduleUrl } = {}) {
   const catalogue = deepFreeze(JSON.parse(unwrap(module.catalogue()).result));
   /** @type {Map<string, {code: string, message: string}>} */
   const rules = new Map(catalogue.rules.map((/** @type {any} */ rule) => [rule.id, rule]));
+  const { maxInputBytes, maxPathBytes, summaryBytes, maxParamBytes } = catalogue.limits;
 
   /**
    * A SimError of one of core's rules, its message filled in from the rule's template, for the
-   * two checks made here because JSON cannot carry the value (the page renders it like any other).
+   * checks made here: values JSON cannot carry, and text too long to hand to the module. String
+   * params are held to maxParamBytes as core holds them (values the user gave are summaries).
    * @param {string} id
    * @param {string} path
-   * @param {Record<string, string>} params
+   * @param {Record<string, string | number>} params
    */
   const ruleError = (id, path, params) => {
     const rule = /** @type {{code: string, message: string}} */ (rules.get(id));
-    const message = rule.message.replace(/\{(\w+)\}/g, (_, name) => params[name]);
-    return new SimError(rule.code, message, path, id, params);
+    /** @type {Record<string, string | number>} */
+    const held = {};
+    for (const [name, value] of Object.entries(params)) {
+      held[name] = typeof value === 'string' ? summary(value, maxParamBytes) : value;
+    }
+    const message = rule.message.replace(/\{(\w+)\}/g, (_, name) => String(held[name]));
+    return new SimError(rule.code, message, path, id, held);
   };
 
   /**
@@ -203,17 +291,15 @@ export async function loadPipesim({ wasmBinary, moduleUrl } = {}) {
     const kind = typeof value;
     const notJson = kind === 'undefined' || kind === 'function' || kind === 'symbol' || kind === 'bigint';
     if (notJson || (kind === 'number' && !Number.isFinite(value))) {
-      throw ruleError('field.json_object', '', { field: what, got: describe(value) });
+      throw ruleError('field.json_object', '', { field: what, got: describe(value, summaryBytes) });
     }
-    const bad = findNonFinite(value);
-    if (bad) {
-      const field = bad.pointer.slice(1).split('/').join('.');
-      throw ruleError('field.finite', bad.pointer, { field, got: String(bad.value) });
-    }
+    const bad = findNonFinite(value, maxPathBytes);
+    if (bad) throw ruleError('field.finite', bad.pointer, { field: summary(bad.name, summaryBytes), got: String(bad.value) });
     try {
       return JSON.stringify(value);
-    } catch (error) {  // a cycle or a BigInt inside
-      throw ruleError('field.not_json', '', { field: what, detail: /** @type {Error} */ (error).message });
+    } catch (error) {  // a cycle, a BigInt inside, or more text than a string can hold
+      const detail = summary(String(/** @type {Error} */ (error)?.message), summaryBytes);
+      throw ruleError('field.not_json', '', { field: what, detail });
     }
   };
 
@@ -225,6 +311,9 @@ export async function loadPipesim({ wasmBinary, moduleUrl } = {}) {
       if (method.arg !== null) {
         if (name === 'lessonReport' && arg === undefined) arg = {};  // DeepSeek's costs
         text = name === 'simulateJson' && typeof arg === 'string' ? arg : encode(arg, method.arg);
+        // Core refuses it too, but only after the module has copied it into its heap. A string
+        // has at least as many UTF-8 bytes as UTF-16 units; between the two, core decides.
+        if (text.length > maxInputBytes) throw ruleError('input.too_large', '', { limit: maxInputBytes });
       }
       const envelope = unwrap(method.arg === null ? module[name]() : module[name](text));
       if (method.text) return envelope.result;

@@ -2,34 +2,25 @@
 #include "args.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cmath>
-#include <cstdlib>
-#include <fstream>
-#include <iostream>
-#include <iterator>
+#include <cstdint>
+#include <cstdio>
 #include <sstream>
 
 #include "cli_errors.h"
+#include "pipesim/json.h"
 #include "pipesim/rules.h"
 
 namespace pipesim::cli {
 namespace {
 
-
-bool parse_double(const std::string& text, double& out) {
-  if (text.empty()) return false;
-  char* end = nullptr;
-  errno = 0;
-  out = std::strtod(text.c_str(), &end);
-  return end == text.c_str() + text.size();
-}
-
+// A flag's number is read as JSON reads it (parse_json_number: the JSON grammar, nothing else),
+// so "--ranks 0x10", "--ranks ' 4'" and "--forward inf" fail as they would in a config.
 bool parse_int(const std::string& text, long long& out) {
-  double v = 0;
-  if (!parse_double(text, v) || !std::isfinite(v) || std::floor(v) != v || std::fabs(v) > 2e9)
-    return false;
-  out = static_cast<long long>(v);
+  const auto json = parse_json_number(text);
+  if (!json) return false;
+  const auto v = int_from_json(*json, "", "");
+  if (!v.ok()) return false;
+  out = v.value();
   return true;
 }
 
@@ -80,18 +71,18 @@ std::string Args::get(const std::string& name, const std::string& fallback) cons
 
 Result<int> Args::get_int(const std::string& name, const std::string& field, int fallback) const {
   if (!has(name)) return fallback;
-  long long v = 0;
-  if (!parse_int(get(name, ""), v))
-    return make_error(Rule::FieldInteger, "/" + field, {{"field", field}, {"got", get(name, "")}});
-  return static_cast<int>(v);
+  const auto json = parse_json_number(get(name, ""));
+  if (!json)
+    return make_error(Rule::FieldInteger, "/" + field, {{"field", field}, {"got", summary(get(name, ""))}});
+  return int_from_json(*json, "/" + field, field);  // 2.7 and 1e10 fail as in JSON
 }
 
 Result<double> Args::get_number(const std::string& name, const std::string& field, double fallback) const {
   if (!has(name)) return fallback;
-  double v = 0;
-  if (!parse_double(get(name, ""), v))
-    return make_error(Rule::FieldNumber, "/" + field, {{"field", field}, {"got", get(name, "")}});
-  return v;  // range and finiteness are validate()'s job
+  const auto json = parse_json_number(get(name, ""));
+  if (!json)
+    return make_error(Rule::FieldNumber, "/" + field, {{"field", field}, {"got", summary(get(name, ""))}});
+  return number_from_json(*json, "/" + field, field);  // range is validate()'s job
 }
 
 Result<std::string> Args::format(const std::vector<std::string>& allowed) const {
@@ -105,12 +96,21 @@ Result<std::string> Args::format(const std::vector<std::string>& allowed) const 
 
 Result<std::string> Args::read_input() const {
   const std::string source = get("input", "-");
-  if (source == "-") return std::string(std::istreambuf_iterator<char>(std::cin), {});
-  std::ifstream file(source, std::ios::binary);
-  if (!file) return cli_error(CliRule::InputUnreadable, {{"file", source}});
-  std::ostringstream ss;
-  ss << file.rdbuf();
-  return ss.str();
+  std::FILE* file = source == "-" ? stdin : std::fopen(source.c_str(), "rb");
+  if (file == nullptr) return cli_error(CliRule::InputUnreadable, {{"file", source}});
+  // In blocks, and no further than the limit: 100 MB on stdin costs one block past 16 MB.
+  std::string text;
+  std::vector<char> block(1 << 16);
+  bool too_large = false;
+  for (std::size_t n; !too_large && (n = std::fread(block.data(), 1, block.size(), file)) > 0;) {
+    too_large = static_cast<std::int64_t>(text.size() + n) > kMaxInputBytes;
+    if (!too_large) text.append(block.data(), n);
+  }
+  const bool failed = std::ferror(file) != 0;  // e.g. a directory
+  if (file != stdin) std::fclose(file);
+  if (too_large) return make_error(Rule::InputTooLarge, "", {{"limit", kMaxInputBytes}});
+  if (failed) return cli_error(CliRule::InputUnreadable, {{"file", source}});
+  return text;
 }
 
 Status Args::reject_with_input(const std::vector<std::string>& flags) const {

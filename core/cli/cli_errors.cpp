@@ -1,6 +1,8 @@
 // The CLI's rule table (cli_errors.h).
 #include "cli_errors.h"
 
+#include "pipesim/rules.h"
+
 namespace pipesim::cli {
 
 Error cli_error(CliRule rule, ErrorParams params, std::string path) {
@@ -15,6 +17,10 @@ Error cli_error(CliRule rule, ErrorParams params, std::string path) {
 #undef PIPESIM_CLI_RULE_ROW
   };
   const Row& row = kRows[static_cast<int>(rule)];
+  // Every string these rules quote came from the command line (a command, a flag, a value, a
+  // file name): quoted as a summary, like any value the user gives.
+  for (ErrorParam& p : params)
+    if (auto* text = std::get_if<std::string>(&p.value)) *text = summary(*text);
   return Error::from_template(row.code, row.id, row.text, std::move(path), std::move(params));
 }
 

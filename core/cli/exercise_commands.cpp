@@ -1,9 +1,7 @@
 // pipesim recover | params | trace: flags -> JSON request -> calculator -> text or JSON.
 #include "exercise_commands.h"
 
-#include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <sstream>
 
 #include "args.h"
@@ -28,16 +26,14 @@ const char* const kExerciseUsage =
 
 namespace {
 
-// A flag's text as the JSON value a page would send: a number, true/false, or a string.
+// A flag's text as the JSON value a page would send: a number (exactly as JSON writes numbers,
+// parse_json_number), true/false, or else a string, which the request's reader then rejects
+// where it wants a number ("ranks must be an integer (got "0x10")").
 Json flag_json(const std::string& text) {
   if (text == "true") return true;
   if (text == "false") return false;
-  char* end = nullptr;
-  const double v = std::strtod(text.c_str(), &end);
-  if (text.empty() || end != text.c_str() + text.size()) return text;
-  if (std::isfinite(v) && std::floor(v) == v && std::fabs(v) < 9e15)
-    return static_cast<std::int64_t>(v);
-  return v;
+  if (auto number = parse_json_number(text)) return *number;
+  return text;
 }
 
 // Copies present flags into `json` under their JSON names.

@@ -49,6 +49,21 @@ costs: --forward 1 --backward 2 --weight 1 --overlapped 3 --p2p-latency 0
        communication model: --comm-ratio 1 [--attn-share 0.5] [--comm-layers 1]
 )";
 
+// Output waits in `captured` until the command has succeeded, so that on error nothing reaches
+// stdout. A simulation's result can be 100 MB or more; once it exists nothing can fail but the
+// write, so it is streamed to stdout instead (committed_stdout) and memory stays flat.
+std::ostringstream captured;
+std::streambuf* real_stdout = nullptr;
+
+std::ostream& committed_stdout() {
+  if (std::cout.rdbuf() != real_stdout) {
+    const std::string before = captured.str();
+    std::cout.rdbuf(real_stdout);
+    std::cout << before;
+  }
+  return std::cout;
+}
+
 std::vector<std::string> with_costs(std::vector<std::string> flags) {
   flags.insert(flags.end(), cost_flags().begin(), cost_flags().end());
   return flags;
@@ -79,12 +94,15 @@ SimConfig config_from_flags(const Args& args) {
 }
 
 void print_result(const SimResult& result, const std::string& format) {
-  if (format == "json")
-    std::cout << result_to_json(result).dump() << "\n";
-  else if (format == "chrome")
-    print_chrome_trace(result, std::cout);
-  else
-    print_simulation_text(result, std::cout);
+  std::ostream& out = committed_stdout();
+  if (format == "json") {
+    write_result_json(result, out);
+    out << "\n";
+  } else if (format == "chrome") {
+    print_chrome_trace(result, out);
+  } else {
+    print_simulation_text(result, out);
+  }
 }
 
 int cmd_simulate(const std::vector<std::string>& argv) {
@@ -109,7 +127,8 @@ int cmd_simulate(const std::vector<std::string>& argv) {
 int cmd_export(const std::vector<std::string>& argv) {
   const Args args = unwrap(Args::parse(argv, {"schedule", "ranks", "microbatches", "format"}));
   unwrap(args.format({"pytorch-csv"}));
-  std::cout << schedule_to_pytorch_csv(unwrap(generate_schedule(config_from_flags(args))));
+  const std::string csv = schedule_to_pytorch_csv(unwrap(generate_schedule(config_from_flags(args))));
+  committed_stdout() << csv;  // nothing can fail any more
   return 0;
 }
 
@@ -195,22 +214,23 @@ int run(const std::vector<std::string>& all) {
 }  // namespace pipesim::cli
 
 int main(int argc, char** argv) {
-  // Buffer everything: on error nothing may reach stdout.
-  std::ostringstream captured;
-  std::streambuf* real_out = std::cout.rdbuf(captured.rdbuf());
+  namespace cli = pipesim::cli;
+  std::ios::sync_with_stdio(false);  // iostreams only: large outputs in big writes
+  // Buffer everything: on error nothing may reach stdout (see committed_stdout).
+  cli::real_stdout = std::cout.rdbuf(cli::captured.rdbuf());
   int status = 0;
   try {
-    status = pipesim::cli::run(std::vector<std::string>(argv + 1, argv + argc));
+    status = cli::run(std::vector<std::string>(argv + 1, argv + argc));
   } catch (const pipesim::Failure& e) {
-    std::cout.rdbuf(real_out);
+    std::cout.rdbuf(cli::real_stdout);
     std::cerr << "pipesim: " << pipesim::error_code_name(e.error.code) << ": " << e.error.message << "\n";
     return 1;
   } catch (const std::exception& e) {
-    std::cout.rdbuf(real_out);
-    std::cerr << "pipesim: internal: " << e.what() << "\n";
+    std::cout.rdbuf(cli::real_stdout);
+    // As one line of at most kMaxParamBytes, like every message (e.what() may quote anything).
+    std::cerr << "pipesim: internal: " << pipesim::summary(e.what(), pipesim::kMaxParamBytes) << "\n";
     return 2;
   }
-  std::cout.rdbuf(real_out);
-  std::cout << captured.str();
+  cli::committed_stdout().flush();
   return status;
 }

@@ -1,6 +1,11 @@
-// Builds the trace through the engine's Observer (replay), so events arrive in time order: one
+// Writes the trace through the engine's Observer (replay), so events arrive in time order: one
 // complete ("X") event per op on its rank's track and an activations counter ("C") per rank.
+// Each event is written as it arrives, in 64 KB blocks, never held as a JSON tree: the largest
+// run has 2,000,000 ops. The bytes are those nlohmann's dump() gave for the same events (numbers
+// by its own float formatting, keys in the same order).
 #include "trace_output.h"
+
+#include <string>
 
 #include "pipesim/json.h"
 
@@ -11,43 +16,69 @@ constexpr double kMicrosPerUnit = 1000.0;  // 1 unit = 1 ms on the trace's clock
 
 class ChromeTrace : public Observer {
  public:
+  explicit ChromeTrace(std::ostream& out) : out_(out) {}
+
+  void begin(const SimResult& r) {
+    text_ += "{\"traceEvents\":[";
+    for (int rank = 0; rank < r.config.ranks; ++rank) {
+      event_start();
+      text_ += "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":" + std::to_string(rank) +
+               ",\"args\":{\"name\":\"rank " + std::to_string(rank) + "\"}}";
+    }
+  }
   void on_op_finish(int rank, const TimedOp& t) override {
-    Json args{{"start", t.start}, {"end", t.end}};
-    events_.push_back(Json{{"name", op_label(t.op)},
-                           {"cat", op_kind_name(t.op.kind)},
-                           {"ph", "X"},
-                           {"ts", t.start * kMicrosPerUnit},
-                           {"dur", (t.end - t.start) * kMicrosPerUnit},
-                           {"pid", 0},
-                           {"tid", rank},
-                           {"args", std::move(args)}});
+    event_start();
+    text_ += "{\"name\":\"" + op_label(t.op) + "\",\"cat\":\"" + op_kind_name(t.op.kind) + "\",\"ph\":\"X\",\"ts\":";
+    number(t.start * kMicrosPerUnit);
+    text_ += ",\"dur\":";
+    number((t.end - t.start) * kMicrosPerUnit);
+    text_ += ",\"pid\":0,\"tid\":" + std::to_string(rank) + ",\"args\":{\"start\":";
+    number(t.start);
+    text_ += ",\"end\":";
+    number(t.end);
+    text_ += "}}";
+    flush_if_full();
   }
   void on_activations(int rank, double time, int /*delta*/, int in_flight) override {
-    events_.push_back(Json{{"name", "activations rank " + std::to_string(rank)},
-                           {"ph", "C"},
-                           {"ts", time * kMicrosPerUnit},
-                           {"pid", 0},
-                           {"args", Json{{"in flight", in_flight}}}});
+    event_start();
+    text_ += "{\"name\":\"activations rank " + std::to_string(rank) + "\",\"ph\":\"C\",\"ts\":";
+    number(time * kMicrosPerUnit);
+    text_ += ",\"pid\":0,\"args\":{\"in flight\":" + std::to_string(in_flight) + "}}";
+    flush_if_full();
   }
-  Json take(const SimResult& r) {
-    Json names = Json::array();
-    for (int rank = 0; rank < r.config.ranks; ++rank)
-      names.push_back(Json{{"name", "thread_name"}, {"ph", "M"}, {"pid", 0}, {"tid", rank},
-                           {"args", Json{{"name", "rank " + std::to_string(rank)}}}});
-    for (auto& e : events_) names.push_back(std::move(e));
-    return Json{{"traceEvents", std::move(names)}, {"displayTimeUnit", "ms"}};
+  void end() {
+    text_ += "],\"displayTimeUnit\":\"ms\"}\n";
+    out_.write(text_.data(), static_cast<std::streamsize>(text_.size()));
+    text_.clear();
   }
 
  private:
-  std::vector<Json> events_;
+  void event_start() {
+    if (events_++ > 0) text_ += ',';
+  }
+  // dump()'s float formatting: shortest round-trip digits, ".0" on whole numbers.
+  void number(double v) {
+    char buf[64];
+    text_.append(buf, nlohmann::detail::to_chars(buf, buf + sizeof buf, v));
+  }
+  void flush_if_full() {
+    if (text_.size() < (64u << 10)) return;
+    out_.write(text_.data(), static_cast<std::streamsize>(text_.size()));
+    text_.clear();
+  }
+
+  std::ostream& out_;
+  std::string text_;
+  long long events_ = 0;
 };
 
 }  // namespace
 
 void print_chrome_trace(const SimResult& result, std::ostream& out) {
-  ChromeTrace trace;
+  ChromeTrace trace(out);
+  trace.begin(result);
   replay(result, trace);
-  out << trace.take(result).dump() << "\n";
+  trace.end();
 }
 
 }  // namespace pipesim::cli

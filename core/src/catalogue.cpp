@@ -46,7 +46,12 @@ Json limits_json() {
               {"maxCommLayers", kMaxCommLayers},
               {"maxSweepCells", kMaxSweepCells},
               {"maxSweepOps", kMaxSweepOps},
-              {"maxTraceCells", kMaxTraceCells}};
+              {"maxTraceCells", kMaxTraceCells},
+              {"maxInputBytes", kMaxInputBytes},
+              {"maxDepth", kMaxJsonDepth},
+              {"maxPathBytes", kMaxPathBytes},
+              {"summaryBytes", kSummaryBytes},
+              {"maxParamBytes", kMaxParamBytes}};
 }
 
 Json rules_json() {

@@ -13,7 +13,7 @@ namespace pipesim {
 namespace {
 
 Error label_error(const std::string& label, const std::string& path) {
-  return make_error(Rule::OpLabel, path, {{"label", label}});
+  return make_error(Rule::OpLabel, path, {{"label", summary(label)}});
 }
 
 // Reads "<dir>.<mb>@<stage>" at text[pos...]; advances pos.
@@ -59,7 +59,7 @@ Result<Op> op_from_object(const Json& j, const std::string& path) {
       op.zero_bubble = j.at("zb").get<bool>();
     }
   } else {
-    return make_error(Rule::OpKind, path + "/op", {{"got", kind}});
+    return make_error(Rule::OpKind, path + "/op", {{"got", summary(kind)}});
   }
   if (!st.ok()) return st.error();
   return op;

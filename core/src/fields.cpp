@@ -6,6 +6,7 @@
 
 #include "format.h"
 #include "pipesim/rules.h"
+#include "summary.h"
 
 namespace pipesim {
 namespace detail {
@@ -17,9 +18,59 @@ std::string dotted(const std::string& path) {
   return name;
 }
 
+namespace {
+
+// Compact JSON of an array or object, as dump() writes it, but only as far as a summary shows:
+// the walk stops once the text is past kSummaryBytes, so its cost does not depend on the size
+// or depth of the value.
+std::string describe_structured(const Json& root) {
+  BoundedText out(kSummaryBytes, cut_note(root.size(), root.is_array() ? "items" : "keys"));
+  struct Level {
+    const Json* value;
+    std::size_t next;
+  };
+  std::vector<Level> stack{{&root, 0}};
+  out.piece(root.is_array() ? "[" : "{");
+  while (!stack.empty() && !out.full()) {
+    Level& level = stack.back();
+    const Json& v = *level.value;
+    if (level.next == v.size()) {
+      out.piece(v.is_array() ? "]" : "}");
+      stack.pop_back();
+      continue;
+    }
+    if (level.next > 0) out.piece(",");
+    const Json* child = nullptr;
+    if (v.is_array()) {
+      child = &v[level.next];
+    } else {
+      const auto& entry = *(v.get_ref<const Json::object_t&>().begin() + static_cast<std::ptrdiff_t>(level.next));
+      out.piece("\"");
+      out.escaped(entry.first, true);
+      out.piece("\":");
+      child = &entry.second;
+    }
+    ++level.next;
+    if (child->is_structured()) {
+      out.piece(child->is_array() ? "[" : "{");
+      stack.push_back({child, 0});
+    } else if (child->is_string()) {
+      out.piece("\"");
+      out.escaped(child->get_ref<const std::string&>(), true);
+      out.piece("\"");
+    } else {
+      out.piece(child->dump());  // a number, true, false or null: a few bytes
+    }
+  }
+  return out.finish();
+}
+
+}  // namespace
+
 std::string describe(const Json& v) {
-  if (v.is_string()) return "\"" + v.get<std::string>() + "\"";
+  if (v.is_string()) return "\"" + summary(v.get_ref<const std::string&>(), kSummaryBytes - 2) + "\"";
   if (v.is_number()) return format_number(v.get<double>());
+  if (v.is_structured()) return describe_structured(v);
   return v.dump();
 }
 
@@ -36,9 +87,9 @@ Result<FieldReader> FieldReader::open(const Json& json, const std::string& path,
     for (const char* k : known) listed = listed || item.key() == k;
     if (listed) continue;
     if (path.empty())
-      return make_error(Rule::FieldUnknown, "/" + item.key(), {{"key", item.key()}});
-    return make_error(Rule::FieldUnknownIn, path + "/" + item.key(),
-                      {{"key", item.key()}, {"object", dotted(path)}});
+      return make_error(Rule::FieldUnknown, json_pointer_child(path, item.key()), {{"key", summary(item.key())}});
+    return make_error(Rule::FieldUnknownIn, json_pointer_child(path, item.key()),
+                      {{"key", summary(item.key())}, {"object", dotted(path)}});
   }
   return FieldReader(json, path);
 }

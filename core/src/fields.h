@@ -17,8 +17,10 @@ namespace pipesim::detail {
 /// "/costs/comm/forward" -> "costs.comm.forward".
 std::string dotted(const std::string& path);
 
-/// A JSON value as messages quote it: strings in quotes, numbers as format_number prints them,
-/// anything else as compact JSON.
+/// A JSON value as messages quote it, in at most kSummaryBytes on one line: strings in quotes
+/// (their summary()), numbers as format_number prints them, anything else as compact JSON, an
+/// array or object cut to its start and its length ("[1,2,3,... (1000000 items)") when longer.
+/// The only way a message quotes a JSON value.
 std::string describe(const Json& value);
 
 /// The fields of one JSON object at `path` ("" for the input itself). Absent optional fields

@@ -10,18 +10,6 @@
 #include "pipesim/rules.h"
 
 namespace pipesim {
-Result<Json> parse_json(const std::string& text) {
-  try {
-    return Json::parse(text);
-  } catch (const nlohmann::json::exception& e) {
-    // nlohmann's message after its "[json.exception.parse_error.101] " tag says where and why;
-    // valid syntax it still refuses (1e999, a number out of double's range) lands here too.
-    std::string what = e.what();
-    const auto tag_end = what.find("] ");
-    if (tag_end != std::string::npos) what = what.substr(tag_end + 2);
-    return make_error(Rule::JsonInvalid, "", {{"detail", what}});
-  }
-}
 
 Result<Costs> costs_from_json(const Json& json, const std::string& path) {
   auto fields = detail::FieldReader::open(

@@ -53,6 +53,10 @@ Error Error::from_template(ErrorCode code, std::string rule_id, const std::strin
   e.code = code;
   e.rule = std::move(rule_id);
   e.path = std::move(path);
+  // Whatever a param holds, the message stays one short line (values the user gave are already
+  // summaries of kSummaryBytes, which this leaves as they are).
+  for (ErrorParam& p : params)
+    if (auto* text = std::get_if<std::string>(&p.value)) *text = summary(*text, kMaxParamBytes);
   std::uint64_t used = 0;  // bit i: params[i] was quoted
   std::size_t pos = 0;
   while (pos < message_template.size()) {

@@ -21,7 +21,7 @@ Result<MicrobatchSpec> parse_microbatch_spec(const std::string& text, const std:
   const bool all_digits = !digits.empty() && digits.size() <= 9 &&
                           digits.find_first_not_of("0123456789") == std::string::npos;
   if (!all_digits || std::stoi(digits) < 1)
-    return make_error(Rule::SweepMicrobatchSpec, path, {{"got", text}});
+    return make_error(Rule::SweepMicrobatchSpec, path, {{"got", summary(text)}});
   spec.value = std::stoi(digits);
   return spec;
 }
@@ -32,7 +32,7 @@ Status validate_sweep(const SweepRequest& req) {
   for (std::size_t i = 0; i < req.schedules.size(); ++i)
     if (find_schedule_info(req.schedules[i]) == nullptr)
       return make_error(Rule::SweepScheduleUnknown, "/schedules/" + std::to_string(i),
-                        {{"got", req.schedules[i]}});
+                        {{"got", summary(req.schedules[i])}});
   for (std::size_t i = 0; i < req.ranks.size(); ++i)
     if (req.ranks[i] < 1 || req.ranks[i] > kMaxRanks)
       return make_error(Rule::RangeIntegers, "/ranks/" + std::to_string(i),

@@ -1,9 +1,11 @@
-// scripts/serve.mjs: the right MIME types, the page's CSP and nosniff on every response, plain
-// text 404s, and nothing outside the root, however the path is spelled.
+// scripts/serve.mjs: the right MIME types, the page's CSP and nosniff on every response, CORS only
+// on the scripts and the module that embeds load from other origins, plain text 404s, nothing
+// outside the root however the path is spelled, and no redirect to another host.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -11,16 +13,18 @@ import test from 'node:test';
 import { repoPath } from './helpers.mjs';
 
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; " +
-  "worker-src 'self'; frame-ancestors *";
+  "worker-src 'self'; frame-ancestors *; base-uri 'none'; form-action 'none'";
 const SECRET = 'outside-the-root-secret';
 
 // A root with one file of each type, and a secret beside (not inside) it.
 const dir = mkdtempSync(path.join(tmpdir(), 'serve-test-'));
 const root = path.join(dir, 'root');
-mkdirSync(path.join(root, 'sub'), { recursive: true });
+for (const sub of ['sub', 'js/embed', 'generated', 'css']) mkdirSync(path.join(root, sub), { recursive: true });
 writeFileSync(path.join(dir, 'secret.txt'), SECRET);
 const files = { 'index.html': '<!doctype html>', 'm.wasm': '\0asm', 'a.mjs': 'export {}', 'b.js': '', 'c.css': '',
-                'd.json': '{}', 'e.svg': '<svg/>', 'f.woff2': '', 'sub/index.html': 'sub' };
+                'd.json': '{}', 'e.svg': '<svg/>', 'f.woff2': '', 'sub/index.html': 'sub',
+                'js/embed/w.js': '', 'js/app.js': '', 'generated/pipesim.mjs': '', 'generated/pipesim.wasm': '\0asm',
+                'generated/catalogue.json': '{}', 'css/widgets.css': '' };
 for (const [name, text] of Object.entries(files)) writeFileSync(path.join(root, name), text);
 symlinkSync(path.join(dir, 'secret.txt'), path.join(root, 'link.txt'));
 
@@ -49,7 +53,7 @@ function get(rawPath, method = 'GET', headers = {}) {
   });
 }
 
-test('serves each file type with its MIME type, the CSP, nosniff and CORS for cross-origin embeds', async () => {
+test('serves each file type with its MIME type, the CSP and nosniff', async () => {
   const expected = { '/m.wasm': 'application/wasm', '/a.mjs': 'text/javascript; charset=utf-8',
     '/b.js': 'text/javascript; charset=utf-8', '/c.css': 'text/css; charset=utf-8',
     '/d.json': 'application/json; charset=utf-8', '/e.svg': 'image/svg+xml', '/f.woff2': 'font/woff2',
@@ -60,9 +64,25 @@ test('serves each file type with its MIME type, the CSP, nosniff and CORS for cr
     assert.equal(res.headers['content-type'], type, url);
     assert.equal(res.headers['content-security-policy'], CSP, url);
     assert.equal(res.headers['x-content-type-options'], 'nosniff', url);
-    assert.equal(res.headers['access-control-allow-origin'], '*', url);
   }
   assert.equal((await get('/sub/')).body, 'sub');
+});
+
+test('CORS only on the scripts and the module embeds import, and not on errors', async () => {
+  for (const url of ['/js/embed/w.js', '/js/app.js', '/generated/pipesim.mjs', '/generated/pipesim.wasm']) {
+    const res = await get(url);
+    assert.equal(res.status, 200, url);
+    assert.equal(res.headers['access-control-allow-origin'], '*', url);
+    const again = await get(url, 'GET', { 'If-None-Match': res.headers.etag });
+    assert.equal(again.status, 304, url);
+    assert.equal(again.headers['access-control-allow-origin'], '*', url);
+  }
+  for (const url of ['/', '/index.html', '/sub/', '/sub', '/css/widgets.css', '/generated/catalogue.json', '/m.wasm',
+                     '/a.mjs', '/js/nope.js', '/js/../../secret.txt', '/generated/%ff.js', '/js/embed']) {
+    const res = await get(url);
+    assert.equal(res.headers['access-control-allow-origin'], undefined, `${url} (${res.status})`);
+  }
+  assert.equal((await get('/js/app.js', 'POST')).headers['access-control-allow-origin'], undefined);
 });
 
 test('a file is revalidated, not downloaded again: its ETag gets a 304 until the file changes', async () => {
@@ -106,4 +126,49 @@ test('a directory without its slash redirects; other methods are refused', async
   const head = await get('/m.wasm', 'HEAD');
   assert.equal(head.status, 200);
   assert.equal(head.headers['content-length'], '4');
+});
+
+// A raw request over a socket, bytes exactly as given (http.request validates the path). Written,
+// not ended: the server drops a half-closed connection before it answers.
+function raw(requestLine) {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => {
+      socket.write(Buffer.concat([Buffer.from(requestLine, 'latin1'), Buffer.from('\r\nHost: x\r\nConnection: close\r\n\r\n')]));
+    });
+    const chunks = [];
+    socket.on('data', (c) => chunks.push(c)).on('end', () => resolve(Buffer.concat(chunks).toString('latin1'))).on('error', reject);
+  });
+}
+
+test('leading slashes never make a redirect to another host', async () => {
+  for (const url of ['//sub', '///sub', '/\\sub', '//\\sub', '/\\/sub']) {
+    const res = await raw(`GET ${url} HTTP/1.1`);
+    const location = /\r\nLocation: ([^\r]*)/i.exec(res)?.[1];
+    assert.equal(location, '/sub/', `${url}: ${res.split('\r\n')[0]}`);
+  }
+  assert.equal((await get('//js/app.js')).status, 200);
+});
+
+test('hostile requests get short plain answers, and the server keeps serving', async () => {
+  const long = `/${'a'.repeat(8000)}`;
+  const answers = [
+    [`GET ${long} HTTP/1.1`, 404],
+    ['GET /%ff HTTP/1.1', 400],
+    ['GET /% HTTP/1.1', 400],
+    ['GET /sub%0d%0aSet-Cookie:%20x=1 HTTP/1.1', 404],
+    ['GET /<script>alert(1)</script> HTTP/1.1', 404],
+    ['DELETE / HTTP/1.1', 405],
+    ['GET /sub/../../secret.txt HTTP/1.1', 403],
+  ];
+  // Bytes above ASCII in the request line: Node's own parser refuses them, with an empty 400.
+  assert.equal(await raw('GET /\xe9\xff HTTP/1.1'), 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+  for (const [line, status] of answers) {
+    const res = await raw(line);
+    const [head, body] = res.split('\r\n\r\n');
+    assert.match(head, new RegExp(`^HTTP/1.1 ${status} `), line.slice(0, 60));
+    assert.ok(!/\r\nSet-Cookie/i.test(head), line);
+    assert.match(head, /\r\nContent-Type: text\/plain; charset=utf-8/i, line.slice(0, 60));
+    assert.ok(body.length <= 120 && !/[<>\r]/.test(body) && body.split('\n').length === 2, `${line.slice(0, 60)}: ${body.slice(0, 200)}`);
+  }
+  assert.equal((await get('/d.json')).status, 200);
 });

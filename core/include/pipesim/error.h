@@ -13,6 +13,14 @@
 
 namespace pipesim {
 
+/// The most bytes a message spends quoting one value the user gave (a field's value, a key, an
+/// op label, a flag): a longer one is cut to its start and its length (summary() in rules.h).
+inline constexpr int kSummaryBytes = 80;
+/// The most bytes any string param of an error may have; longer ones are cut the same way. Values
+/// the user gave are already cut to kSummaryBytes; this bounds everything else (parser details,
+/// deadlock lists, internal errors), so a message is always short.
+inline constexpr int kMaxParamBytes = 200;
+
 /// Stable error identifiers. Their snake_case names (see error_code_name) are part of the JSON and
 /// JS APIs, so never renumber or rename one.
 enum class ErrorCode {

@@ -3,6 +3,9 @@
 // value it got; output uses ordered objects so the bytes are the same on every platform.
 #pragma once
 
+#include <cstdint>
+#include <optional>
+#include <ostream>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -15,8 +18,31 @@ namespace pipesim {
 
 using Json = nlohmann::ordered_json;
 
-/// Parses text as JSON. Errors: parse_error with the position nlohmann reports.
+/// Bounds on every JSON input (the catalogue's limits, docs/schema.md "Input limits"). Text longer
+/// than kMaxInputBytes is refused before it is parsed (the CLI stops reading there); arrays and
+/// objects may nest kMaxJsonDepth levels (the input's own array or object is level 1), so no
+/// parser, message or copy ever recurses deeper.
+inline constexpr std::int64_t kMaxInputBytes = 16 * 1024 * 1024;
+inline constexpr int kMaxJsonDepth = 64;
+/// An error's path (a JSON pointer) stops at the deepest ancestor whose pointer fits in this many
+/// bytes, so a long key never makes a long error.
+inline constexpr int kMaxPathBytes = 256;
+
+/// Parses text as JSON. Errors: too_large (input.too_large) above kMaxInputBytes; parse_error
+/// for text that is not JSON (json.invalid, with nlohmann's position), arrays and objects nested
+/// deeper than kMaxJsonDepth (json.too_deep) and an object with a key twice (json.duplicate_key),
+/// each at the JSON pointer where it happens. Iterative: any input takes time and memory
+/// proportional to its length.
 Result<Json> parse_json(const std::string& text);
+
+/// `text` as a JSON number if it is exactly one JSON number literal (-12, 8.0, 1e-3: no
+/// whitespace, sign other than a leading minus, hex, inf or nan), else nothing. The CLI reads
+/// numeric flags with it, so a flag and a JSON field accept the same numbers.
+std::optional<Json> parse_json_number(const std::string& text);
+
+/// `parent` + "/" + `key` as a JSON pointer (RFC 6901: "~" -> "~0", "/" -> "~1"), or `parent`
+/// itself if that would exceed kMaxPathBytes.
+std::string json_pointer_child(const std::string& parent, const std::string& key);
 
 /// Reads a config object {schedule, ranks, microbatches, costs{...}}. schedule, ranks and
 /// microbatches are required; missing costs take the Costs defaults. Unknown fields are errors
@@ -38,7 +64,12 @@ Json costs_to_json(const Costs& costs);
 Json op_fields_to_json(const Op& op);
 /// The full result: config, metrics, per-rank stats, reference formula and (optionally) timeline.
 Json result_to_json(const SimResult& result, bool with_timeline = true);
-/// {"code","message","path"}
+/// Exactly result_to_json(result).dump(), written without building the timeline's JSON tree: the
+/// timeline is most of a large result, and as a tree it costs ~10x its text in memory and time.
+/// The stream form writes in blocks of 64 KB, so memory does not grow with the text.
+std::string result_json_text(const SimResult& result);
+void write_result_json(const SimResult& result, std::ostream& out);
+/// {"code","message","path","rule","params"}
 Json error_to_json(const Error& error);
 
 }  // namespace pipesim

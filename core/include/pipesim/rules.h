@@ -7,8 +7,12 @@
 // Conventions for params: {field} is the input's name in dotted form ("costs.forward"); {got} is
 // the value received: a number for range rules, and for type rules the received JSON as text
 // (strings keep their quotes). Numbers print as format_number does (15 significant digits).
+// A value the user gave is quoted through summary() (at most kSummaryBytes, one line), and every
+// string param is held to kMaxParamBytes the same way, so a message is one short line.
 #pragma once
 
+#include <cstddef>
+#include <string>
 #include <vector>
 
 #include "pipesim/error.h"
@@ -19,6 +23,11 @@ namespace pipesim {
 #define PIPESIM_RULES(X)                                                                          \
   /* reading JSON */                                                                              \
   X(JsonInvalid, "json.invalid", ParseError, "input is not valid JSON: {detail}")                 \
+  X(JsonTooDeep, "json.too_deep", ParseError,                                                     \
+    "input nests arrays and objects more than {limit} levels deep")                               \
+  X(JsonDuplicateKey, "json.duplicate_key", ParseError,                                           \
+    "input has the key \"{key}\" twice in one object")                                            \
+  X(InputTooLarge, "input.too_large", TooLarge, "input is larger than the limit of {limit} bytes")\
   X(FieldUnknown, "field.unknown", InvalidConfig, "unknown field \"{key}\"")                      \
   X(FieldUnknownIn, "field.unknown_in", InvalidConfig, "unknown field \"{key}\" in {object}")     \
   X(FieldMissing, "field.missing", InvalidConfig, "missing field {field}")                        \
@@ -210,6 +219,13 @@ const RuleInfo& rule_info(Rule rule);
 
 /// The placeholders of a template, in order of first appearance ("{a} x {b}" -> a, b).
 std::vector<std::string> template_params(const std::string& text);
+
+/// `text` as a message quotes it: on one line, at most `max_bytes` bytes. Control characters
+/// (U+0000-U+001F, U+007F-U+009F, U+2028, U+2029) are escaped as in JSON (\n, \t, \u0085), bytes
+/// that are not UTF-8 as \xNN; if the result is longer than `max_bytes`, its first characters and
+/// "... (N bytes)", N the length of `text`. Text that needs neither comes back unchanged.
+/// wasm/pipesim.js's summary() is the same function for the values JS checks itself.
+std::string summary(const std::string& text, std::size_t max_bytes = kSummaryBytes);
 
 /// An error of `rule` at `path` with `params`; its message is the rule's template filled in.
 /// Every placeholder must have a param and every param a placeholder (a mismatch is a bug and

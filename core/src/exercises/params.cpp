@@ -121,7 +121,7 @@ Result<ParamsRequest> params_request_from_json(const Json& json) {
     for (Status st : {c.read("kvHeads", m.kv_heads), c.read("denseLayers", m.dense_layers)})
       if (!st.ok()) return st.error();
   } else {
-    if (f.has("custom")) return make_error(Rule::ParamsCustomOnly, "/custom", {{"got", model}});
+    if (f.has("custom")) return make_error(Rule::ParamsCustomOnly, "/custom", {{"got", summary(model)}});
     auto preset = model_preset(model);
     if (!preset.ok()) return preset.error();
     r.model = preset.value();

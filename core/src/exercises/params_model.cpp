@@ -92,7 +92,7 @@ Result<ModelConfig> model_preset(const std::string& name) {
   if (name == "llama3-70b") return llama3_70b();
   if (name == "deepseek-v3") return deepseek_v3();
   return make_error(Rule::FieldOneOf, "/model",
-                    {{"field", "model"}, {"allowed", "llama3-70b, deepseek-v3, custom"}, {"got", name}});
+                    {{"field", "model"}, {"allowed", "llama3-70b, deepseek-v3, custom"}, {"got", summary(name)}});
 }
 
 Status validate_model(const ModelConfig& m) {

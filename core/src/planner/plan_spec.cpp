@@ -89,7 +89,7 @@ Status read_model(const FieldReader& root, ModelSpec& m) {
   const FieldReader& j = reader.value();
   std::string type;
   if (Status st = read_string(j, "type", type); !st.ok()) return st;
-  if (type != "dense" && type != "moe") return make_error(Rule::ModelType, "/model/type", {{"got", type}});
+  if (type != "dense" && type != "moe") return make_error(Rule::ModelType, "/model/type", {{"got", summary(type)}});
   m.type = type == "moe" ? ModelType::Moe : ModelType::Dense;
   if (Status st = read_positive(j, "totalParams", kMaxParams, m.total_params); !st.ok()) return st;
   if (Status st = read_int(j, "layers", 1, 100'000, m.layers); !st.ok()) return st;

@@ -114,7 +114,7 @@ Status check_schedule_name(const std::string& name, const std::string& path) {
   std::string field = path.substr(1);
   for (char& ch : field)
     if (ch == '/') ch = '.';
-  return make_error(Rule::ScheduleUnknown, path, {{"field", field}, {"allowed", names}, {"got", name}});
+  return make_error(Rule::ScheduleUnknown, path, {{"field", field}, {"allowed", names}, {"got", summary(name)}});
 }
 
 std::int64_t estimate_ops(const ScheduleInfo& info, int ranks, std::int64_t microbatches) {

@@ -1,0 +1,109 @@
+// Hostile page loads (issue 13): script-injection strings in every URL parameter of the page and
+// of embed.html, a 1 MB hash, corrupt saved progress. Each load must run no injected script, make
+// no request outside the origin, throw no uncaught error, show what it shows in short lines
+// (messages quote the values they reject as summaries), keep working, and settle within a sanity
+// bound of HOSTILE_PAGE_SECONDS of wall time (default 120). The bound catches a hang, not a slow
+// machine: on this shared 2-core machine a URL with a 1 MB fragment takes Chromium 20-35 s to
+// load even for a plain stylesheet.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { PLAN_URL_KEYS } from '../../web/js/lib/planner-presets.js';
+import { useSite, openPage } from './helpers.mjs';
+
+const site = useSite({ pipesim: false });
+const LIMIT_MS = 1000 * Number(process.env.HOSTILE_PAGE_SECONDS ?? 120);
+
+const PAGE_KEYS = ['schedule', 'compare', 'ranks', 'microbatches', 'forward', 'backward', 'weight', 'overlapped', 'p2p',
+                   'commRatio', 'attnShare', 'commLayers', 't', 'table', 'streams', 'speed', 'axis', 'theme', 'lang',
+                   'exercise', ...PLAN_URL_KEYS];
+const PAYLOADS = [
+  '"><img src=x onerror="window.__xss=1">',
+  '<script>window.__xss=1</script>',
+  'javascript:window.__xss=1',
+  "'-window.__xss=1-'",
+  '</textarea><svg onload="window.__xss=1">',
+];
+
+/** Loads `url`, lets it settle, and asserts what every hostile load must satisfy. */
+async function hostileLoad(url, { storage } = {}) {
+  const { context, page, log } = await openPage(site.browser);
+  try {
+    let dialogs = 0;
+    page.on('dialog', (d) => { dialogs++; d.dismiss(); });
+    if (storage !== undefined) {
+      await context.addInitScript((value) => {
+        if (!sessionStorage.getItem('__seeded')) {
+          localStorage.setItem('aifs:progress:v1', value);
+          sessionStorage.setItem('__seeded', '1');
+        }
+      }, storage);
+    }
+    const started = Date.now();
+    try {
+      await page.goto(url, { timeout: LIMIT_MS });
+      await page.waitForFunction(() => document.readyState === 'complete', null, { timeout: LIMIT_MS });
+    } catch (error) {  // playwright's message quotes the whole URL: 1 MB of test log
+      throw new Error(`${url.slice(0, 120)}: ${String(error.message).slice(0, 200)}`);
+    }
+    await page.waitForTimeout(1500);  // let the worker answer and the views render
+    const ms = Date.now() - started;
+    const what = url.slice(0, 120);
+    assert.equal(await page.evaluate(() => window.__xss), undefined, `${what}: an injected script ran`);
+    assert.equal(dialogs, 0, what);
+    assert.equal(await page.$('img[src="x"], svg[onload]'), null, `${what}: injected markup`);
+    assert.deepEqual(log.errors.filter((e) => e.startsWith('pageerror')), [], what);
+    const origin = new URL(site.server.url).origin;
+    assert.deepEqual(log.requests.filter((r) => !r.startsWith(origin) && !r.startsWith('data:')), [], what);
+    // Every message the page shows (notices, error boxes) is short: no flood of the hash.
+    const longest = await page.$$eval('[role="alert"], .dpl-error, .error-box, .page-notice',
+      (nodes) => Math.max(0, ...nodes.map((n) => n.textContent.length)));
+    assert.ok(longest <= 2000, `${what}: a message of ${longest} characters`);
+    assert.ok(ms < LIMIT_MS, `${what}: took ${ms} ms`);
+    return page;
+  } finally {
+    await context.close();
+  }
+}
+
+// Every key gets a payload, a different one per key; `rotation` shifts which, so rotations 0..4
+// give every key every payload.
+const hostileParams = (first, rotation) =>
+  new URLSearchParams([first, ...PAGE_KEYS.map((k, i) => [k, PAYLOADS[(i + rotation) % PAYLOADS.length]])]).toString();
+
+test('script injection in every URL parameter of the page runs nothing', async () => {
+  for (let rotation = 0; rotation < PAYLOADS.length; rotation++) {
+    await hostileLoad(`${site.server.url}#${hostileParams(['view', 'timeline'], rotation)}`);
+  }
+  for (const view of ['lesson', 'sweep', 'planner']) await hostileLoad(`${site.server.url}#${hostileParams(['view', view], 0)}`);
+});
+
+test('script injection in every parameter of embed.html runs nothing', async () => {
+  for (let rotation = 0; rotation < PAYLOADS.length; rotation++) {
+    await hostileLoad(`${site.server.url}embed.html?${hostileParams(['widget', 'timeline'], rotation)}`);
+  }
+  await hostileLoad(`${site.server.url}embed.html?${hostileParams(['widget', 'sweep'], 0)}`);
+});
+
+test('a 1 MB hash loads without a flood, a hang or an error', async () => {
+  const big = 'x'.repeat(1 << 20);
+  for (const key of ['schedule', 'ranks', 'microbatches', 'forward', 'commRatio', 'view', 'plan', 'exercise']) {
+    await hostileLoad(`${site.server.url}#view=timeline&${key}=${big}`);
+  }
+  await hostileLoad(`${site.server.url}#${'&'.repeat(1 << 20)}`);
+});
+
+// The page's own notices about its own keys quote the value in full ("Some address parameters
+// were ignored: t must be a time >= 0 (got "xxxx...")": 1 MB of notice for a 1 MB value). They
+// are the page's (web/js/state.js), not core's; quoting with pipesim.js's summary() fixes them.
+test('a 1 MB value of a page-level key is quoted as a summary', { todo: 'web/js/state.js quotes page-level values in full' }, async () => {
+  const big = 'x'.repeat(1 << 20);
+  for (const key of ['t', 'speed', 'axis', 'theme', 'lang']) {
+    await hostileLoad(`${site.server.url}#view=timeline&${key}=${big}`);
+  }
+});
+
+test('corrupt saved progress does not break the page', async () => {
+  const corrupt = ['{', 'null', '"text"', '[]', '{"lessons":7}', '{"lessons":{"x":{"answers":"y"}}}',
+                   '['.repeat(100000) + ']'.repeat(100000), `{"lessons":{"${'k'.repeat(100000)}":{}}}`];
+  for (const storage of corrupt) await hostileLoad(`${site.server.url}#view=lesson`, { storage });
+});
