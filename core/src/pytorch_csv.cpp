@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "pipesim/json.h"
 #include "pipesim/rules.h"
 
 namespace pipesim {
@@ -116,6 +117,9 @@ struct Grid {
 };
 
 Result<Grid> read_grid(const std::string& text) {
+  // The same bound as any JSON input (pipesim/json.h): about a million actions.
+  if (static_cast<std::int64_t>(text.size()) > kMaxInputBytes)
+    return make_error(Rule::InputTooLarge, "", {{"limit", kMaxInputBytes}});
   Grid g;
   std::int64_t actions = 0;
   std::size_t pos = 0;

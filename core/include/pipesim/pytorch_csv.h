@@ -29,7 +29,8 @@ std::string schedule_to_pytorch_csv(const Schedule& schedule);
 /// check_schedule). Errors, each naming the 1-based row (rank) and column (cell):
 /// invalid_schedule (csv.action: not an action; csv.comm_action: a send, receive or FSDP action;
 /// csv.overlap: a pair other than one F then one full B), too_large (csv.too_large: above kMaxRanks
-/// rows, kMaxOps actions or kMaxStages stages), invalid_schedule (csv.empty: no action at all).
+/// rows, kMaxOps actions or kMaxStages stages; input.too_large above kMaxInputBytes of text),
+/// invalid_schedule (csv.empty: no action at all).
 /// Structural faults (a missing or repeated action) are found later, by check_schedule.
 Result<Schedule> schedule_from_pytorch_csv(const std::string& text);
 
