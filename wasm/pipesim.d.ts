@@ -96,6 +96,11 @@ export interface SimConfig {
   /** Micro-batches per step over both directions, integer in [1, 2^20]. */
   microbatches: number;
   costs?: Costs;
+  /**
+   * When ops start: `dependency` (default) when their inputs are done; `runtime` (dualpipe and
+   * dualpipev only) also at the batched sends and receives of DeepSeek's step() (docs/schema.md).
+   */
+  timing?: 'dependency' | 'runtime';
 }
 
 /**

@@ -1,6 +1,7 @@
 // pipesim: the native CLI over the core library. It parses flags, calls the same functions the
 // WASM module exports and prints text, CSV or JSON. Exit status: 0 success, 1 bad input (one
 // line on stderr, nothing on stdout), 2 internal error.
+#include <cctype>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -16,6 +17,7 @@
 #include "pipesim/engine.h"
 #include "pipesim/json.h"
 #include "pipesim/lesson_report.h"
+#include "pipesim/pytorch_csv.h"
 #include "pipesim/rules.h"
 #include "pipesim/sweep.h"
 #include "text_output.h"
@@ -28,10 +30,15 @@ constexpr const char* kUsage = R"(usage: pipesim <command> [options]
 
 commands:
   simulate   --schedule NAME --ranks R --microbatches M [costs] [--format text|json|chrome]
+             [--timing dependency|runtime]  (runtime: DualPipe(V) ops also wait at the sends
+             and receives DeepSeek's step() posts and waits for in batches)
              (chrome: a trace-event file for Perfetto or chrome://tracing)
              --input FILE|-   read {schedule, ranks, microbatches, costs} as JSON instead, or a
                               hand-written schedule {"schedule":"custom","stages","directions",
-                              "microbatches","rankOps":[["F0.0@0","B0.0@0",...],...]}
+                              "microbatches","rankOps":[["F0.0@0","B0.0@0",...],...]}, or a
+                              torch.distributed.pipelining CSV (0F0,1F0,...; costs from flags)
+  export     --schedule NAME --ranks R --microbatches M [--format pytorch-csv]
+             the schedule's per-rank actions as torch.distributed.pipelining's CSV
   sweep      --schedules a,b|all --ranks 4:16:2 --microbatches 8,16,2R [costs] [--format text|csv|json]
   lesson     the lesson script's four tables, simulated, beside its closed forms [--format text|json]
   schedules  list the built-in schedules [--format text|json]
@@ -62,6 +69,30 @@ std::vector<std::string> with_costs(std::vector<std::string> flags) {
   return flags;
 }
 
+// A JSON request starts with '{' (or is not one at all); a torch CSV starts with an action's
+// stage number, an overlapped pair's '(' or an idle cell's ','.
+bool looks_like_csv(const std::string& text) {
+  const std::size_t first = text.find_first_not_of(" \t\r\n");
+  return first != std::string::npos &&
+         (std::isdigit(static_cast<unsigned char>(text[first])) || text[first] == '(' || text[first] == ',');
+}
+
+// --schedule --ranks --microbatches and the cost flags (those not allowed are absent).
+SimConfig config_from_flags(const Args& args) {
+  unwrap(args.require({"schedule", "ranks", "microbatches"}));
+  SimConfig config;
+  config.schedule = args.get("schedule", "");
+  config.ranks = unwrap(args.get_int("ranks", "ranks", 0));
+  config.microbatches = unwrap(args.get_int("microbatches", "microbatches", 0));
+  config.costs = unwrap(args.get_costs());
+  const std::string timing = args.get("timing", timing_name(config.timing));
+  if (timing != timing_name(Timing::Dependency) && timing != timing_name(Timing::Runtime))
+    throw Failure{make_error(Rule::FieldOneOf, "/timing",
+                             {{"field", "timing"}, {"allowed", "dependency, runtime"}, {"got", timing}})};
+  config.timing = timing == timing_name(Timing::Runtime) ? Timing::Runtime : Timing::Dependency;
+  return config;
+}
+
 void print_result(const SimResult& result, const std::string& format) {
   std::ostream& out = committed_stdout();
   if (format == "json") {
@@ -75,21 +106,29 @@ void print_result(const SimResult& result, const std::string& format) {
 }
 
 int cmd_simulate(const std::vector<std::string>& argv) {
-  const Args args = unwrap(Args::parse(argv, with_costs({"schedule", "ranks", "microbatches", "format", "input"})));
+  const Args args =
+      unwrap(Args::parse(argv, with_costs({"schedule", "ranks", "microbatches", "format", "input", "timing"})));
   const std::string format = unwrap(args.format({"text", "json", "chrome"}));
   if (args.has("input")) {
-    unwrap(args.reject_with_input(with_costs({"schedule", "ranks", "microbatches"})));
-    const Json request = unwrap(parse_json(unwrap(args.read_input())));
-    print_result(unwrap(simulate_request(request)), format);
+    const std::string text = unwrap(args.read_input());
+    if (looks_like_csv(text)) {  // a CSV carries only the op order: the costs come from flags
+      unwrap(args.reject_with_input({"schedule", "ranks", "microbatches", "timing"}));
+      print_result(unwrap(simulate_pytorch_csv(text, unwrap(args.get_costs()))), format);
+      return 0;
+    }
+    unwrap(args.reject_with_input(with_costs({"schedule", "ranks", "microbatches", "timing"})));
+    print_result(unwrap(simulate_request(unwrap(parse_json(text)))), format);
     return 0;
   }
-  unwrap(args.require({"schedule", "ranks", "microbatches"}));
-  SimConfig config;
-  config.schedule = args.get("schedule", "");
-  config.ranks = unwrap(args.get_int("ranks", "ranks", 0));
-  config.microbatches = unwrap(args.get_int("microbatches", "microbatches", 0));
-  config.costs = unwrap(args.get_costs());
-  print_result(unwrap(simulate(config)), format);
+  print_result(unwrap(simulate(config_from_flags(args))), format);
+  return 0;
+}
+
+int cmd_export(const std::vector<std::string>& argv) {
+  const Args args = unwrap(Args::parse(argv, {"schedule", "ranks", "microbatches", "format"}));
+  unwrap(args.format({"pytorch-csv"}));
+  const std::string csv = schedule_to_pytorch_csv(unwrap(generate_schedule(config_from_flags(args))));
+  committed_stdout() << csv;  // nothing can fail any more
   return 0;
 }
 
@@ -156,6 +195,7 @@ int run(const std::vector<std::string>& all) {
   const std::vector<std::string> rest(all.begin() + 1, all.end());
   if (command == "simulate") return cmd_simulate(rest);
   if (command == "sweep") return cmd_sweep(rest);
+  if (command == "export") return cmd_export(rest);
   if (command == "lesson") return cmd_lesson(rest);
   if (command == "schedules") return cmd_schedules(rest);
   if (command == "catalogue") return cmd_catalogue(rest);

@@ -34,10 +34,11 @@ void print_simulation_text(const SimResult& r, std::ostream& out) {
   out << r.config.schedule << ": " << r.config.ranks << " ranks, " << r.stages << " stages, "
       << r.config.microbatches << " micro-batches (F=" << shortest(c.forward)
       << " B=" << shortest(c.backward) << " W=" << shortest(c.weight)
-      << " F&B=" << shortest(c.overlapped) << " p2p=" << shortest(c.p2p_latency) << ")\n";
+      << " F&B=" << shortest(c.overlapped) << " p2p=" << shortest(c.p2p_latency) << ")"
+      << (r.config.timing == Timing::Runtime ? ", timing runtime" : "") << "\n";
   out << "makespan     " << shortest(r.makespan) << "\n";
   out << "bubble max   " << shortest(r.bubble_max) << "  (max per-rank idle)\n";
-  const ReferenceBubble ref = reference_bubble(r.config.schedule, r.stages, effective_costs(c));
+  const ReferenceBubble ref = reference_bubble(r.config.schedule, r.stages, r.config.microbatches, effective_costs(c));
   if (!ref.formula.empty())
     out << "  DeepSeek's " << ref.formula << " = " << shortest(ref.bubble_max)
         << (ref.applies ? "" : "  (not exact here: needs " + ref.condition + ")") << "\n";

@@ -16,7 +16,7 @@ Json schedule_to_json(const ScheduleInfo& info) {
   const ShapeRules& s = info.shape;
   const StageLayout& l = info.layout;
   // The formula's text, condition and source do not depend on the shape or costs.
-  const ReferenceBubble ref = reference_bubble(info.name, 2, Costs{});
+  const ReferenceBubble ref = reference_bubble(info.name, 2, 2, Costs{});
   return Json{{"name", info.name},
               {"title", info.title},
               {"source", info.source},
@@ -92,6 +92,9 @@ Json catalogue_to_json() {
               {"limits", limits_json()},
               {"costs", costs_to_json(Costs{})},
               {"comm", detail::comm_to_json(CommCosts{})},  // the ratio form's defaults
+              {"timing",
+               {{"default", timing_name(SimConfig{}.timing)},
+                {"values", {timing_name(Timing::Dependency), timing_name(Timing::Runtime)}}}},
               {"opKinds", std::move(ops)},
               {"timeline", std::move(timeline)},
               {"errorCodes", std::move(codes)},

@@ -11,6 +11,7 @@
 
 #include "engine_run.h"
 #include "op_plan.h"
+#include "runtime_timing.h"
 #include "schedules/registry.h"
 #include "simulate_valid.h"
 
@@ -116,6 +117,7 @@ namespace detail {
 
 Result<SimResult> simulate_valid(const SimConfig& config, const SimOptions& options,
                                  SimWorkspace& ws) {
+  if (config.timing == Timing::Runtime) return simulate_runtime(config);  // DualPipe(V) only
   // The generator writes straight into the plan. Built-in generators are trusted to emit
   // well-formed lists (tests/core run check_schedule and the invariant checker over every
   // generator and many shapes), so the structural check, a third of a simulation's time, is

@@ -31,7 +31,7 @@ Result<Costs> costs_from_json(const Json& json, const std::string& path) {
 
 Result<SimConfig> config_from_json(const Json& json) {
   auto fields =
-      detail::FieldReader::open(json, "", "config", {"schedule", "ranks", "microbatches", "costs"});
+      detail::FieldReader::open(json, "", "config", {"schedule", "ranks", "microbatches", "costs", "timing"});
   if (!fields.ok()) return fields.error();
   const detail::FieldReader& f = fields.value();
   if (Status st = f.require({"schedule", "ranks", "microbatches"}); !st.ok()) return st.error();
@@ -43,6 +43,14 @@ Result<SimConfig> config_from_json(const Json& json) {
     auto costs = costs_from_json(f.at("costs"), f.path("costs"));
     if (!costs.ok()) return costs.error();
     config.costs = costs.value();
+  }
+  if (f.has("timing")) {
+    std::string timing;
+    if (Status st = f.read("timing", timing); !st.ok()) return st.error();
+    if (timing != timing_name(Timing::Dependency) && timing != timing_name(Timing::Runtime))
+      return make_error(Rule::FieldOneOf, "/timing",
+                        {{"field", "timing"}, {"allowed", "dependency, runtime"}, {"got", timing}});
+    config.timing = timing == timing_name(Timing::Runtime) ? Timing::Runtime : Timing::Dependency;
   }
   if (Status st = validate(config); !st.ok()) return st.error();
   return config;
@@ -101,6 +109,8 @@ Json result_to_json(const SimResult& r, bool with_timeline) {
   j["stages"] = r.stages;
   j["microbatches"] = r.config.microbatches;
   j["costs"] = costs_to_json(r.config.costs);
+  // Only when not the default, so every dependency-timed result (and golden) reads as before.
+  if (r.config.timing != Timing::Dependency) j["timing"] = timing_name(r.config.timing);
   j["makespan"] = r.makespan;
   Json per_rank = Json::array();
   for (const RankStats& s : r.per_rank) {
@@ -125,7 +135,8 @@ Json result_to_json(const SimResult& r, bool with_timeline) {
   if (r.comm) j["comm"] = detail::comm_result_to_json(r);
   // Under communication the table's F, B and F&B are the ops' real lengths (effective_costs).
   const ReferenceBubble ref =
-      reference_bubble(r.config.schedule, r.stages, effective_costs(r.config.costs));
+      reference_bubble(r.config.schedule, r.stages, r.config.microbatches,
+                       effective_costs(r.config.costs));
   j["reference"] = Json{{"formula", ref.formula},
                         {"bubbleMax", ref.bubble_max},
                         {"applies", ref.applies},

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "pipesim/engine.h"
+#include "pipesim/exercises.h"
 
 namespace pipesim {
 
@@ -72,8 +73,8 @@ LessonReport lesson_report(const Costs& costs) {
   r.step4_dualpipe = cell("dualpipe", 16, 128, costs);
   r.step4_lesson_recovered = (r.step4_1f1b.lesson - r.step4_dualpipe.lesson) * r.total_gpu_hours;
   if (r.step4_1f1b.simulated && r.step4_dualpipe.simulated)
-    r.step4_simulated_recovered =
-        (*r.step4_1f1b.simulated - *r.step4_dualpipe.simulated) * r.total_gpu_hours;
+    r.step4_simulated_recovered = gpu_hours_saved(r.total_gpu_hours, 1 - *r.step4_1f1b.simulated,
+                                                  1 - *r.step4_dualpipe.simulated);
   return r;
 }
 

@@ -58,6 +58,11 @@ Status validate_config(const SimConfig& config, bool costs_checked) {
   if (Status st = detail::check_shape(info, config); !st.ok()) return st;
   if (!costs_checked)
     if (Status st = validate_costs(config.costs); !st.ok()) return st;
+  if (config.timing == Timing::Runtime) {
+    if (config.schedule != "dualpipe" && config.schedule != "dualpipev")
+      return make_error(Rule::TimingSchedule, "/timing", {{"got", config.schedule}});
+    if (config.costs.comm) return make_error(Rule::TimingComm, "/timing");
+  }
   const std::int64_t ops = estimate_ops(info, config.ranks, config.microbatches);
   if (ops > kMaxOps)
     return make_error(Rule::ConfigTooLarge, "",
@@ -68,5 +73,9 @@ Status validate_config(const SimConfig& config, bool costs_checked) {
 }  // namespace detail
 
 Status validate(const SimConfig& config) { return detail::validate_config(config, false); }
+
+const char* timing_name(Timing timing) {
+  return timing == Timing::Runtime ? "runtime" : "dependency";
+}
 
 }  // namespace pipesim

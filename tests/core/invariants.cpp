@@ -41,7 +41,8 @@ double op_comm(const Op& op, const Costs& c) {
   const CommCosts& m = *c.comm;
   const ChunkComponents& x = m.components;
   const double f = m.explicit_components ? x.forward_dispatch + x.forward_combine : m.ratio * c.forward;
-  const double b = m.explicit_components ? x.backward_dispatch + x.backward_combine : m.ratio * c.backward;
+  // The ratio form charges a backward's all-to-alls like the forward's: same tokens (comm.h).
+  const double b = m.explicit_components ? x.backward_dispatch + x.backward_combine : m.ratio * c.forward;
   switch (op.kind) {
     case OpKind::Forward: return f;
     case OpKind::Backward: return b;
@@ -200,7 +201,9 @@ std::string check_invariants(const Schedule& s, const SimResult& r) {
 SimResult simulate_checked(const SimConfig& config) {
   auto schedule = generate_schedule(config);
   REQUIRE(schedule.ok());
-  auto result = simulate_schedule(schedule.value(), config.costs);
+  // Runtime timing is a property of the config, not of the op lists: it goes through simulate.
+  auto result = config.timing == Timing::Dependency ? simulate_schedule(schedule.value(), config.costs)
+                                                    : simulate(config);
   INFO(config.schedule << " R=" << config.ranks << " M=" << config.microbatches);
   REQUIRE(result.ok());
   const std::string problem = check_invariants(schedule.value(), result.value());

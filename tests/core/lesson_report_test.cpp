@@ -32,5 +32,6 @@ TEST_CASE("step 4 recovers GPU-hours from simulated fractions") {
   // P=16 M=128: 1F1B 15/143; DualPipe idles 7 x 2 = 14 against 128 x 3 = 384 busy: 14/398.
   CHECK(*r.step4_1f1b.simulated == Approx(15.0 / 143.0));
   CHECK(*r.step4_dualpipe.simulated == Approx(14.0 / 398.0));
-  CHECK(r.step4_simulated_recovered == Approx((15.0 / 143.0 - 14.0 / 398.0) * 2.8e6));
+  // recover's definition: C x (u_DualPipe / u_1F1B - 1) = 2.8e6 x ((384/398) / (128/143) - 1).
+  CHECK(r.step4_simulated_recovered == Approx(2.8e6 * ((384.0 / 398.0) / (128.0 / 143.0) - 1)));
 }

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "pipesim/engine.h"
+#include "pipesim/exercises.h"
 
 using namespace pipesim;
 
@@ -83,16 +84,20 @@ TEST_CASE("the DeepSeek-V3 preset yields DualPipe at P = 16") {
   // Budget: 180K H800 GPU-hours per trillion tokens x 14.8 = 2,664K, the report's pre-training.
   CHECK(*p.gpu_hours == Approx(2.664e6));
   CHECK(p.gpu_hours_source == "estimated");
-  CHECK(*p.gpu_hours_saved_vs_1f1b == Approx((15.0 / 143.0 - *p.bubble_fraction) * 2.664e6));
-  // Memory, by hand: per copy, replicated 37e9/16 = 2.3125e9 and experts 634e9/(16*64) =
-  // 0.619140625e9 parameters; weights+grads 4 B each = 11.7265625 GB; optimizer 12 B over 128
-  // data-parallel replicas (experts over 128/64 = 2): 12 * (18066406.25 + 309570312.5) B =
-  // 3.931640625 GB. Two copies: 5.86328125e9 parameters, 31.31640625 GB of 64 usable.
+  // recover's definition: C x (u / u_1F1B - 1) with u_1F1B = 128/143.
+  CHECK(*p.gpu_hours_saved_vs_1f1b ==
+        Approx(2.664e6 * ((1 - *p.bubble_fraction) / (128.0 / 143.0) - 1)));
+  // Memory, by hand from the preset's routedParams (pipesim params' count, 58 MoE layers x 256
+  // experts x 3 x 7168 x 2048 = 653,908,770,816 of 671,026,419,200): per copy, replicated
+  // 17,117,648,384/16 = 1,069,853,024 and experts 653,908,770,816/(16*64) = 638,582,784
+  // parameters; weights+grads 4 B each = 6.833743232 GB; optimizer 12 B over 128 data-parallel
+  // replicas (experts over 128/64 = 2): 12 * (8,358,226.75 + 319,291,392) B = 3.931795425 GB.
+  // Two copies: 3,416,871,616 parameters, 21.53107731 GB of 64 usable.
   REQUIRE(p.memory);
   CHECK(p.memory->param_copies == 2);
-  CHECK(p.memory->params_per_gpu == Approx(5.86328125e9));
-  CHECK(p.memory->total_gb == Approx(31.31640625));
-  CHECK(p.memory->replication_gb == Approx(15.658203125));
+  CHECK(p.memory->params_per_gpu == Approx(3416871616.0));
+  CHECK(p.memory->total_gb == Approx(21.531077314));
+  CHECK(p.memory->replication_gb == Approx(10.765538657));
   CHECK(p.memory->fits);
   // Under the communication model DualPipe computes far more of the time than 1F1B.
   REQUIRE(p.comm);
@@ -229,7 +234,7 @@ TEST_CASE("reject: pipeline depth above 64, requested or needed to fit") {
   CHECK(p.reject->rule == "depth-over-64");
 }
 
-TEST_CASE("reject: an odd micro-batch count for DualPipe and DualPipeV") {
+TEST_CASE("reject: an odd micro-batch count for DualPipe, not for DualPipeV") {
   Json spec = deepseek();
   spec["requested"] = Json{{"microbatches", 129}};
   Plan p = plan_of(spec);
@@ -239,10 +244,15 @@ TEST_CASE("reject: an odd micro-batch count for DualPipe and DualPipeV") {
   p = plan_of(spec);
   CHECK_FALSE(p.reject);
   CHECK(p.microbatches == 130);
-  // DualPipeV too (the lesson's rule; the reference dualpipev.py itself only needs M >= 2P).
+  // DualPipeV runs one copy of 2P stages: deepseek-ai/DualPipe dualpipev.py asserts only
+  // M >= 2P, and so does our simulate, so an odd M is planned and simulated (issue 12).
   spec = dense(1024, 70e9);
   spec["requested"] = Json{{"microbatches", 65}};
-  REQUIRE(plan_of(spec).reject);
+  p = plan_of(spec);
+  CHECK(schedule_of(p) == "dualpipev");
+  CHECK_FALSE(p.reject);
+  CHECK(p.microbatches == 65);
+  CHECK(*p.bubble_fraction == simulate(SimConfig{"dualpipev", p.ranks, 65, Costs{}}).value().bubble_fraction);
   spec["requested"] = Json{{"schedule", "zb-h1"}, {"microbatches", 65}};
   CHECK_FALSE(plan_of(spec).reject);
 }
@@ -317,7 +327,8 @@ TEST_CASE("a given GPU-hour budget replaces the estimate") {
   const Plan p = plan_of(spec);
   CHECK(*p.gpu_hours == 1e6);
   CHECK(p.gpu_hours_source == "given");
-  CHECK(*p.gpu_hours_saved_vs_1f1b == Approx((*p.bubble_fraction_1f1b - *p.bubble_fraction) * 1e6));
+  CHECK(*p.gpu_hours_saved_vs_1f1b ==
+        Approx(1e6 * ((1 - *p.bubble_fraction) / (1 - *p.bubble_fraction_1f1b) - 1)));
   // An A100's dense BF16 peak is 312 of the H800's 989 TFLOPS: the estimate grows by 989/312.
   CHECK(*relative_gpu_speed("A100-80GB") == Approx(312.0 / 989.0));
   CHECK_FALSE(relative_gpu_speed("TPUv5"));
@@ -340,4 +351,34 @@ TEST_CASE("the Markdown plan states schedule, P, M, replication and the rollback
   CHECK(j.at("ranks") == 16);
   CHECK(j.at("reject").is_null());
   CHECK(j.at("rollback").at("fallback") == "zb-h1");
+}
+
+TEST_CASE("the planner's GPU-hours saved is recover's for the same run") {
+  // Issue 12: the planner used (fraction difference) x budget, recover C x (u_to / u_from - 1).
+  Json spec = deepseek();
+  spec["gpuHours"] = 1e6;
+  const Plan p = plan_of(spec);
+  RecoverRequest q;
+  q.ranks = p.ranks;
+  q.microbatches = p.microbatches;
+  q.from = "1f1b";
+  q.to = schedule_of(p);
+  q.gpu_hours_per_million_tokens = 1e6;
+  const RecoverResult rec = recover(q).value();
+  CHECK(*p.gpu_hours_saved_vs_1f1b == Approx(rec.recovered_gpu_hours_per_million_tokens));
+}
+
+TEST_CASE("the planner's parameters per GPU are pipesim params' for the DeepSeek-V3 preset") {
+  // Issue 12: the planner counted all 37B active parameters as replicated by DualPipe (5.86B per
+  // GPU) where `pipesim params` replicates only the non-routed weights (3.42B).
+  const Plan p = plan_of(Json::parse(read_file(kPresets + "deepseek-v3-2048-h800.json")));
+  ParamsRequest q;
+  q.model = model_preset("deepseek-v3").value();
+  q.pp = p.ranks;
+  q.ep = 64;
+  const ParamsResult counted = params(q).value();
+  CHECK(Json::parse(read_file(kPresets + "deepseek-v3-2048-h800.json"))["model"]["routedParams"] ==
+        counted.count.routed);
+  for (const ScheduleFootprint& f : counted.schedules)
+    if (f.schedule == "dualpipe") CHECK(p.memory->params_per_gpu == Approx(f.params_per_gpu));
 }

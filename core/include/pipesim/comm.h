@@ -59,8 +59,8 @@ struct OpTiming {
 
 /// The components in use: explicit ones, or those the ratio form derives (docs/schema.md):
 /// forward attention a*F and MLP (1-a)*F; backward input parts a*(B-W), (1-a)*(B-W), weight parts
-/// a*W, (1-a)*W; all-to-all time ratio*F per forward chunk and ratio*B per backward chunk, half
-/// dispatch, half combine. Requires costs.comm.
+/// a*W, (1-a)*W; all-to-all time ratio*F per chunk, forward and backward alike (a backward moves
+/// the same tokens), half dispatch, half combine. Requires costs.comm.
 ChunkComponents resolve_components(const Costs& costs);
 
 /// Checks costs.comm (when set) against costs: ranges, and compute components that add up to F,

@@ -55,12 +55,28 @@ struct Costs {
         overlapped(overlapped_cost), p2p_latency(p2p_latency_cost) {}
 };
 
+/// When an op may start (JSON "timing": "dependency" | "runtime", default "dependency").
+enum class Timing {
+  /// When its rank is free and the ops it depends on have finished (plus p2p latency): the
+  /// idealised model every closed form assumes.
+  Dependency,
+  /// Also at the communication points of DeepSeek's step() (deepseek-ai/DualPipe dualpipe.py and
+  /// dualpipev.py): receives and sends are queued, then posted together and all waited for before
+  /// the next compute (_commit_and_wait_comm), a send completing once its receive is posted.
+  /// DualPipe and DualPipeV only, without the communication model (rules timing.*).
+  Runtime,
+};
+
+/// "dependency" or "runtime".
+const char* timing_name(Timing timing);
+
 /// One simulation request. Field names match the JSON schema (docs/schema.md).
 struct SimConfig {
   std::string schedule = "1f1b";  ///< one of list_schedules()
   int ranks = 4;                  ///< pipeline-parallel devices
   int microbatches = 8;           ///< micro-batches per step, over both directions where there are two
   Costs costs;
+  Timing timing = Timing::Dependency;
 };
 
 /// Upper bounds that keep every request fast and small: a larger request fails with too_large

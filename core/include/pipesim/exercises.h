@@ -27,6 +27,13 @@ namespace pipesim {
 // Recovered = C * (u_to / u_from - 1). Both runs use the same ranks, micro-batches and costs, so
 // they do the same useful work; only their idle fractions differ. Only pipeline bubbles count.
 
+/// The one definition of GPU-hours saved (recover, the planner and the lesson report all call
+/// it): `cost_to` is what the better run costs, and the same useful work at `utilization_from`
+/// costs cost_to x utilization_to / utilization_from, so the saving is
+/// cost_to x (utilization_to / utilization_from - 1). Not (u_to - u_from) x cost: that treats the
+/// budget as a run at 100% utilisation and understates the saving.
+double gpu_hours_saved(double cost_to, double utilization_from, double utilization_to);
+
 /// Default baseline: DeepSeek-V3 report §1, 180K H800 GPU-hours per trillion tokens.
 inline constexpr double kDeepSeekV3GpuHoursPerMillionTokens = 0.18;
 
@@ -105,6 +112,11 @@ struct ParamCount {
 
 /// Counts every weight matrix, bias and norm vector of a validated model.
 ParamCount count_params(const ModelConfig& model);
+
+/// Parameters one GPU holds when a model of `non_routed` + `routed` parameters is spread evenly
+/// over `stages` stages and the GPU holds `stages_per_rank` of them, its routed experts further
+/// divided over `ep` GPUs. The one model behind `pipesim params` and the planner's memory.
+double params_per_gpu(int stages, int stages_per_rank, double non_routed, double routed, int ep);
 
 struct ParamsRequest {
   ModelConfig model;

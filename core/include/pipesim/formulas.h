@@ -17,10 +17,15 @@ struct ReferenceBubble {
   std::string source;
 };
 
-/// DeepSeek's table value for `schedule` with `stages` pipeline stages (PP) under `costs`.
-/// Regions (derived from the schedules' structure and checked by simulation in tests):
-/// GPipe, 1F1B: always; ZB-H1: W <= F and W <= B-W; DualPipe, DualPipeV: B-W = F, W <= F and
-/// max(F, B) <= F&B <= F+B. All need p2pLatency = 0.
-ReferenceBubble reference_bubble(const std::string& schedule, int stages, const Costs& costs);
+/// DeepSeek's table value for `schedule` with `stages` pipeline stages (PP) and `microbatches`
+/// (M, over both directions) under `costs`. Regions (derived from the schedules' structure and
+/// checked by simulation in tests/core/table_test.cpp):
+/// GPipe, 1F1B: always; ZB-H1: M >= PP, W <= F and W <= B-W (with fewer micro-batches than
+/// stages the warm-up never fills, so the deferred W's cannot fill the cool-down bubbles);
+/// DualPipe, DualPipeV: PP = 2 (the formula's 0: the two ranks feed each other from the first op),
+/// or B-W = F, W <= F and max(F, B) <= F&B <= F+B (their shape rules already give M >= PP).
+/// All need p2pLatency = 0.
+ReferenceBubble reference_bubble(const std::string& schedule, int stages, int microbatches,
+                                 const Costs& costs);
 
 }  // namespace pipesim

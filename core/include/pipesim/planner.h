@@ -74,6 +74,10 @@ struct ModelSpec {
   ModelType type = ModelType::Dense;
   int layers = 0;
   int experts = 0;          ///< routed experts per MoE layer (0 for dense)
+  /// Routed-expert weights of a MoE (`pipesim params` counts them: 653.9e9 of DeepSeek-V3's
+  /// 671.0e9); everything else is replicated by each copy. 0 = not given: the active parameters
+  /// are then counted as replicated, which overstates memory.
+  double routed_params = 0;
   int expert_parallel = 1;  ///< EP degree; > 1 means experts are spread over GPUs
 };
 

@@ -77,6 +77,12 @@ namespace pipesim {
     "microbatches must be >= {k} * ranks = {min} for {schedule} (got {got})")                     \
   X(MicrobatchesMultipleOfRanks, "microbatches.multiple_of_ranks", InvalidConfig,                 \
     "microbatches must be a multiple of ranks = {ranks} for {schedule} (got {got})")              \
+  X(TimingSchedule, "timing.schedule", InvalidConfig,                                             \
+    "timing \"runtime\" follows DeepSeek's dualpipe.py and dualpipev.py, so schedule must be "    \
+    "dualpipe or dualpipev (got \"{got}\")")                                                       \
+  X(TimingComm, "timing.comm", InvalidConfig,                                                     \
+    "timing \"runtime\" cannot be combined with costs.comm: DeepSeek's step waits for its sends "  \
+    "and receives between ops, which the communication model does not place")                     \
   X(ConfigTooLarge, "config.too_large", TooLarge,                                                 \
     "ranks x microbatches is too large: about {ops} ops for {schedule}, above the limit of "      \
     "{limit}")                                                                                    \
@@ -123,6 +129,20 @@ namespace pipesim {
   X(OpKind, "op.kind", InvalidSchedule, "op must be F, B, W or FB (got \"{got}\")")               \
   X(OpFieldMissing, "op.field_missing", InvalidSchedule, "missing field {field}")                 \
   X(OpZeroBubble, "op.zero_bubble", InvalidSchedule, "zb must be true or false")                  \
+  /* torch.distributed.pipelining CSV (pipesim/pytorch_csv.h); rows and columns count from 1 */  \
+  X(CsvAction, "csv.action", InvalidSchedule,                                                     \
+    "row {row}, column {column}: \"{token}\" is not a compute action such as 0F1, 1I0, 2W3, 3B0 " \
+    "or (0F7;7B3)OVERLAP_F_B")                                                                    \
+  X(CsvCommAction, "csv.comm_action", InvalidSchedule,                                            \
+    "row {row}, column {column}: {token} is a communication or sharding action; only "           \
+    "compute-only schedules can be read")                                                         \
+  X(CsvOverlap, "csv.overlap", InvalidSchedule,                                                   \
+    "row {row}, column {column}: an OVERLAP_F_B pair must hold one forward and then one full "    \
+    "backward (got {token})")                                                                     \
+  X(CsvTooLarge, "csv.too_large", TooLarge,                                                       \
+    "a CSV schedule may have at most {ranks} rows, {ops} actions and {stages} stages")           \
+  X(CsvEmpty, "csv.empty", InvalidSchedule, "the CSV holds no action")                            \
+  X(CsvSchedule, "csv.schedule", InvalidSchedule, "row {row}, column {column}: {detail}")         \
   X(ScheduleRankLists, "schedule.rank_lists", InvalidSchedule,                                    \
     "rankOps must have one list per rank ({ranks}, got {got})")                                   \
   X(ScheduleShape, "schedule.shape", InvalidSchedule,                                             \

@@ -17,6 +17,10 @@ constexpr double kBytesPerGb = 1e9;
 
 }  // namespace
 
+double params_per_gpu(int stages, int stages_per_rank, double non_routed, double routed, int ep) {
+  return stages_per_rank * (non_routed / stages + routed / (static_cast<double>(stages) * ep));
+}
+
 Status validate_params(const ParamsRequest& r) {
   if (r.model.name == "custom")
     if (Status st = validate_model(r.model); !st.ok()) return st;
@@ -51,8 +55,7 @@ ParamsResult params_valid(const ParamsRequest& r) {
     f.stages = l.stages(r.pp);
     f.stages_per_rank = l.stages_per_rank;
     f.param_copies = l.param_copies;
-    f.params_per_gpu =
-        l.stages_per_rank * (rest / f.stages + routed / (static_cast<double>(f.stages) * r.ep));
+    f.params_per_gpu = params_per_gpu(f.stages, l.stages_per_rank, rest, routed, r.ep);
     f.weight_bytes_per_gpu = f.params_per_gpu * r.bytes_per_param;
     f.optimizer_bytes_per_gpu =
         r.optimizer ? kOptimizerBytesPerParam * f.params_per_gpu / r.dp : 0.0;

@@ -29,6 +29,11 @@ Status check_run(const RecoverRequest& r, const std::string& field) {
 
 }  // namespace
 
+double gpu_hours_saved(double cost_to, double utilization_from, double utilization_to) {
+  // Same useful work H in both runs: H = cost_to x u_to, so the `from` run costs H / u_from.
+  return cost_to * (utilization_to / utilization_from - 1);
+}
+
 Status validate_recover(const RecoverRequest& r) {
   if (Status st = check_run(r, "from"); !st.ok()) return st;
   if (Status st = check_run(r, "to"); !st.ok()) return st;
@@ -51,10 +56,10 @@ Result<RecoverResult> recover_valid(const RecoverRequest& r) {
   out.utilization_from = from.value().utilization;
   out.utilization_to = to.value().utilization;
   out.utilization_gain = out.utilization_to - out.utilization_from;
-  // Same useful work H in both runs: H = C * u_to, so the `from` run costs H / u_from.
-  const double ratio = out.utilization_to / out.utilization_from;
-  out.gpu_hours_per_million_tokens_from = r.gpu_hours_per_million_tokens * ratio;
-  out.recovered_gpu_hours_per_million_tokens = r.gpu_hours_per_million_tokens * (ratio - 1);
+  const double saved =
+      gpu_hours_saved(r.gpu_hours_per_million_tokens, out.utilization_from, out.utilization_to);
+  out.gpu_hours_per_million_tokens_from = r.gpu_hours_per_million_tokens + saved;
+  out.recovered_gpu_hours_per_million_tokens = saved;
   return out;
 }
 

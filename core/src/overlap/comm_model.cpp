@@ -56,12 +56,13 @@ TickComponents tick_components(const Costs& c) {
   t.b_mlp = (b - w) - t.b_attn;
   t.b_attn_w = share(w);
   t.b_mlp_w = w - t.b_attn_w;
-  const Tick comm_f = static_cast<Tick>(std::llround(m.ratio * static_cast<double>(f)));
-  const Tick comm_b = static_cast<Tick>(std::llround(m.ratio * static_cast<double>(b)));
-  t.f_dispatch = comm_f / 2;
-  t.f_combine = comm_f - t.f_dispatch;
-  t.b_dispatch = comm_b / 2;
-  t.b_combine = comm_b - t.b_dispatch;
+  // A backward chunk's all-to-alls move the same tokens as its forward's (the gradients have the
+  // activations' shape; DeepSeek-V3 report §3.3.2 sends dispatch in FP8 and combine in BF16 both
+  // ways), so they take as long as the forward's: ratio x F each way, not ratio x B. It is also
+  // what lets a Fig. 4 pair hide all of its all-to-all at 1:1, as §3.2.1 reports.
+  const Tick comm = static_cast<Tick>(std::llround(m.ratio * static_cast<double>(f)));
+  t.f_dispatch = t.b_dispatch = comm / 2;
+  t.f_combine = t.b_combine = comm - comm / 2;
   return t;
 }
 

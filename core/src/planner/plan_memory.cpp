@@ -7,6 +7,8 @@
 #include <string>
 #include <utility>
 
+#include "pipesim/exercises.h"
+
 namespace pipesim {
 namespace detail {
 
@@ -17,15 +19,20 @@ bool expert_parallel(const ModelSpec& m) {
 PlanMemory memory_at(const PlanSpec& spec, int ranks, int copies, bool shard_experts) {
   const ModelSpec& m = spec.model;
   const double dp = static_cast<double>(spec.cluster.gpus) / ranks;
-  double replicated = m.total_params / ranks, experts = 0, expert_dp = dp;
+  double non_routed = m.total_params, routed = 0, expert_dp = dp;
+  int ep = 1;
   if (shard_experts && expert_parallel(m)) {
-    // Parameters a token does not use are routed experts, spread over the EP group; the active
-    // ones (attention, shared and dense layers, and the few routed experts a token picks) are
-    // counted as replicated, which overstates memory slightly.
-    replicated = m.active_params / ranks;
-    experts = (m.total_params - m.active_params) / ranks / m.expert_parallel;
+    // Routed experts are spread over the EP group; the rest (attention, dense and shared layers,
+    // router, embeddings) is replicated by every copy, as in `pipesim params`. Without
+    // model.routedParams the active parameters stand in for the replicated part (an overestimate:
+    // they include the routed experts a token picks).
+    routed = m.routed_params > 0 ? m.routed_params : m.total_params - m.active_params;
+    non_routed = m.total_params - routed;
+    ep = m.expert_parallel;
     expert_dp = std::max(1.0, dp / m.expert_parallel);
   }
+  const double replicated = params_per_gpu(ranks, 1, non_routed, 0, 1);
+  const double experts = params_per_gpu(ranks, 1, 0, routed, ep);
   const double one_copy_bytes = kPlanWeightGradBytes * (replicated + experts) +
                                 kPlanOptimizerBytes * (replicated / dp + experts / expert_dp);
   PlanMemory mem;

@@ -83,7 +83,8 @@ Status read_cluster(const FieldReader& root, ClusterSpec& c) {
 
 Status read_model(const FieldReader& root, ModelSpec& m) {
   auto reader = open_object(root, "model",
-                            {"totalParams", "activeParams", "type", "layers", "experts", "expertParallel"});
+                            {"totalParams", "activeParams", "type", "layers", "experts", "expertParallel",
+                             "routedParams"});
   if (!reader.ok()) return reader.error();
   const FieldReader& j = reader.value();
   std::string type;
@@ -111,6 +112,13 @@ Status read_model(const FieldReader& root, ModelSpec& m) {
     if (m.expert_parallel != 1)
       return make_error(Rule::DenseOnly, "/model/expertParallel",
                         {{"field", "model.expertParallel"}, {"value", 1}, {"got", m.expert_parallel}});
+    if (j.has("routedParams")) {
+      double routed = 0;
+      if (Status st = j.read("routedParams", routed); !st.ok()) return st;
+      if (routed != 0)
+        return make_error(Rule::DenseOnly, "/model/routedParams",
+                          {{"field", "model.routedParams"}, {"value", 0}, {"got", routed}});
+    }
     return Ok{};
   }
   if (Status st = read_positive(j, "activeParams", kMaxParams, m.active_params); !st.ok()) return st;
@@ -118,6 +126,13 @@ Status read_model(const FieldReader& root, ModelSpec& m) {
     return make_error(Rule::FieldAtMostField, "/model/activeParams",
                       {{"field", "model.activeParams"}, {"target", "model.totalParams"},
                        {"value", m.total_params}, {"got", m.active_params}});
+  if (j.has("routedParams")) {
+    if (Status st = read_positive(j, "routedParams", kMaxParams, m.routed_params); !st.ok()) return st;
+    if (m.routed_params > m.total_params)
+      return make_error(Rule::FieldAtMostField, "/model/routedParams",
+                        {{"field", "model.routedParams"}, {"target", "model.totalParams"},
+                         {"value", m.total_params}, {"got", m.routed_params}});
+  }
   if (Status st = read_int(j, "experts", 2, 1'000'000, m.experts); !st.ok()) return st;
   if (Status st = read_int(j, "expertParallel", 1, m.experts, m.expert_parallel); !st.ok()) return st;
   if (m.experts % m.expert_parallel != 0)

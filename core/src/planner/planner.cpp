@@ -11,8 +11,10 @@
 //      overlap DualPipeV also relies on cannot be built either).
 //   7. depth P: the lesson's guide (4 small, 16 frontier MoE, else 8), raised until the training
 //      state fits; reject when no P <= 64 fits
-//   8. M = 8P unless requested; reject an odd M for DualPipe/DualPipeV
-//   9. simulate the schedule and 1F1B at (P, M); GPU-hours saved = bubble difference x budget
+//   8. M = 8P unless requested; reject an odd M for a schedule whose shape needs an even M
+//      (DualPipe's two directions; DualPipeV runs any M >= 2P, as dualpipev.py does)
+//   9. simulate the schedule and 1F1B at (P, M); GPU-hours saved as `recover` defines it
+//      (pipesim/exercises.h gpu_hours_saved: the budget is the planned run's cost)
 // Spec source: outputs/skill-dualpipe-planner.md (phase 10 lesson 19). Thresholds: planner.h.
 #include "pipesim/planner.h"
 
@@ -22,6 +24,7 @@
 
 #include "pipesim/comm.h"
 #include "pipesim/engine.h"
+#include "pipesim/exercises.h"
 #include "pipesim/rules.h"
 #include "pipesim/schedule.h"
 #include "plan_advice.h"
@@ -112,13 +115,14 @@ class Planner {
     if (p_.reject) return p_;
     const int m = s_.requested.microbatches > 0 ? s_.requested.microbatches
                                                 : kPlanMicrobatchesPerRank * ranks_;
-    if ((schedule_ == "dualpipe" || schedule_ == "dualpipev") && m % 2 != 0)
-      return reject(
-          "odd-microbatches",
-          "M = " + std::to_string(m) + " is odd; " + title_of(schedule_) +
-              " splits the "
-              "micro-batches over two directions (or two chunks), so the schedule will not close.",
-          "an even M");
+    // The catalogue's shape rule, not a list of names: DualPipe halves M over its two directions;
+    // DualPipeV (one copy, one direction) runs any M >= 2P, as dualpipev.py does.
+    if (find_schedule_info(schedule_)->shape.even_microbatches && m % 2 != 0)
+      return reject("odd-microbatches",
+                    "M = " + std::to_string(m) + " is odd; " + title_of(schedule_) +
+                        " splits the micro-batches over two directions, so the schedule will "
+                        "not close.",
+                    "an even M");
     if (auto st = simulate_plan(m); !st.ok()) return st.error();
     advise();
     return p_;
@@ -305,7 +309,8 @@ class Planner {
                                       "\" not in our table: assumed as fast as an H800)") +
                          "; give gpuHours to use your own figure.");
     }
-    p_.gpu_hours_saved_vs_1f1b = (*p_.bubble_fraction_1f1b - *p_.bubble_fraction) * *p_.gpu_hours;
+    p_.gpu_hours_saved_vs_1f1b =
+        gpu_hours_saved(*p_.gpu_hours, 1 - *p_.bubble_fraction_1f1b, 1 - *p_.bubble_fraction);
     note("bubble", "Simulated bubble fraction " + percent(*p_.bubble_fraction) +
                        " against 1F1B's " + percent(*p_.bubble_fraction_1f1b) +
                        " at the same P and M (chunk costs F=1, B=2, W=1, "
@@ -322,7 +327,11 @@ class Planner {
                                    : "") +
              ": about " + fixed(mem.total_gb, 1) + " GB of training state against " +
              fixed(mem.usable_gb, 1) + " GB usable, so it " +
-             (mem.fits ? "fits." : "does NOT fit: raise P."));
+             (mem.fits ? "fits." : "does NOT fit: raise P.") +
+             (expert_parallel(m_) && m_.routed_params == 0
+                  ? " Without model.routedParams the active parameters are counted as replicated, "
+                    "which overstates memory."
+                  : ""));
     return Ok{};
   }
 
@@ -351,7 +360,7 @@ class Planner {
     pc.compute_utilization_1f1b = base.value().comm->compute_utilization;
     pc.hidden_fraction = r.value().comm->hidden_fraction;
     pc.gpu_hours_saved_vs_1f1b =
-        (pc.compute_utilization - pc.compute_utilization_1f1b) * *p_.gpu_hours;
+        gpu_hours_saved(*p_.gpu_hours, pc.compute_utilization_1f1b, pc.compute_utilization);
     p_.comm = pc;
     note("communication",
          "With expert all-to-all at compute:communication 1:" + fixed(pc.ratio, 2) +

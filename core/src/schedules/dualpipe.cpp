@@ -15,22 +15,26 @@ void generate_dualpipe(const SimConfig& config, OpPlan& out) {
   out.begin(two_direction_shell(config, "dualpipe"),
             3 * static_cast<std::size_t>(ranks) * static_cast<std::size_t>(config.microbatches));
   for (int r = 0; r < ranks; ++r) {
-    DualPipeRankPlan plan;
-    plan.half_ranks = ranks / 2;
-    plan.half_rank = std::min(r, ranks - 1 - r);
-    plan.chunks_per_phase = config.microbatches / 2;
-    plan.middle = plan.half_rank == plan.half_ranks - 1;
-    // The reference's phase 0 is the direction that reaches this rank first: direction 0 on the
-    // first half of the ranks, direction 1 on the second half.
-    const int second_half = r >= ranks / 2 ? 1 : 0;
-    for (int phase = 0; phase < 2; ++phase) {
-      const int dir = phase ^ second_half;
-      plan.phase_dir[static_cast<std::size_t>(phase)] = dir;
-      plan.phase_stage[static_cast<std::size_t>(phase)] = dir == 0 ? r : ranks - 1 - r;
-    }
     out.open_rank();
-    emit_dualpipe_steps(plan, out);
+    emit_dualpipe_steps(dualpipe_rank_plan(ranks, config.microbatches, r), out);
   }
+}
+
+DualPipeRankPlan dualpipe_rank_plan(int ranks, int microbatches, int r) {
+  DualPipeRankPlan plan;
+  plan.half_ranks = ranks / 2;
+  plan.half_rank = std::min(r, ranks - 1 - r);
+  plan.chunks_per_phase = microbatches / 2;
+  plan.middle = plan.half_rank == plan.half_ranks - 1;
+  // The reference's phase 0 is the direction that reaches this rank first: direction 0 on the
+  // first half of the ranks, direction 1 on the second half.
+  const int second_half = r >= ranks / 2 ? 1 : 0;
+  for (int phase = 0; phase < 2; ++phase) {
+    const int dir = phase ^ second_half;
+    plan.phase_dir[static_cast<std::size_t>(phase)] = dir;
+    plan.phase_stage[static_cast<std::size_t>(phase)] = dir == 0 ? r : ranks - 1 - r;
+  }
+  return plan;
 }
 
 }  // namespace pipesim::detail

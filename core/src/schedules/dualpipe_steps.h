@@ -22,6 +22,11 @@ struct DualPipeRankPlan {
   std::array<int, 2> phase_stage{0, 0};
 };
 
+/// Rank `r`'s plan in DualPipe on `ranks` ranks with `microbatches` in all (dualpipe.cpp).
+DualPipeRankPlan dualpipe_rank_plan(int ranks, int microbatches, int r);
+/// Rank `r`'s plan in DualPipeV (dualpipev.cpp).
+DualPipeRankPlan dualpipev_rank_plan(int ranks, int microbatches, int r);
+
 /// Pushes the rank's ops, in the reference's order, to `out` (whose rank is open).
 void emit_dualpipe_steps(const DualPipeRankPlan& plan, OpPlan& out);
 

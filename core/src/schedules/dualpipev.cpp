@@ -23,16 +23,20 @@ void generate_dualpipev(const SimConfig& config, OpPlan& out) {
   out.begin(std::move(s),
             6 * static_cast<std::size_t>(ranks) * static_cast<std::size_t>(config.microbatches));
   for (int r = 0; r < ranks; ++r) {
-    DualPipeRankPlan plan;
-    plan.half_ranks = ranks;
-    plan.half_rank = r;
-    plan.chunks_per_phase = config.microbatches;
-    plan.middle = r == ranks - 1;
-    plan.phase_dir = {0, 0};
-    plan.phase_stage = {r, 2 * ranks - 1 - r};
     out.open_rank();
-    emit_dualpipe_steps(plan, out);
+    emit_dualpipe_steps(dualpipev_rank_plan(ranks, config.microbatches, r), out);
   }
+}
+
+DualPipeRankPlan dualpipev_rank_plan(int ranks, int microbatches, int r) {
+  DualPipeRankPlan plan;
+  plan.half_ranks = ranks;
+  plan.half_rank = r;
+  plan.chunks_per_phase = microbatches;
+  plan.middle = r == ranks - 1;
+  plan.phase_dir = {0, 0};
+  plan.phase_stage = {r, 2 * ranks - 1 - r};
+  return plan;
 }
 
 }  // namespace pipesim::detail

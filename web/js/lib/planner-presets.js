@@ -3,7 +3,7 @@
 // fails when the two drift apart. Also the planner form's fields and their URL keys (state.js
 // keeps a plan in the address: `plan=<preset>` plus the fields changed from it). DOM-free.
 export const PLANNER_PRESETS = Object.freeze([
-  { id: "deepseek-v3-2048-h800", spec: {"title":"DeepSeek-V3 on 2048 H800","cluster":{"gpus":2048,"gpuModel":"H800","memoryPerGpuGb":80,"nodes":256,"gpusPerNode":8,"interconnectGbpsPerGpu":400},"model":{"totalParams":671000000000,"activeParams":37000000000,"type":"moe","layers":61,"experts":256,"expertParallel":64},"trainingTokens":14800000000000,"customAllToAllKernel":true} },
+  { id: "deepseek-v3-2048-h800", spec: {"title":"DeepSeek-V3 on 2048 H800","cluster":{"gpus":2048,"gpuModel":"H800","memoryPerGpuGb":80,"nodes":256,"gpusPerNode":8,"interconnectGbpsPerGpu":400},"model":{"totalParams":671026419200,"activeParams":37000000000,"routedParams":653908770816,"type":"moe","layers":61,"experts":256,"expertParallel":64},"trainingTokens":14800000000000,"customAllToAllKernel":true} },
   { id: "dense-70b-1024", spec: {"title":"A 70B dense model on 1024 H100","cluster":{"gpus":1024,"gpuModel":"H100","memoryPerGpuGb":80,"nodes":128,"gpusPerNode":8,"interconnectGbpsPerGpu":400},"model":{"totalParams":70000000000,"type":"dense","layers":80},"trainingTokens":2000000000000,"customAllToAllKernel":false} },
   { id: "dense-7b-8gpu", spec: {"title":"A 7B dense model on 8 H100","cluster":{"gpus":8,"gpuModel":"H100","memoryPerGpuGb":80,"nodes":1,"gpusPerNode":8,"interconnectGbpsPerGpu":400},"model":{"totalParams":7000000000,"type":"dense","layers":32},"trainingTokens":1000000000000,"customAllToAllKernel":false} },
 ]);
@@ -28,6 +28,7 @@ export const PLAN_FIELDS = Object.freeze([
   ['/model/type', 'type'],
   ['/model/totalParams', 'number'],
   ['/model/activeParams', 'number'],
+  ['/model/routedParams', 'number'],
   ['/model/layers', 'number'],
   ['/model/experts', 'number'],
   ['/model/expertParallel', 'number'],

@@ -29,7 +29,7 @@ const FALSE_TEXT = ['false', '0'];
 /** A plan's URL text in a fixed order, to tell whether two plan states differ. */
 const planText = (plan) => PLAN_URL_KEYS.filter((k) => typeof plan?.[k] === 'string').map((k) => `${k}=${plan[k]}`).join('&');
 
-const MOE_ONLY = new Set(['/model/activeParams', '/model/experts', '/model/expertParallel']);
+const MOE_ONLY = new Set(['/model/activeParams', '/model/routedParams', '/model/experts', '/model/expertParallel']);
 // Outcomes that are advice, not failure: the planner recommends something simpler than a pipeline.
 const RECOMMENDATIONS = new Set(['fits-one-gpu', 'under-1b-tokens']);
 

@@ -1,0 +1,41 @@
+// Schedules in and out as torch.distributed.pipelining's compute-only CSV (schedules.py:
+// PipelineScheduleMulti._dump_csv / _load_csv, _Action.from_str): one row per rank, one cell per
+// action in the rank's order, an action being <stage><type><microbatch> with global stage numbers:
+// "0F1" forward, "1I0" backward for input (our zero-bubble B), "2W3" weight gradient, "3B0" full
+// backward, and "(0F7;7B3)OVERLAP_F_B" an overlapped forward-backward pair. Empty cells are idle
+// slots and are skipped. A B followed later on its rank by a W of the same chunk is read as an
+// input-only backward: older torch versions wrote input-only backwards as B.
+//
+// Two-direction schedules (DualPipe, Chimera) have no torch equivalent. They are written with
+// direction 1 as a second set of stages (stages + s) fed by the second half of the micro-batches
+// (M/2 + mb); on reading, a file whose first-half stages see only first-half micro-batches and
+// second-half stages only the rest is read back as two directions. torch itself would run such a
+// file as one long pipeline, so it is for round trips and inspection, not for torch.
+#pragma once
+
+#include <string>
+
+#include "pipesim/config.h"
+#include "pipesim/engine.h"
+#include "pipesim/error.h"
+#include "pipesim/schedule.h"
+
+namespace pipesim {
+
+/// The CSV of `schedule`'s per-rank op lists, rows ending in "\r\n" as Python's csv.writer ends them.
+std::string schedule_to_pytorch_csv(const Schedule& schedule);
+
+/// Reads a CSV into a Schedule named "custom" (not yet checked: simulate_schedule runs
+/// check_schedule). Errors, each naming the 1-based row (rank) and column (cell):
+/// invalid_schedule (csv.action: not an action; csv.comm_action: a send, receive or FSDP action;
+/// csv.overlap: a pair other than one F then one full B), too_large (csv.too_large: above kMaxRanks
+/// rows, kMaxOps actions or kMaxStages stages; input.too_large above kMaxInputBytes of text),
+/// invalid_schedule (csv.empty: no action at all).
+/// Structural faults (a missing or repeated action) are found later, by check_schedule.
+Result<Schedule> schedule_from_pytorch_csv(const std::string& text);
+
+/// simulate_schedule of the CSV's schedule under `costs`, with structural errors re-pointed to
+/// the CSV: their path becomes /<row>/<column> (0-based) and the message gains "row R, column C:".
+Result<SimResult> simulate_pytorch_csv(const std::string& text, const Costs& costs);
+
+}  // namespace pipesim

@@ -1,0 +1,270 @@
+// torch.distributed.pipelining's compute-only CSV in and out (format and direction encoding in
+// pipesim/pytorch_csv.h). Reading is one pass over the text into flat actions, then the shape
+// (stages, micro-batches, directions) is inferred and the actions become Ops; a 64-rank x 2,000-
+// action file reads in a few milliseconds (bench/bench_core.cpp).
+#include "pipesim/pytorch_csv.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "pipesim/json.h"
+#include "pipesim/rules.h"
+
+namespace pipesim {
+namespace {
+
+// One compute action as torch writes it: global stage, type, micro-batch.
+struct Action {
+  int stage = 0;
+  char type = 'F';  // F, I, W or B
+  int mb = 0;
+};
+
+// A cell: one action, or an overlapped pair (first the F, then the B).
+struct Cell {
+  Action first;
+  bool pair = false;
+  Action second;
+  int column = 0;  // 0-based
+};
+
+// What torch writes for one of our chunks under the two-direction encoding of the header.
+Action to_action(const Schedule& s, const Chunk& c, char type) {
+  return Action{c.dir * s.stages + c.stage, type, c.dir * s.microbatches_per_direction + c.mb};
+}
+
+void append_action(std::string& out, const Action& a) {
+  out += std::to_string(a.stage);
+  out += a.type;
+  out += std::to_string(a.mb);
+}
+
+// Reads a non-negative integer of at most 9 digits at text[pos...].
+bool read_int(std::string_view text, std::size_t& pos, int& out) {
+  const std::size_t start = pos;
+  int v = 0;
+  while (pos < text.size() && text[pos] >= '0' && text[pos] <= '9' && pos - start < 9)
+    v = v * 10 + (text[pos++] - '0');
+  out = v;
+  return pos > start && (pos >= text.size() || text[pos] < '0' || text[pos] > '9');
+}
+
+// "<stage><F|I|W|B><mb>" exactly (torch's regex also allows a missing micro-batch, which only
+// its communication and sharding actions use).
+bool parse_action(std::string_view text, Action& a) {
+  std::size_t pos = 0;
+  if (!read_int(text, pos, a.stage) || pos >= text.size()) return false;
+  a.type = text[pos++];
+  if (a.type != 'F' && a.type != 'I' && a.type != 'W' && a.type != 'B') return false;
+  return read_int(text, pos, a.mb) && pos == text.size();
+}
+
+// torch's actions that move data or shard parameters rather than compute.
+bool is_comm_action(std::string_view text) {
+  std::size_t pos = 0;
+  while (pos < text.size() && text[pos] >= '0' && text[pos] <= '9') ++pos;
+  if (pos == 0) return false;
+  const std::string_view rest = text.substr(pos);
+  for (std::string_view name : {"SEND_F", "RECV_F", "SEND_B", "RECV_B", "UNSHARD", "RESHARD", "REDUCE_GRAD"})
+    if (rest.substr(0, name.size()) == name) return true;
+  return false;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  if (s.size() >= 2 && s.front() == '"' && s.back() == '"') s = s.substr(1, s.size() - 2);
+  return s;
+}
+
+Error cell_error(Rule rule, std::size_t row, int column, std::string_view token) {
+  return make_error(rule, "/" + std::to_string(row) + "/" + std::to_string(column),
+                    {{"row", static_cast<std::int64_t>(row + 1)}, {"column", column + 1},
+                     {"token", std::string(token)}});
+}
+
+Result<Cell> parse_cell(std::string_view token, std::size_t row, int column) {
+  Cell cell;
+  cell.column = column;
+  if (!token.empty() && token.front() == '(') {
+    const std::size_t close = token.find(')');
+    const std::size_t semi = token.find(';');
+    if (close == std::string_view::npos || token.substr(close + 1) != "OVERLAP_F_B")
+      return cell_error(Rule::CsvAction, row, column, token);
+    if (semi == std::string_view::npos || semi > close ||
+        !parse_action(trim(token.substr(1, semi - 1)), cell.first) ||
+        !parse_action(trim(token.substr(semi + 1, close - semi - 1)), cell.second) ||
+        cell.first.type != 'F' || cell.second.type != 'B')
+      return cell_error(Rule::CsvOverlap, row, column, token);
+    cell.pair = true;
+    return cell;
+  }
+  if (parse_action(token, cell.first)) return cell;
+  return cell_error(is_comm_action(token) ? Rule::CsvCommAction : Rule::CsvAction, row, column, token);
+}
+
+Error too_large() {
+  return make_error(Rule::CsvTooLarge, "", {{"ranks", kMaxRanks}, {"ops", kMaxOps}, {"stages", kMaxStages}});
+}
+
+// Every row's cells, and the largest stage and micro-batch seen.
+struct Grid {
+  std::vector<std::vector<Cell>> rows;
+  int max_stage = -1;
+  int max_mb = -1;
+};
+
+Result<Grid> read_grid(const std::string& text) {
+  // The same bound as any JSON input (pipesim/json.h): about a million actions.
+  if (static_cast<std::int64_t>(text.size()) > kMaxInputBytes)
+    return make_error(Rule::InputTooLarge, "", {{"limit", kMaxInputBytes}});
+  Grid g;
+  std::int64_t actions = 0;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t end = text.find('\n', pos);
+    if (end == std::string::npos) end = text.size();
+    std::string_view line(text.data() + pos, end - pos);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    pos = end + 1;
+    if (g.rows.size() >= static_cast<std::size_t>(kMaxRanks)) return too_large();
+    const std::size_t row = g.rows.size();
+    std::vector<Cell>& cells = g.rows.emplace_back();
+    int column = 0;
+    for (std::size_t start = 0; start <= line.size(); ++column) {
+      std::size_t comma = line.find(',', start);
+      if (comma == std::string_view::npos) comma = line.size();
+      const std::string_view token = trim(line.substr(start, comma - start));
+      start = comma + 1;
+      if (token.empty()) continue;  // an idle slot
+      auto cell = parse_cell(token, row, column);
+      if (!cell.ok()) return cell.error();
+      for (const Action* a : {&cell.value().first, cell.value().pair ? &cell.value().second : nullptr}) {
+        if (a == nullptr) continue;
+        g.max_stage = std::max(g.max_stage, a->stage);
+        g.max_mb = std::max(g.max_mb, a->mb);
+      }
+      if (++actions > kMaxOps) return too_large();
+      cells.push_back(cell.value());
+    }
+  }
+  while (!g.rows.empty() && g.rows.back().empty()) g.rows.pop_back();  // trailing blank lines
+  if (actions == 0) return make_error(Rule::CsvEmpty, "");
+  if (g.max_stage >= 2 * kMaxStages) return too_large();
+  return g;
+}
+
+// Two directions when the stages and micro-batches split into halves that never meet (header).
+bool two_directions(const Grid& g) {
+  const int stages = g.max_stage + 1, mbs = g.max_mb + 1;
+  if (stages % 2 != 0 || mbs % 2 != 0) return false;
+  for (const auto& row : g.rows)
+    for (const Cell& c : row)
+      for (const Action* a : {&c.first, c.pair ? &c.second : nullptr})
+        if (a != nullptr && (a->stage < stages / 2) != (a->mb < mbs / 2)) return false;
+  return true;
+}
+
+}  // namespace
+
+std::string schedule_to_pytorch_csv(const Schedule& s) {
+  std::string out;
+  for (const std::vector<Op>& ops : s.rank_ops) {
+    bool first = true;
+    for (const Op& op : ops) {
+      if (!first) out += ',';
+      first = false;
+      switch (op.kind) {
+        case OpKind::Forward: append_action(out, to_action(s, op.chunk, 'F')); break;
+        case OpKind::Backward: append_action(out, to_action(s, op.chunk, op.zero_bubble ? 'I' : 'B')); break;
+        case OpKind::Weight: append_action(out, to_action(s, op.chunk, 'W')); break;
+        case OpKind::ForwardBackward:
+          out += '(';
+          append_action(out, to_action(s, op.chunk, 'F'));
+          out += ';';
+          append_action(out, to_action(s, op.backward_chunk, 'B'));
+          out += ")OVERLAP_F_B";
+          break;
+      }
+    }
+    out += "\r\n";
+  }
+  return out;
+}
+
+Result<Schedule> schedule_from_pytorch_csv(const std::string& text) {
+  auto grid = read_grid(text);
+  if (!grid.ok()) return grid.error();
+  const Grid& g = grid.value();
+  Schedule s;
+  s.name = "custom";
+  s.ranks = static_cast<int>(g.rows.size());
+  s.directions = two_directions(g) ? 2 : 1;
+  s.stages = (g.max_stage + 1) / s.directions;
+  s.microbatches_per_direction = (g.max_mb + 1) / s.directions;
+  if (s.stages > kMaxStages || static_cast<std::int64_t>(s.stages) * (g.max_mb + 1) > kMaxOps)
+    return too_large();
+  s.stages_per_rank = (s.stages * s.directions + s.ranks - 1) / s.ranks;
+  s.param_copies = s.directions;
+  auto chunk = [&](const Action& a) {
+    const int dir = a.stage / s.stages;
+    return Chunk{dir, a.mb - dir * s.microbatches_per_direction, a.stage - dir * s.stages};
+  };
+  // Per chunk, where the last full B is: (rank << 32) + index + 1, 0 for none. An older
+  // file's B followed by a W of its chunk becomes an input-only B.
+  std::vector<std::int64_t> last_b(static_cast<std::size_t>(s.directions) * s.stages * s.microbatches_per_direction, 0);
+  auto slot = [&](const Chunk& c) -> std::int64_t& {
+    return last_b[(static_cast<std::size_t>(c.dir) * s.microbatches_per_direction + c.mb) * s.stages + c.stage];
+  };
+  s.rank_ops.resize(g.rows.size());
+  for (std::size_t r = 0; r < g.rows.size(); ++r) {
+    std::vector<Op>& ops = s.rank_ops[r];
+    ops.reserve(g.rows[r].size());
+    const std::int64_t tag = static_cast<std::int64_t>(r) << 32;
+    for (const Cell& cell : g.rows[r]) {
+      Op op;
+      op.chunk = chunk(cell.first);
+      if (cell.pair) {
+        op.kind = OpKind::ForwardBackward;
+        op.backward_chunk = chunk(cell.second);
+      } else if (cell.first.type == 'F') {
+        op.kind = OpKind::Forward;
+      } else if (cell.first.type == 'W') {
+        op.kind = OpKind::Weight;
+        const std::int64_t b = slot(op.chunk);
+        if (b > tag && b <= tag + static_cast<std::int64_t>(ops.size()))
+          ops[static_cast<std::size_t>(b - tag - 1)].zero_bubble = true;
+      } else {
+        op.kind = OpKind::Backward;
+        op.zero_bubble = cell.first.type == 'I';
+        if (!op.zero_bubble) slot(op.chunk) = tag + static_cast<std::int64_t>(ops.size()) + 1;
+      }
+      ops.push_back(op);
+    }
+  }
+  return s;
+}
+
+Result<SimResult> simulate_pytorch_csv(const std::string& text, const Costs& costs) {
+  auto schedule = schedule_from_pytorch_csv(text);
+  if (!schedule.ok()) return schedule.error();
+  auto result = simulate_schedule(schedule.value(), costs);
+  if (result.ok() || result.error().path.rfind("/rankOps/", 0) != 0) return result;
+  // check_schedule's /rankOps/<rank>/<index> counts actions; the CSV's columns count cells.
+  const Error& e = result.error();
+  const std::size_t slash = e.path.find('/', 9);
+  if (slash == std::string::npos) return result;
+  const std::size_t rank = std::stoul(e.path.substr(9, slash - 9));
+  const std::size_t index = std::stoul(e.path.substr(slash + 1));
+  auto grid = read_grid(text);
+  if (!grid.ok() || rank >= grid.value().rows.size() || index >= grid.value().rows[rank].size())
+    return result;
+  const int column = grid.value().rows[rank][index].column;
+  return make_error(Rule::CsvSchedule, "/" + std::to_string(rank) + "/" + std::to_string(column),
+                    {{"row", static_cast<std::int64_t>(rank + 1)}, {"column", column + 1},
+                     {"detail", e.message}});
+}
+
+}  // namespace pipesim

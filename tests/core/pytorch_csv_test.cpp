@@ -1,0 +1,99 @@
+// torch.distributed.pipelining CSV in and out (pipesim/pytorch_csv.h): every built-in schedule
+// round-trips with the same timeline, torch's spellings read as its schedules.py defines them
+// (_Action.__repr__: stage, type, micro-batch; "(a;b)OVERLAP_F_B"), and bad files name the row
+// and column of the fault.
+#include <string>
+
+#include <catch2/catch.hpp>
+
+#include "pipesim/pytorch_csv.h"
+
+using namespace pipesim;
+
+namespace {
+
+void check_same_timeline(const SimResult& a, const SimResult& b) {
+  REQUIRE(a.timeline.size() == b.timeline.size());
+  for (std::size_t r = 0; r < a.timeline.size(); ++r) {
+    REQUIRE(a.timeline[r].size() == b.timeline[r].size());
+    for (std::size_t i = 0; i < a.timeline[r].size(); ++i) {
+      INFO("rank " << r << " op " << i);
+      CHECK(op_label(a.timeline[r][i].op) == op_label(b.timeline[r][i].op));
+      CHECK(a.timeline[r][i].start == b.timeline[r][i].start);
+      CHECK(a.timeline[r][i].end == b.timeline[r][i].end);
+    }
+  }
+  CHECK(a.makespan == b.makespan);
+  CHECK(a.bubble_max == b.bubble_max);
+  CHECK(a.max_peak_activations == b.max_peak_activations);
+  CHECK(a.stages == b.stages);
+  CHECK(a.stages_per_rank == b.stages_per_rank);
+  CHECK(a.param_copies == b.param_copies);
+}
+
+}  // namespace
+
+TEST_CASE("export then import gives every built-in schedule the same timeline") {
+  const Costs costs{1, 1.5, 0.9, 2, 0.25};
+  for (const ScheduleInfo& info : list_schedules())
+    for (int ranks : {2, 4, 6}) {
+      const int m = 4 * ranks;  // meets every shape rule at even ranks
+      const SimConfig config{info.name, ranks, m, costs};
+      INFO(info.name << " " << ranks << "x" << m);
+      auto schedule = generate_schedule(config);
+      REQUIRE(schedule.ok());
+      auto again = simulate_pytorch_csv(schedule_to_pytorch_csv(schedule.value()), costs);
+      REQUIRE(again.ok());
+      check_same_timeline(simulate(config).value(), again.value());
+    }
+}
+
+TEST_CASE("actions are written as torch writes them: stage, type, micro-batch") {
+  // 1F1B on 2 ranks, 2 micro-batches: rank 0 runs F0 F1 B0 B1 of stage 0; rank 1 alternates.
+  const std::string csv = schedule_to_pytorch_csv(generate_schedule({"1f1b", 2, 2, {}}).value());
+  CHECK(csv == "0F0,0F1,0B0,0B1\r\n1F0,1B0,1F1,1B1\r\n");
+  // ZB-H1 splits B into I (input gradient) and W; DualPipe pairs are OVERLAP_F_B.
+  CHECK(schedule_to_pytorch_csv(generate_schedule({"zb-h1", 2, 2, {}}).value()).find("1I0") !=
+        std::string::npos);
+  CHECK(schedule_to_pytorch_csv(generate_schedule({"dualpipe", 2, 8, {}}).value()).find(")OVERLAP_F_B") !=
+        std::string::npos);
+}
+
+TEST_CASE("idle cells, quotes, spaces and an older file's B-then-W read as torch reads them") {
+  // Two stages, one micro-batch, zero-bubble backward written the old way (B, later W).
+  auto s = schedule_from_pytorch_csv(" 0F0 ,,\"0B0\",0W0\n,1F0,1B0,1W0\n");
+  REQUIRE(s.ok());
+  const Schedule& v = s.value();
+  CHECK(v.ranks == 2);
+  CHECK(v.stages == 2);
+  CHECK(v.directions == 1);
+  CHECK(v.microbatches_per_direction == 1);
+  REQUIRE(v.rank_ops[0].size() == 3);
+  CHECK(op_label(v.rank_ops[0][1]) == "Bz0.0@0");
+  CHECK(op_label(v.rank_ops[1][1]) == "Bz0.0@1");
+  // F=1 B=2 W=1: F0 [0,1], F1 [1,2], Bz1 [2,3], Bz0 [3,4], W0 [4,5]: makespan 5.
+  CHECK(simulate_pytorch_csv(" 0F0 ,,\"0B0\",0W0\n,1F0,1B0,1W0\n", Costs{}).value().makespan == 5);
+}
+
+TEST_CASE("a bad CSV gives one error naming row and column") {
+  auto e = simulate_pytorch_csv("0F0,0B0\n1F0,1X0,1B0\n", Costs{}).error();
+  CHECK(e.code == ErrorCode::InvalidSchedule);
+  CHECK(e.message ==
+        "row 2, column 2: \"1X0\" is not a compute action such as 0F1, 1I0, 2W3, 3B0 or "
+        "(0F7;7B3)OVERLAP_F_B");
+  CHECK(e.path == "/1/1");
+  e = simulate_pytorch_csv("0F0,0SEND_F0,0B0\n", Costs{}).error();
+  CHECK(e.message ==
+        "row 1, column 2: 0SEND_F0 is a communication or sharding action; only compute-only "
+        "schedules can be read");
+  e = simulate_pytorch_csv("(0B0;0F0)OVERLAP_F_B\n", Costs{}).error();
+  CHECK(e.message ==
+        "row 1, column 1: an OVERLAP_F_B pair must hold one forward and then one full backward "
+        "(got (0B0;0F0)OVERLAP_F_B)");
+  // Structural: the second 0F0 repeats; the column counts the idle cell before it.
+  e = simulate_pytorch_csv("0F0,,0F0,0B0\n1F0,1B0\n", Costs{}).error();
+  CHECK(e.rule == "csv.schedule");
+  CHECK(e.path == "/0/2");
+  CHECK(e.message.rfind("row 1, column 3: ", 0) == 0);
+  CHECK(simulate_pytorch_csv("\n,,\n", Costs{}).error().message == "the CSV holds no action");
+}
