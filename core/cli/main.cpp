@@ -26,7 +26,8 @@ namespace {
 constexpr const char* kUsage = R"(usage: pipesim <command> [options]
 
 commands:
-  simulate   --schedule NAME --ranks R --microbatches M [costs] [--format text|json|chrome]
+  simulate   --schedule NAME --ranks R --microbatches M [--chunks V] [costs] [--format text|json|chrome]
+             (--chunks: model chunks per rank, for schedules that take them: interleaved-1f1b)
              (chrome: a trace-event file for Perfetto or chrome://tracing)
              --input FILE|-   read {schedule, ranks, microbatches, costs} as JSON instead, or a
                               hand-written schedule {"schedule":"custom","stages","directions",
@@ -56,10 +57,11 @@ void print_result(const SimResult& result, const std::string& format) {
 }
 
 int cmd_simulate(const std::vector<std::string>& argv) {
-  const Args args = unwrap(Args::parse(argv, with_costs({"schedule", "ranks", "microbatches", "format", "input"})));
+  const Args args = unwrap(
+      Args::parse(argv, with_costs({"schedule", "ranks", "microbatches", "chunks", "format", "input"})));
   const std::string format = unwrap(args.format({"text", "json", "chrome"}));
   if (args.has("input")) {
-    unwrap(args.reject_with_input(with_costs({"schedule", "ranks", "microbatches"})));
+    unwrap(args.reject_with_input(with_costs({"schedule", "ranks", "microbatches", "chunks"})));
     const Json request = unwrap(parse_json(unwrap(args.read_input())));
     print_result(unwrap(simulate_request(request)), format);
     return 0;
@@ -69,6 +71,7 @@ int cmd_simulate(const std::vector<std::string>& argv) {
   config.schedule = args.get("schedule", "");
   config.ranks = unwrap(args.get_int("ranks", "ranks", 0));
   config.microbatches = unwrap(args.get_int("microbatches", "microbatches", 0));
+  config.chunks = unwrap(args.get_int("chunks", "chunks", 0));
   config.costs = unwrap(args.get_costs());
   print_result(unwrap(simulate(config)), format);
   return 0;

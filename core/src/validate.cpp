@@ -58,7 +58,8 @@ Status validate_config(const SimConfig& config, bool costs_checked) {
   if (Status st = detail::check_shape(info, config); !st.ok()) return st;
   if (!costs_checked)
     if (Status st = validate_costs(config.costs); !st.ok()) return st;
-  const std::int64_t ops = estimate_ops(info, config.ranks, config.microbatches);
+  const std::int64_t ops =
+      estimate_ops(info, config.ranks, config.microbatches, effective_chunks(info, config));
   if (ops > kMaxOps)
     return make_error(Rule::ConfigTooLarge, "",
                       {{"ops", ops}, {"schedule", config.schedule}, {"limit", kMaxOps}});

@@ -68,6 +68,10 @@ namespace pipesim {
     "microbatches must be >= {k} * ranks = {min} for {schedule} (got {got})")                     \
   X(MicrobatchesMultipleOfRanks, "microbatches.multiple_of_ranks", InvalidConfig,                 \
     "microbatches must be a multiple of ranks = {ranks} for {schedule} (got {got})")              \
+  X(ChunksUnsupported, "chunks.unsupported", InvalidConfig,                                       \
+    "chunks applies only to {allowed}; {schedule} has a fixed layout (got {got})")                \
+  X(ChunksStages, "chunks.stages", InvalidConfig,                                                 \
+    "ranks x chunks must be <= {max} stages for {schedule} (got {got})")                          \
   X(ConfigTooLarge, "config.too_large", TooLarge,                                                 \
     "ranks x microbatches is too large: about {ops} ops for {schedule}, above the limit of "      \
     "{limit}")                                                                                    \
