@@ -27,7 +27,7 @@ constexpr const char* kUsage = R"(usage: pipesim <command> [options]
 
 commands:
   simulate   --schedule NAME --ranks R --microbatches M [--chunks V] [costs] [--format text|json|chrome]
-             (--chunks: model chunks per rank, for schedules that take them: interleaved-1f1b)
+             (--chunks: model chunks per rank, where the catalogue's schedule takes them)
              (chrome: a trace-event file for Perfetto or chrome://tracing)
              --input FILE|-   read {schedule, ranks, microbatches, costs} as JSON instead, or a
                               hand-written schedule {"schedule":"custom","stages","directions",

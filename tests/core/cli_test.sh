@@ -40,7 +40,7 @@ complete=$(printf '%s' "$trace" | grep -o '"ph":"X"' | wc -l)
 [ "$complete" -eq "$("$cli" simulate --schedule dualpipe --ranks 4 --microbatches 8 --format json | grep -o '"start"' | wc -l)" ] ||
   { echo "FAIL: chrome trace has $complete op events"; failures=$((failures + 1)); }
 
-expect_error "unknown schedule" 'pipesim: unknown_schedule: schedule must be one of gpipe, 1f1b, zb-h1, dualpipe, dualpipev, chimera (got "pipedream")' \
+expect_error "unknown schedule" 'pipesim: unknown_schedule: schedule must be one of gpipe, 1f1b, zb-h1, dualpipe, dualpipev, chimera, interleaved-1f1b, zb-h2, zb-v (got "pipedream")' \
   simulate --schedule pipedream --ranks 4 --microbatches 8
 expect_error "odd ranks" 'pipesim: invalid_config: ranks must be an even integer >= 2 for dualpipe (got 3)' \
   simulate --schedule dualpipe --ranks 3 --microbatches 8
@@ -71,7 +71,7 @@ expect_error "chimera needs M divisible by ranks" 'pipesim: invalid_config: micr
 json=$("$cli" recover --ranks 8 --microbatches 16 --from 1f1b --to dualpipe --format json)
 case "$json" in *'"makespanFrom":69.0,"makespanTo":54.0,'*) ;; *) echo "FAIL: recover 8x16 makespans are not 69 and 54"; failures=$((failures + 1));; esac
 expect_ok "recover text" recover --ranks 8 --microbatches 16
-expect_error "recover unknown schedule" 'pipesim: unknown_schedule: to must be one of gpipe, 1f1b, zb-h1, dualpipe, dualpipev, chimera (got "dualpipes")' \
+expect_error "recover unknown schedule" 'pipesim: unknown_schedule: to must be one of gpipe, 1f1b, zb-h1, dualpipe, dualpipev, chimera, interleaved-1f1b, zb-h2, zb-v (got "dualpipes")' \
   recover --ranks 8 --microbatches 16 --to dualpipes
 json=$("$cli" params --model llama3-70b --pp 8 --format json)
 case "$json" in *'"totalParams":70553706496,'*) ;; *) echo "FAIL: params llama3-70b total is not 70553706496"; failures=$((failures + 1));; esac
