@@ -120,6 +120,31 @@ TEST_CASE("ZB-H2 and ZB-V keep every rank busy from its first op to its last whe
     }
 }
 
+// The paper's handcrafted-schedule table (Qi et al. 2024, §2): ZB-H2 idles (p-1)(T_F+T_B-2T_W),
+// T_B the input-gradient B = B-W in our terms, so (p-1)(F+B-3W), measured inside each rank's span
+// as the paper's parallelogram does. Exact when W <= F and W <= B-W (the warm-up's extra F's then
+// cover the wait for the first B, and the tail's W's the wait for each B) and M >= 2p-1 (enough
+// micro-batches for rank 0's 2p-1 warm-up forwards).
+TEST_CASE("ZB-H2 idles (p-1)(F+B-3W) inside its span when W <= F, W <= B-W and M >= 2p-1") {
+  int checked = 0;
+  for (double f : {0.3, 1.0, 1.7})
+    for (double w : {0.1, 0.4, 0.9})
+      for (double b_input : {0.4, 1.2, 2.5}) {
+        if (w > f || w > b_input) continue;
+        const Costs c{f, b_input + w, w, 3, 0};
+        for (int p : {2, 3, 4, 6})
+          for (int m : {2 * p - 1, 2 * p, 5 * p + 1}) {
+            INFO(p << "x" << m << " F=" << f << " B-W=" << b_input << " W=" << w);
+            const SimResult r = simulate_checked({"zb-h2", p, m, c});
+            double worst = 0;
+            for (int rank = 0; rank < p; ++rank) worst = std::max(worst, idle_inside_span(r, rank));
+            CHECK(worst == Approx((p - 1) * (f + c.backward - 3 * w)).margin(1e-9));
+            ++checked;
+          }
+      }
+  CHECK(checked > 100);
+}
+
 TEST_CASE("ZB-H2 holds 2p-1 micro-batches on rank 0, ZB-H1 and 1F1B p") {
   for (int p : {2, 3, 4, 8}) {
     const SimResult h2 = simulate_checked({"zb-h2", p, 4 * p, kEqualThirds});

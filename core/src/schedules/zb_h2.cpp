@@ -33,43 +33,33 @@ struct RankSlots {
 void generate_zb_h2(const SimConfig& config, OpPlan& out) {
   const int p = config.ranks;
   const int m = config.microbatches;
-  const auto mz = static_cast<std::size_t>(m);
-  out.begin(one_stage_per_rank(config, "zb-h2"), 3 * static_cast<std::size_t>(p) * mz);
-  // The slot in which each (rank, micro-batch) F and B ran; an op is usable from the next slot.
-  constexpr int kNotRun = -1;
-  std::vector<int> f_slot(static_cast<std::size_t>(p) * mz, kNotRun), b_slot(f_slot);
-  auto ran_before = [&](const std::vector<int>& slots, int r, int mb, int slot) {
-    const int s = slots[static_cast<std::size_t>(r) * mz + static_cast<std::size_t>(mb)];
-    return s != kNotRun && s < slot;
-  };
-  auto mark = [&](std::vector<int>& slots, int r, int mb, int slot) {
-    slots[static_cast<std::size_t>(r) * mz + static_cast<std::size_t>(mb)] = slot;
-  };
-  std::vector<RankSlots> ranks(static_cast<std::size_t>(p));
-  std::vector<std::vector<SlotOp>> lists(static_cast<std::size_t>(p));
+  const auto pz = static_cast<std::size_t>(p);
+  out.begin(one_stage_per_rank(config, "zb-h2"), 3 * pz * static_cast<std::size_t>(m));
+  // Each rank runs its F's and B's in micro-batch order, so "the neighbour's F (B) of micro-batch
+  // k ran in an earlier slot" is "the neighbour had run more than k of them when this slot began".
+  std::vector<RankSlots> now(pz), before(pz);
+  std::vector<std::vector<SlotOp>> lists(pz);
+  for (auto& list : lists) list.reserve(3 * static_cast<std::size_t>(m));
   const int alive_cap = 2 * p - 1;
   int done_ranks = 0;
   for (int slot = 0; done_ranks < p; ++slot) {
     // A slot in which no rank can run would repeat for ever; 3pM slots (every op in a slot of its
     // own) bound a run that progresses, so a bug here is an internal error, not a hang.
     PIPESIM_CHECK(slot <= 3 * p * m, "ZB-H2's slot construction must finish");
+    before = now;
     for (int r = 0; r < p; ++r) {
-      RankSlots& k = ranks[static_cast<std::size_t>(r)];
-      std::vector<SlotOp>& list = lists[static_cast<std::size_t>(r)];
+      const auto rz = static_cast<std::size_t>(r);
+      RankSlots& k = now[rz];
       if (k.next_w == m) continue;
-      const bool b_ready =
-          k.next_b < k.next_f && (r == p - 1 ? ran_before(f_slot, r, k.next_b, slot)
-                                             : ran_before(b_slot, r + 1, k.next_b, slot));
-      const bool f_ready = k.next_f < m && k.next_f - k.next_w < alive_cap &&
-                           (r == 0 || ran_before(f_slot, r - 1, k.next_f, slot));
-      if (b_ready) {
-        mark(b_slot, r, k.next_b, slot);
-        list.push_back({k.next_b++, Kind::B});
-      } else if (f_ready) {
-        mark(f_slot, r, k.next_f, slot);
-        list.push_back({k.next_f++, Kind::F});
+      // The last stage's B needs its own F; any other B the next stage's B.
+      const int b_inputs = r == p - 1 ? before[rz].next_f : before[rz + 1].next_b;
+      const int f_inputs = r == 0 ? m : before[rz - 1].next_f;
+      if (k.next_b < k.next_f && k.next_b < b_inputs) {
+        lists[rz].push_back({k.next_b++, Kind::B});
+      } else if (k.next_f < f_inputs && k.next_f - k.next_w < alive_cap) {
+        lists[rz].push_back({k.next_f++, Kind::F});
       } else if (k.next_w < k.next_b) {
-        list.push_back({k.next_w++, Kind::W});
+        lists[rz].push_back({k.next_w++, Kind::W});
         if (k.next_w == m) ++done_ranks;
       }
     }
