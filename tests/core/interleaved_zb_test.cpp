@@ -89,6 +89,19 @@ TEST_CASE("interleaved 1F1B idles (p-1)(F+B) per rank: 1/V of 1F1B's at V times 
         }
 }
 
+// With V >= 2 rank 0 warms up with 2(p-1) + (V-1)p forwards and runs one more before its first
+// backward; when that reaches all V x M chunks (M = p) every forward comes first. V = 1 is 1F1B: p.
+TEST_CASE("interleaved 1F1B peaks at (V+1)p-1 chunks on rank 0, all V x M when M = p") {
+  for (int p : {2, 3, 4, 8})
+    for (int v : {1, 2, 4}) {
+      INFO(p << " ranks, V=" << v);
+      CHECK(simulate_checked(interleaved(p, 4 * p, v)).per_rank[0].peak_activations ==
+            (v == 1 ? p : (v + 1) * p - 1));
+      CHECK(simulate_checked(interleaved(p, p, v)).per_rank[0].peak_activations ==
+            (v == 1 ? p : v * p));
+    }
+}
+
 // Hand transcription of ScheduleZBVZeroBubble._calculate_single_rank_operations for R = 2, M = 3
 // (its max(M, 2R-1) = 3, so no padding). Rank r holds stage r (chunk 0) and 3 - r (chunk 1).
 TEST_CASE("ZB-V 2x3 follows PyTorch's ZBV order") {
@@ -151,6 +164,12 @@ TEST_CASE("ZB-H2 holds 2p-1 micro-batches on rank 0, ZB-H1 and 1F1B p") {
     CHECK(h2.per_rank[0].peak_activations == 2 * p - 1);
     CHECK(h2.max_peak_activations == 2 * p - 1);
   }
+}
+
+// ZB-V's first rank runs 2p-1 chunk-0 forwards, then its first chunk-1 forward, before its first
+// B: 2p chunks of half a stage each, the activation memory of 1F1B's p whole stages (paper §6).
+TEST_CASE("ZB-V holds 2p chunks on rank 0, 1F1B's memory") {
+  for (int p : {2, 3, 4, 8}) CHECK(simulate_checked({"zb-v", p, 4 * p, {}}).max_peak_activations == 2 * p);
 }
 
 TEST_CASE("the new schedules pass the invariant checker over many shapes and costs") {
