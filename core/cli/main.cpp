@@ -32,7 +32,7 @@ commands:
              --input FILE|-   read {schedule, ranks, microbatches, costs} as JSON instead, or a
                               hand-written schedule {"schedule":"custom","stages","directions",
                               "microbatches","rankOps":[["F0.0@0","B0.0@0",...],...]}
-  sweep      --schedules a,b|all --ranks 4:16:2 --microbatches 8,16,2R [costs] [--format text|csv|json]
+  sweep      --schedules a,b|all --ranks 4:16:2 --microbatches 8,16,2R [--chunks V] [costs] [--format text|csv|json]
   lesson     the lesson script's four tables, simulated, beside its closed forms [--format text|json]
   schedules  list the built-in schedules [--format text|json]
   catalogue  everything a client needs to know: schedules and their shape rules, limits,
@@ -78,7 +78,8 @@ int cmd_simulate(const std::vector<std::string>& argv) {
 }
 
 int cmd_sweep(const std::vector<std::string>& argv) {
-  const Args args = unwrap(Args::parse(argv, with_costs({"schedules", "ranks", "microbatches", "format"})));
+  const Args args =
+      unwrap(Args::parse(argv, with_costs({"schedules", "ranks", "microbatches", "chunks", "format"})));
   const std::string format = unwrap(args.format({"text", "csv", "json"}));
   SweepRequest req;
   req.schedules = args.get_list("schedules", "all");
@@ -88,6 +89,7 @@ int cmd_sweep(const std::vector<std::string>& argv) {
   }
   req.ranks = unwrap(parse_int_list(args.get("ranks", "8"), "ranks"));
   req.microbatches = unwrap(parse_microbatch_list(args.get("microbatches", "2R,4R,8R")));
+  req.chunks = unwrap(args.get_int("chunks", "chunks", 0));
   req.costs = unwrap(args.get_costs());
   const auto rows = unwrap(run_sweep(req));  // validates once, then runs
   if (format == "json")

@@ -10,6 +10,7 @@
 
 #include "invariants.h"
 #include "pipesim/engine.h"
+#include "pipesim/sweep.h"
 
 using namespace pipesim;
 using pipesim::testing::simulate_checked;
@@ -202,4 +203,20 @@ TEST_CASE("chunks is validated against the catalogue's option") {
   // Megatron's M constraint: a multiple of the pipeline size.
   CHECK(error_of(interleaved(4, 6, 2)).rule == "microbatches.multiple_of_ranks");
   CHECK(validate(interleaved(4, 8, 0)).ok());  // 0: the catalogue's default
+}
+
+TEST_CASE("a sweep's chunks reach the schedules that take them and no other") {
+  SweepRequest req;
+  req.schedules = {"interleaved-1f1b", "1f1b"};
+  req.ranks = {4};
+  req.microbatches = {{2, true}};
+  req.chunks = 4;
+  const auto rows = run_sweep(req);
+  REQUIRE(rows.ok());
+  REQUIRE(rows.value().size() == 2);
+  CHECK(rows.value()[0].stages == 16);                                // 4 chunks x 4 ranks
+  CHECK(rows.value()[0].bubble_max == Approx(3 * (1 + 2)));           // (p-1)(F+B), chunk costs
+  CHECK(rows.value()[1].stages == 4);
+  req.chunks = 17;
+  CHECK(run_sweep(req).error().message == "chunks must be an integer in [1, 16] (got 17)");
 }
