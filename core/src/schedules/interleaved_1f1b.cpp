@@ -38,7 +38,9 @@ void generate_interleaved_1f1b(const SimConfig& config, OpPlan& out) {
     out.open_rank();
     for (int c = 0; c < v; ++c) lanes[static_cast<std::size_t>(c)] = out.lane(0, c * p + r);
     auto mb = [&](int k) { return k / group * p + k % p; };
-    auto forward = [&](int k) { out.forward(lanes[static_cast<std::size_t>(k % group / p)], mb(k)); };
+    auto forward = [&](int k) {
+      out.forward(lanes[static_cast<std::size_t>(k % group / p)], mb(k));
+    };
     auto backward = [&](int k) {
       out.backward(lanes[static_cast<std::size_t>(v - 1 - k % group / p)], mb(k));
     };

@@ -1,13 +1,14 @@
 // ZB-V (Qi et al., "Zero Bubble Pipeline Parallelism", arXiv 2401.10241 §6): two chunks per rank
 // in DualPipeV's V, rank r holding stage r on the way down and stage 2R-1-r on the way back, with
 // every backward split into B (input gradient) and W (weight gradient). The order is PyTorch's
-// torch/distributed/pipelining/schedules.py, ScheduleZBVZeroBubble._calculate_single_rank_operations:
-// 2(R-r)-1 chunk-0 forwards; r pairs of chunk-1 and chunk-0 forwards; R-r rounds of a chunk-1
-// forward, B and W; a steady state of F0 B0 W0 F1 B1 W1 (no F0 once all have run); r rounds of B0
-// and B1 with their W's deferred; R-r rounds of B0 and the oldest chunk-0 W; then the deferred
-// W's, chunk 1's first. Like PyTorch, the order is built for max(M, 2R-1) micro-batches and the
-// ops of micro-batches past M are dropped (PyTorch leaves those slots empty).
-// With T_F = T_B = T_W the paper's schedule has no bubble and 1F1B's activation memory.
+// torch/distributed/pipelining/schedules.py,
+// ScheduleZBVZeroBubble._calculate_single_rank_operations: 2(R-r)-1 chunk-0 forwards; r pairs of
+// chunk-1 and chunk-0 forwards; R-r rounds of a chunk-1 forward, B and W; a steady state of F0 B0
+// W0 F1 B1 W1 (no F0 once all have run); r rounds of B0 and B1 with their W's deferred; R-r rounds
+// of B0 and the oldest chunk-0 W; then the deferred W's, chunk 1's first. Like PyTorch, the order
+// is built for max(M, 2R-1) micro-batches and the ops of micro-batches past M are dropped (PyTorch
+// leaves those slots empty). With T_F = T_B = T_W the paper's schedule has no bubble and 1F1B's
+// activation memory.
 #include <algorithm>
 #include <cstddef>
 
