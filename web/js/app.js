@@ -192,7 +192,7 @@ function render(state) {
     views.custom.update({ custom: state.custom, costs: state.costs, config: configOf(state) });
   }
   if (state.view === 'planner') view.update({ lang: state.lang, plan: state.plan });
-  if (state.view === 'sweep') view.update({ ranks: state.ranks, microbatches: state.microbatches, costs: state.costs, axis: state.axis, table: state.table });
+  if (state.view === 'sweep') view.update({ ranks: state.ranks, microbatches: state.microbatches, chunks: state.chunks, costs: state.costs, axis: state.axis, table: state.table });
 }
 
 async function start() {

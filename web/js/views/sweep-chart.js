@@ -3,7 +3,7 @@
 // cannot run are gaps in its line and "n/a" in the table. Offers a table view and a CSV download.
 // mount(element, deps) -> { update(state), destroy() }
 //   deps.sim.sweep(request) -> Promise<{rows}>   deps.t   deps.onChange?(patch)
-// state: { ranks, microbatches, costs, axis, table }
+// state: { ranks, microbatches, chunks, costs, axis, table }
 import { h, s, clear, uniqueId, errorBox } from '../ui/dom.js';
 import { localizedError, errorText } from '../lib/error-text.js';
 import { icon } from '../ui/icons.js';
@@ -138,7 +138,7 @@ export function mount(element, deps) {
     });
   }
 
-  const keyOf = (state) => JSON.stringify([state.ranks, state.microbatches, state.costs, axis]);
+  const keyOf = (state) => JSON.stringify([state.ranks, state.microbatches, state.chunks, state.costs, axis]);
 
   async function run(state) {
     const mine = ++token;
