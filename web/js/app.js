@@ -15,7 +15,7 @@ import { createActivities } from './lesson-activities.js';
 import { createProgress } from './lib/progress.js';
 import { initialLang, rememberLang } from './lib/lang-pref.js';
 import { prefersReducedMotion } from './ui/dom.js';
-import { SCHEDULE_NAMES, scheduleTitle } from './lib/schedules.js';
+import { SCHEDULE_NAMES, chunkedSchedule, scheduleTitle } from './lib/schedules.js';
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -156,7 +156,10 @@ function settingsSummary(state) {
   const costs = `F=${c.forward} B=${c.backward} W=${c.weight} F&B=${c.overlapped}${c.p2pLatency ? ` p2p=${c.p2pLatency}` : ''}${comm}`;
   if (state.view === 'lesson') return costs;
   const names = [state.schedule, state.compare].filter(Boolean).map((name) => scheduleTitle(name, t)).join(' vs ');
-  const shape = state.view === 'sweep' ? `R=${state.ranks} M=${state.microbatches}` : `${state.ranks} × ${state.microbatches}`;
+  // Chunks per rank (Megatron's V) when a schedule run takes them: the form's value or default.
+  const chunked = chunkedSchedule(state.view === 'sweep' ? SCHEDULE_NAMES : [state.schedule, state.compare]);
+  const chunks = chunked ? ` V=${state.chunks ?? chunked.chunks.default}` : '';
+  const shape = state.view === 'sweep' ? `R=${state.ranks} M=${state.microbatches}${chunks}` : `${state.ranks} × ${state.microbatches}${chunks}`;
   return state.view === 'sweep' ? `${shape} · ${costs}` : `${names} · ${shape} · ${costs}`;
 }
 

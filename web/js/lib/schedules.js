@@ -4,7 +4,7 @@
 // the order of options and legends and each schedule's colour, marker and dash. DOM-free.
 import CATALOGUE from '../../generated/catalogue.js';
 
-/** [{name, title, source, constraints, shape, layout, reference}], in the catalogue's order. */
+/** [{name, title, source, constraints, shape, layout, chunks, reference}], in the catalogue's order. */
 export const SCHEDULES = CATALOGUE.schedules;
 
 /** The schedule ids, in the catalogue's order. */
@@ -29,4 +29,12 @@ export function scheduleTitle(name, t) {
 /** The position of `name` in the catalogue (its colour, marker and dash), or -1. */
 export function scheduleIndex(name) {
   return SCHEDULE_NAMES.indexOf(name);
+}
+
+/**
+ * The first of `names` whose catalogue entry takes chunks (its `chunks`: range and default), or
+ * null: whose range the form offers and whose default it shows when the state has none.
+ */
+export function chunkedSchedule(names) {
+  return names.map(scheduleInfo).find((info) => info?.chunks) || null;
 }

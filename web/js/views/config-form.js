@@ -9,7 +9,7 @@
 import { h, uniqueId } from '../ui/dom.js';
 import { PRESETS, matchPreset } from '../lib/presets.js';
 import { errorText } from '../lib/error-text.js';
-import { SCHEDULES, scheduleInfo, scheduleTitle } from '../lib/schedules.js';
+import { SCHEDULES, SCHEDULE_NAMES, chunkedSchedule, scheduleTitle } from '../lib/schedules.js';
 import { shapeHint } from '../lib/shape-hint.js';
 
 const TYPING_DELAY_MS = 400;
@@ -90,8 +90,7 @@ export function mount(element, deps) {
       set(microbatches, state.microbatches);
       // Chunks: shown when a schedule run takes them (the sweep runs every schedule), with the
       // first such schedule's range; empty state means its default, shown as the value.
-      const names = state.view === 'sweep' ? SCHEDULES.map((s) => s.name) : [state.schedule, state.compare];
-      const chunked = names.map(scheduleInfo).find((info) => info?.chunks);
+      const chunked = chunkedSchedule(state.view === 'sweep' ? SCHEDULE_NAMES : [state.schedule, state.compare]);
       chunks.wrap.hidden = !chunked;
       if (chunked) {
         const { min, max, default: initial } = chunked.chunks;
