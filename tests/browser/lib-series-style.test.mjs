@@ -14,7 +14,7 @@ test('every catalogue schedule gets a style no other schedule has', () => {
   assert.equal(new Set(styles).size, styles.length, styles.join('\n'));
 });
 
-test('the palette never repeats within 8 x 9 x 5 positions, and neighbours differ in colour, marker and dash', () => {
+test('the palette never repeats within 9 x 8 x 5 positions, and neighbours differ in colour, marker and dash', () => {
   const size = COLOURS * MARKERS.length * DASHES.length;
   const styles = Array.from({ length: size }, (_, i) => paletteStyle(i));
   assert.equal(new Set(styles.map(key)).size, size);
@@ -50,6 +50,13 @@ test('each colour slot has a CSS class and, in light and dark, a colour at >= 3:
     light: { page: block('.dpl-theme-light'), series: light },
     dark: { page: block('.dpl-theme-dark'), series: { ...light, ...block('.dpl-theme-dark .dpl, .dpl-theme-dark.dpl') } },
   };
+  // The same palettes are written out for the page's theme switch, the system preference and a
+  // pinned embed theme: they must not drift apart (a slot following --blueprint is set only once).
+  const series = (props) => Object.fromEntries(Object.entries(props).filter(([k, v]) => k.startsWith('--dpl-series-') && !v.startsWith('var(')));
+  assert.deepEqual(series(block('.dpl-theme-light .dpl, .dpl-theme-light.dpl')), series(light));
+  for (const selector of ['[data-theme="dark"] .dpl', ':root:not([data-theme="light"]) .dpl']) {
+    assert.deepEqual(series(block(selector)), series(block('.dpl-theme-dark .dpl, .dpl-theme-dark.dpl')), selector);
+  }
   for (const [name, { page, series }] of Object.entries(themes)) {
     for (let i = 0; i < COLOURS; i++) {
       const value = series[`--dpl-series-${i}`];

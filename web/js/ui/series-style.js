@@ -1,16 +1,16 @@
 // How a schedule's line looks in the sweep and growth charts: colour, marker shape and dash from
 // one ordered palette, picked by the schedule's position in core's catalogue, so lines differ by
 // more than colour and a schedule added in core gets a style without a change here. Colours are
-// the CSS variables --dpl-series-0..7 (widgets.css), set for the light and dark themes.
-// The three cycles have pairwise coprime lengths (8 colours, 9 markers, 5 dashes): by the Chinese
-// remainder theorem the first 8 x 9 x 5 = 360 positions all get different triples, and any two
+// the CSS variables --dpl-series-0..8 (widgets.css), set for the light and dark themes.
+// The three cycles have pairwise coprime lengths (9 colours, 8 markers, 5 dashes): by the Chinese
+// remainder theorem the first 9 x 8 x 5 = 360 positions all get different triples, and any two
 // neighbours differ in all three: a new schedule never repeats an earlier one's style.
 import { s } from './dom.js';
 import { scheduleIndex } from '../lib/schedules.js';
 
 /** Colours defined in CSS (.is-series-N and --dpl-series-N for each theme, widgets.css). */
-export const COLOURS = 8;
-export const MARKERS = ['circle', 'square', 'triangle', 'diamond', 'cross', 'triangle-down', 'plus', 'ring', 'star'];
+export const COLOURS = 9;
+export const MARKERS = ['circle', 'square', 'triangle', 'diamond', 'cross', 'triangle-down', 'plus', 'ring'];
 // GPipe (first) dashed over 1F1B (second, solid): their bubble lines coincide.
 export const DASHES = ['6 4', '', '2 3', '9 3 2 3', '14 4'];
 
@@ -36,15 +36,6 @@ export function marker(kind, x, y, cls = 'dpl-series-marker') {
   if (kind === 'diamond') return s('polygon', { points: `${x},${y - r - 1} ${x + r + 1},${y} ${x},${y + r + 1} ${x - r - 1},${y}`, class: cls });
   if (kind === 'cross') return s('path', { d: `M${x - r} ${y - r}L${x + r} ${y + r}M${x - r} ${y + r}L${x + r} ${y - r}`, class: `${cls} is-stroke` });
   if (kind === 'plus') return s('path', { d: `M${x - r - 1} ${y}H${x + r + 1}M${x} ${y - r - 1}V${y + r + 1}`, class: `${cls} is-stroke` });
-  if (kind === 'star') {
-    // Five points, outer radius r + 1.5, inner radius half of it.
-    const points = Array.from({ length: 10 }, (_, i) => {
-      const radius = i % 2 ? (r + 1.5) / 2 : r + 1.5;
-      const angle = (Math.PI / 5) * i - Math.PI / 2;
-      return `${(x + radius * Math.cos(angle)).toFixed(2)},${(y + radius * Math.sin(angle)).toFixed(2)}`;
-    });
-    return s('polygon', { points: points.join(' '), class: cls });
-  }
   if (kind === 'ring') return s('circle', { cx: x, cy: y, r: r - 0.5, class: `${cls} is-stroke` });
   return s('circle', { cx: x, cy: y, r, class: cls });
 }
