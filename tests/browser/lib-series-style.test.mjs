@@ -14,7 +14,7 @@ test('every catalogue schedule gets a style no other schedule has', () => {
   assert.equal(new Set(styles).size, styles.length, styles.join('\n'));
 });
 
-test('the palette never repeats within 9 x 8 x 5 positions, and neighbours differ in colour, marker and dash', () => {
+test('the palette never repeats within 9 x 8 x 7 positions, and neighbours differ in colour, marker and dash', () => {
   const size = COLOURS * MARKERS.length * DASHES.length;
   const styles = Array.from({ length: size }, (_, i) => paletteStyle(i));
   assert.equal(new Set(styles.map(key)).size, size);

@@ -2,8 +2,8 @@
 // one ordered palette, picked by the schedule's position in core's catalogue, so lines differ by
 // more than colour and a schedule added in core gets a style without a change here. Colours are
 // the CSS variables --dpl-series-0..8 (widgets.css), set for the light and dark themes.
-// The three cycles have pairwise coprime lengths (9 colours, 8 markers, 5 dashes): by the Chinese
-// remainder theorem the first 9 x 8 x 5 = 360 positions all get different triples, and any two
+// The three cycles have pairwise coprime lengths (9 colours, 8 markers, 7 dashes): by the Chinese
+// remainder theorem the first 9 x 8 x 7 = 504 positions all get different triples, and any two
 // neighbours differ in all three: a new schedule never repeats an earlier one's style.
 import { s } from './dom.js';
 import { scheduleIndex } from '../lib/schedules.js';
@@ -12,7 +12,7 @@ import { scheduleIndex } from '../lib/schedules.js';
 export const COLOURS = 9;
 export const MARKERS = ['circle', 'square', 'triangle', 'diamond', 'cross', 'triangle-down', 'plus', 'ring'];
 // GPipe (first) dashed over 1F1B (second, solid): their bubble lines coincide.
-export const DASHES = ['6 4', '', '2 3', '9 3 2 3', '14 4'];
+export const DASHES = ['6 4', '', '2 3', '9 3 2 3', '14 4', '3 6', '10 2 2 2 2 2'];
 
 /** {className, marker, dash} of palette position `index` (>= 0). */
 export function paletteStyle(index) {
