@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `make bench`, wasm side (issue #3): the core bench built natively and as wasm (the same calls,
 // so the ratio is the simulator's own), the same DualPipe simulations through the JS API, the
-// full sweep (5 schedules x even R 4..64 x M in {2R,4R,8R,16R}) in Node and in headless Chromium
+// full sweep (every catalogue schedule x even R 4..64 x M in {2R,4R,8R,16R}) in Node and in headless Chromium
 // (main thread, one Web Worker, and split over the page's pool of workers; warm, and cold as a
 // fresh page's first sweep), the module's size, and the page payload gzipped. Prints figures
 // only; nothing asserts on time (STYLE.md §8).
@@ -15,6 +15,7 @@ import { chromium } from 'playwright-core';
 import { benchTimelineFrames } from './timeline-frames.mjs';
 import { loadPipesim } from '../wasm/pipesim.js';
 import { benchPages } from './page-timing.mjs';
+import CATALOGUE from '../web/generated/catalogue.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const WEB = path.join(ROOT, 'web');
@@ -26,8 +27,9 @@ const SIMULATIONS = [[64, 1024], [16, 4096]];
 const CORE_PAIRS = 3;
 const JS_API_REPS = 101;
 const WARM_MS = 500;
+// Every schedule core offers (its catalogue, as the page reads it), so a new one is benched too.
 const SWEEP = {
-  schedules: ['gpipe', '1f1b', 'zb-h1', 'dualpipe', 'dualpipev'],
+  schedules: CATALOGUE.schedules.map((s) => s.name),
   ranks: Array.from({ length: 31 }, (_, i) => 4 + 2 * i),
   microbatches: ['2R', '4R', '8R', '16R'],
 };

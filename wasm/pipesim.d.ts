@@ -101,6 +101,8 @@ export interface SimConfig {
    * dualpipev only) also at the batched sends and receives of DeepSeek's step() (docs/schema.md).
    */
   timing?: 'dependency' | 'runtime';
+  /** Model chunks per rank, only for schedules whose catalogue entry has `chunks`; 0 or absent: its default. */
+  chunks?: number;
 }
 
 /**
@@ -187,6 +189,8 @@ export interface SweepRequest {
   ranks: number[];
   microbatches: MicrobatchSpec[];
   costs?: Costs;
+  /** Chunks for the schedules that take them (see SimConfig.chunks); the others keep their layout. */
+  chunks?: number;
 }
 
 /** One cell of a sweep; a shape the schedule cannot run is a row with ok: false and its error. */
@@ -229,6 +233,8 @@ export interface CatalogueSchedule extends ScheduleInfo {
     /** Most ops one micro-batch makes on one stage: ops <= microbatches x stages x opsPerChunk. */
     opsPerChunk: number;
   };
+  /** The range and default of SimConfig.chunks; null when the layout is fixed. */
+  chunks: { min: number; max: number; default: number } | null;
   /** DeepSeek's table formula, the region where it is exact, and its source ("" when none). */
   reference: { formula: string; condition: string; source: string };
 }
@@ -237,7 +243,8 @@ export interface CatalogueSchedule extends ScheduleInfo {
 export interface Catalogue {
   schedules: CatalogueSchedule[];
   limits: {
-    maxRanks: number; maxStages: number; maxMicrobatches: number; maxOps: number; maxCost: number;
+    maxRanks: number; maxStages: number; maxMicrobatches: number; maxChunks: number; maxOps: number;
+    maxCost: number;
     /** The time resolution: every time is a whole number of ticks. */
     tick: number;
     maxCommLayers: number; maxSweepCells: number; maxSweepOps: number; maxTraceCells: number;

@@ -29,7 +29,8 @@ namespace {
 constexpr const char* kUsage = R"(usage: pipesim <command> [options]
 
 commands:
-  simulate   --schedule NAME --ranks R --microbatches M [costs] [--format text|json|chrome]
+  simulate   --schedule NAME --ranks R --microbatches M [--chunks V] [costs] [--format text|json|chrome]
+             (--chunks: model chunks per rank, where the catalogue's schedule takes them)
              [--timing dependency|runtime]  (runtime: DualPipe(V) ops also wait at the sends
              and receives DeepSeek's step() posts and waits for in batches)
              (chrome: a trace-event file for Perfetto or chrome://tracing)
@@ -37,9 +38,9 @@ commands:
                               hand-written schedule {"schedule":"custom","stages","directions",
                               "microbatches","rankOps":[["F0.0@0","B0.0@0",...],...]}, or a
                               torch.distributed.pipelining CSV (0F0,1F0,...; costs from flags)
-  export     --schedule NAME --ranks R --microbatches M [--format pytorch-csv]
+  export     --schedule NAME --ranks R --microbatches M [--chunks V] [--format pytorch-csv]
              the schedule's per-rank actions as torch.distributed.pipelining's CSV
-  sweep      --schedules a,b|all --ranks 4:16:2 --microbatches 8,16,2R [costs] [--format text|csv|json]
+  sweep      --schedules a,b|all --ranks 4:16:2 --microbatches 8,16,2R [--chunks V] [costs] [--format text|csv|json]
   lesson     the lesson script's four tables, simulated, beside its closed forms [--format text|json]
   schedules  list the built-in schedules [--format text|json]
   catalogue  everything a client needs to know: schedules and their shape rules, limits,
@@ -77,13 +78,14 @@ bool looks_like_csv(const std::string& text) {
          (std::isdigit(static_cast<unsigned char>(text[first])) || text[first] == '(' || text[first] == ',');
 }
 
-// --schedule --ranks --microbatches and the cost flags (those not allowed are absent).
+// --schedule --ranks --microbatches [--chunks] and the cost flags (those not allowed are absent).
 SimConfig config_from_flags(const Args& args) {
   unwrap(args.require({"schedule", "ranks", "microbatches"}));
   SimConfig config;
   config.schedule = args.get("schedule", "");
   config.ranks = unwrap(args.get_int("ranks", "ranks", 0));
   config.microbatches = unwrap(args.get_int("microbatches", "microbatches", 0));
+  config.chunks = unwrap(args.get_int("chunks", "chunks", 0));
   config.costs = unwrap(args.get_costs());
   const std::string timing = args.get("timing", timing_name(config.timing));
   if (timing != timing_name(Timing::Dependency) && timing != timing_name(Timing::Runtime))
@@ -107,16 +109,16 @@ void print_result(const SimResult& result, const std::string& format) {
 
 int cmd_simulate(const std::vector<std::string>& argv) {
   const Args args =
-      unwrap(Args::parse(argv, with_costs({"schedule", "ranks", "microbatches", "format", "input", "timing"})));
+      unwrap(Args::parse(argv, with_costs({"schedule", "ranks", "microbatches", "chunks", "format", "input", "timing"})));
   const std::string format = unwrap(args.format({"text", "json", "chrome"}));
   if (args.has("input")) {
     const std::string text = unwrap(args.read_input());
     if (looks_like_csv(text)) {  // a CSV carries only the op order: the costs come from flags
-      unwrap(args.reject_with_input({"schedule", "ranks", "microbatches", "timing"}));
+      unwrap(args.reject_with_input({"schedule", "ranks", "microbatches", "chunks", "timing"}));
       print_result(unwrap(simulate_pytorch_csv(text, unwrap(args.get_costs()))), format);
       return 0;
     }
-    unwrap(args.reject_with_input(with_costs({"schedule", "ranks", "microbatches", "timing"})));
+    unwrap(args.reject_with_input(with_costs({"schedule", "ranks", "microbatches", "chunks", "timing"})));
     print_result(unwrap(simulate_request(unwrap(parse_json(text)))), format);
     return 0;
   }
@@ -125,7 +127,7 @@ int cmd_simulate(const std::vector<std::string>& argv) {
 }
 
 int cmd_export(const std::vector<std::string>& argv) {
-  const Args args = unwrap(Args::parse(argv, {"schedule", "ranks", "microbatches", "format"}));
+  const Args args = unwrap(Args::parse(argv, {"schedule", "ranks", "microbatches", "chunks", "format"}));
   unwrap(args.format({"pytorch-csv"}));
   const std::string csv = schedule_to_pytorch_csv(unwrap(generate_schedule(config_from_flags(args))));
   committed_stdout() << csv;  // nothing can fail any more
@@ -133,7 +135,8 @@ int cmd_export(const std::vector<std::string>& argv) {
 }
 
 int cmd_sweep(const std::vector<std::string>& argv) {
-  const Args args = unwrap(Args::parse(argv, with_costs({"schedules", "ranks", "microbatches", "format"})));
+  const Args args =
+      unwrap(Args::parse(argv, with_costs({"schedules", "ranks", "microbatches", "chunks", "format"})));
   const std::string format = unwrap(args.format({"text", "csv", "json"}));
   SweepRequest req;
   req.schedules = args.get_list("schedules", "all");
@@ -143,6 +146,7 @@ int cmd_sweep(const std::vector<std::string>& argv) {
   }
   req.ranks = unwrap(parse_int_list(args.get("ranks", "8"), "ranks"));
   req.microbatches = unwrap(parse_microbatch_list(args.get("microbatches", "2R,4R,8R")));
+  req.chunks = unwrap(args.get_int("chunks", "chunks", 0));
   req.costs = unwrap(args.get_costs());
   const auto rows = unwrap(run_sweep(req));  // validates once, then runs
   if (format == "json")

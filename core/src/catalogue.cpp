@@ -32,6 +32,11 @@ Json schedule_to_json(const ScheduleInfo& info) {
                 {"stagesPerRank", l.stages_per_rank},
                 {"paramCopies", l.param_copies},
                 {"opsPerChunk", l.ops_per_chunk}}},
+              // null for a fixed layout; else the range and default of SimConfig::chunks
+              {"chunks", info.chunks.taken() ? Json{{"min", info.chunks.min},
+                                                    {"max", info.chunks.max},
+                                                    {"default", info.chunks.default_chunks}}
+                                             : Json(nullptr)},
               {"reference",
                {{"formula", ref.formula}, {"condition", ref.condition}, {"source", ref.source}}}};
 }
@@ -40,6 +45,7 @@ Json limits_json() {
   return Json{{"maxRanks", kMaxRanks},
               {"maxStages", kMaxStages},
               {"maxMicrobatches", kMaxMicrobatches},
+              {"maxChunks", kMaxChunks},
               {"maxOps", kMaxOps},
               {"maxCost", kMaxCost},
               {"tick", 1 / kTicksPerUnit},

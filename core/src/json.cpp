@@ -31,13 +31,13 @@ Result<Costs> costs_from_json(const Json& json, const std::string& path) {
 
 Result<SimConfig> config_from_json(const Json& json) {
   auto fields =
-      detail::FieldReader::open(json, "", "config", {"schedule", "ranks", "microbatches", "costs", "timing"});
+      detail::FieldReader::open(json, "", "config", {"schedule", "ranks", "microbatches", "costs", "chunks", "timing"});
   if (!fields.ok()) return fields.error();
   const detail::FieldReader& f = fields.value();
   if (Status st = f.require({"schedule", "ranks", "microbatches"}); !st.ok()) return st.error();
   SimConfig config;
   for (Status st : {f.read("schedule", config.schedule), f.read("ranks", config.ranks),
-                    f.read("microbatches", config.microbatches)})
+                    f.read("microbatches", config.microbatches), f.read("chunks", config.chunks)})
     if (!st.ok()) return st.error();
   if (f.has("costs")) {
     auto costs = costs_from_json(f.at("costs"), f.path("costs"));

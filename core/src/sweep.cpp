@@ -26,6 +26,17 @@ Result<MicrobatchSpec> parse_microbatch_spec(const std::string& text, const std:
   return spec;
 }
 
+namespace {
+
+// The config of one cell: the request's chunks only where the schedule takes them.
+SimConfig cell_config(const SweepRequest& req, const std::string& name, int ranks, int microbatches) {
+  SimConfig config{name, ranks, microbatches, req.costs};
+  if (find_schedule_info(name)->chunks.taken()) config.chunks = req.chunks;
+  return config;
+}
+
+}  // namespace
+
 Status validate_sweep(const SweepRequest& req) {
   if (req.schedules.empty() || req.ranks.empty() || req.microbatches.empty())
     return make_error(Rule::SweepEmpty, "");
@@ -38,6 +49,9 @@ Status validate_sweep(const SweepRequest& req) {
       return make_error(Rule::RangeIntegers, "/ranks/" + std::to_string(i),
                         {{"field", "ranks"}, {"min", 1}, {"max", kMaxRanks}, {"got", req.ranks[i]}});
   if (Status st = validate_costs(req.costs); !st.ok()) return st;
+  if (req.chunks != 0)
+    if (Status st = detail::int_in_range(req.chunks, 1, kMaxChunks, "chunks", "/chunks"); !st.ok())
+      return st;
   const std::int64_t cells = static_cast<std::int64_t>(req.schedules.size()) * req.ranks.size() *
                              req.microbatches.size();
   if (cells > kMaxSweepCells)
@@ -48,7 +62,9 @@ Status validate_sweep(const SweepRequest& req) {
       for (const auto& m : req.microbatches) {
         const std::int64_t mb = static_cast<std::int64_t>(m.value) * (m.per_rank ? r : 1);
         if (mb > kMaxMicrobatches) continue;  // reported per row
-        const std::int64_t cell_ops = estimate_ops(*find_schedule_info(name), r, mb);
+        const ScheduleInfo& info = *find_schedule_info(name);
+        const std::int64_t cell_ops = estimate_ops(
+            info, r, mb, effective_chunks(info, cell_config(req, name, r, 1)));
         if (cell_ops <= kMaxOps) ops += cell_ops;  // larger cells fail alone with too_large
       }
   if (ops > kMaxSweepOps)
@@ -70,7 +86,7 @@ std::vector<SweepRow> run_valid_sweep(const SweepRequest& req) {
         row.ranks = r;
         const std::int64_t mb = static_cast<std::int64_t>(m.value) * (m.per_rank ? r : 1);
         row.microbatches = mb > kMaxMicrobatches ? kMaxMicrobatches + 1 : static_cast<int>(mb);
-        const SimConfig config{name, r, row.microbatches, req.costs};
+        const SimConfig config = cell_config(req, name, r, row.microbatches);
         const Status shape = detail::validate_config(config, true);
         const Result<SimResult> result = shape.ok() ? detail::simulate_valid(config, SimOptions{TimelineForm::None}, workspace)
                                                     : Result<SimResult>(shape.error());
@@ -102,7 +118,7 @@ Result<std::vector<SweepRow>> run_sweep(const SweepRequest& req) {
 
 Result<SweepRequest> sweep_from_json(const Json& json) {
   if (!json.is_object()) return make_error(Rule::SweepNotObject, "");
-  auto fields = detail::FieldReader::open(json, "", "sweep", {"schedules", "ranks", "microbatches", "costs"});
+  auto fields = detail::FieldReader::open(json, "", "sweep", {"schedules", "ranks", "microbatches", "costs", "chunks"});
   if (!fields.ok()) return fields.error();
   const detail::FieldReader& f = fields.value();
   for (const char* key : {"schedules", "ranks", "microbatches"})
@@ -139,6 +155,7 @@ Result<SweepRequest> sweep_from_json(const Json& json) {
     if (!costs.ok()) return costs.error();
     req.costs = costs.value();
   }
+  if (Status st = f.read("chunks", req.chunks); !st.ok()) return st.error();
   if (Status st = validate_sweep(req); !st.ok()) return st.error();
   return req;
 }

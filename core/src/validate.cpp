@@ -63,7 +63,8 @@ Status validate_config(const SimConfig& config, bool costs_checked) {
       return make_error(Rule::TimingSchedule, "/timing", {{"got", config.schedule}});
     if (config.costs.comm) return make_error(Rule::TimingComm, "/timing");
   }
-  const std::int64_t ops = estimate_ops(info, config.ranks, config.microbatches);
+  const std::int64_t ops =
+      estimate_ops(info, config.ranks, config.microbatches, effective_chunks(info, config));
   if (ops > kMaxOps)
     return make_error(Rule::ConfigTooLarge, "",
                       {{"ops", ops}, {"schedule", config.schedule}, {"limit", kMaxOps}});

@@ -21,6 +21,17 @@ test('DualPipe, DualPipeV and Chimera read as the papers state their shapes', ()
   assert.deepEqual(rules('chimera', hi), { ranks: 'सम, ≥ 2', microbatches: '≥ 1, रैंक का गुणज' });
 });
 
+test('a schedule with chunks counts its stages from the config\'s chunks (ranks x chunks), else its default', () => {
+  const info = CATALOGUE.schedules.find((s) => s.chunks);
+  const stages = (chunks) => shapeRules(info, en, chunks).ranks;
+  assert.equal(stages(4), '≥ 1, 4 stages per rank');
+  assert.equal(stages(info.chunks.max), `≥ 1, ${info.chunks.max} stages per rank`);
+  assert.equal(stages(1), '≥ 1', 'one chunk: one stage per rank, as for plain 1F1B');
+  for (const unusable of [null, 0, info.chunks.max + 1, 2.5, 'abc']) assert.equal(stages(unusable), `≥ 1, ${info.chunks.default} stages per rank`);
+  assert.equal(shapeHint([info.name, ''], 'ranks', en, 3), 'Needs: ≥ 1, 3 stages per rank');
+  assert.equal(shapeHint([info.name, '1f1b'], 'ranks', hi, 3), `${hi(`sched.${info.name}`)}: ≥ 1, हर रैंक पर 3 स्टेज\n1F1B: ≥ 1`);
+});
+
 test('one schedule gives one "Needs" line; two with different rules give a line each, by title', () => {
   assert.equal(shapeHint(['dualpipe', ''], 'ranks', en), 'Needs: even, ≥ 2');
   assert.equal(shapeHint(['dualpipe', 'chimera'], 'ranks', en), 'Needs: even, ≥ 2');

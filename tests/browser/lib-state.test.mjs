@@ -167,3 +167,18 @@ test('a huge or multi-line value for a page-level key makes a one-line notice of
     assert.ok(errors[0].message.length < 300, `${key}: ${errors[0].message.length} characters`);
   }
 });
+
+test('chunks round-trip through the address and reach only the schedules whose catalogue entry takes them', () => {
+  const chunked = CATALOGUE.schedules.find((s) => s.chunks);
+  const fixed = CATALOGUE.schedules.find((s) => !s.chunks);
+  assert.equal(DEFAULT_STATE.chunks, null, 'absent: each schedule keeps its catalogue default');
+  assert.equal(configOf(DEFAULT_STATE, chunked.name).chunks, undefined);
+  const state = { ...DEFAULT_STATE, view: 'timeline', schedule: chunked.name, compare: fixed.name, ranks: 4, microbatches: 8, chunks: 4 };
+  const text = serializeState(state);
+  assert.equal(text, `view=timeline&schedule=${chunked.name}&compare=${fixed.name}&ranks=4&microbatches=8&chunks=4`);
+  assert.deepEqual(parseParams(`#${text}`), { state, errors: [] });
+  assert.equal(configOf(state).chunks, 4);
+  // Core rejects chunks for a fixed layout (chunks.unsupported): the compared schedule runs without.
+  assert.equal('chunks' in configOf(state, fixed.name), false);
+  assert.equal(parseParams('chunks=two').state.chunks, 'two', 'passed through for core to judge');
+});

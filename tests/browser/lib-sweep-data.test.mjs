@@ -34,6 +34,13 @@ test('every micro-batch count of the grid meets each schedule\'s divisibility ru
   assert.deepEqual(sweepRequest({ axis: 'microbatches', ranks: 8, costs }, plain).microbatches, [4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60, 64]);
 });
 
+test('chunks pass through to the sweep when set (core applies them where the catalogue allows), else stay out', () => {
+  for (const axis of ['microbatches', 'ranks']) {
+    assert.equal(sweepRequest({ axis, ranks: 4, microbatches: 16, costs, chunks: 4 }).chunks, 4);
+    assert.equal('chunks' in sweepRequest({ axis, ranks: 4, microbatches: 16, costs, chunks: null }), false);
+  }
+});
+
 test('vs ranks at fixed micro-batches: even ranks 2..24 (some schedule needs an even count)', () => {
   const r = sweepRequest({ axis: 'ranks', ranks: 8, microbatches: 16, costs });
   assert.deepEqual(r.ranks, [2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24]);

@@ -125,6 +125,25 @@ test('the catalogue limits and layouts the planner relies on are the ones core e
   }
 });
 
+test('chunks travel with every part, and the size estimate counts them as core does', () => {
+  const chunked = CATALOGUE.schedules.find((s) => s.chunks);
+  const request = { ...SMALL, schedules: [...SMALL.schedules, chunked.name], ranks: [4, 8, 16, 32], microbatches: ['2R', '4R'], chunks: 3 };
+  const plan = planSweep(request, { workers: 2, minUnits: 0 });
+  assert.ok(plan, 'a request with chunks splits');
+  assert.ok(plan.parts.every((part) => part.request.chunks === 3));
+  const whole = site.api.sweep(request);
+  assert.notDeepEqual(whole, site.api.sweep({ ...request, chunks: 0 }), 'chunks change the chunked schedule\'s rows');
+  assert.equal(JSON.stringify(plan.merge(plan.parts.map((part) => site.api.sweep(part.request)))), JSON.stringify(whole));
+  // 31 cells of 960 micro-batches on 64 ranks: about 7.6M ops at the default chunks, 61M at the
+  // most (64 x 16 stages x 2 ops x 960 each): over core's sweep limit, so that one runs whole.
+  const big = { schedules: [chunked.name], ranks: [64], microbatches: Array(31).fill(960) };
+  assert.ok(planSweep(big, { workers: 2 }));
+  const most = { ...big, chunks: CATALOGUE.limits.maxChunks };
+  assert.equal(errorOf(() => site.api.sweep(most))?.code, 'too_large');
+  assert.equal(planSweep(most, { workers: 2 }), null);
+  for (const chunks of [-1, 2.5, '3', CATALOGUE.limits.maxChunks + 1]) assert.equal(planSweep({ ...request, chunks }, { workers: 2, minUnits: 0 }), null, String(chunks));
+});
+
 test('a request naming a schedule outside the catalogue runs whole, so core names it', () => {
   assert.equal(planSweep({ ...FULL, schedules: [...SCHEDULES, 'pipedream'] }, { workers: 2 }), null);
   assert.equal(planWith(FULL, { workers: 2 }), null, 'no catalogue: no split');

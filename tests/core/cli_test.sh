@@ -32,6 +32,9 @@ case "$json" in *'"bubble":{"max":4.2'*) ;; *) echo "FAIL: dualpipe 8x20 F&B=2.4
 from_stdin=$(echo '{"schedule":"dualpipe","ranks":8,"microbatches":20}' | "$cli" simulate --input - --format json)
 [ "$from_stdin" = "$("$cli" simulate --schedule dualpipe --ranks 8 --microbatches 20 --format json)" ] ||
   { echo "FAIL: --input - differs from flags"; failures=$((failures + 1)); }
+# --chunks reaches the config: 4 chunks on 4 ranks are 16 stages; Narayanan's bubble (p-1)(F+B) = 9.
+json=$("$cli" simulate --schedule interleaved-1f1b --ranks 4 --microbatches 8 --chunks 4 --format json)
+case "$json" in *'"stages":16,'*'"bubble":{"max":9.0,'*) ;; *) echo "FAIL: interleaved-1f1b --chunks 4"; failures=$((failures + 1));; esac
 expect_ok "sweep csv" sweep --schedules all --ranks 4:8:2 --microbatches 2R,4R --format csv
 expect_ok "lesson" lesson
 # Chrome trace: exactly one complete ("X") event per op of the simulation.
@@ -40,8 +43,10 @@ complete=$(printf '%s' "$trace" | grep -o '"ph":"X"' | wc -l)
 [ "$complete" -eq "$("$cli" simulate --schedule dualpipe --ranks 4 --microbatches 8 --format json | grep -o '"start"' | wc -l)" ] ||
   { echo "FAIL: chrome trace has $complete op events"; failures=$((failures + 1)); }
 
-expect_error "unknown schedule" 'pipesim: unknown_schedule: schedule must be one of gpipe, 1f1b, zb-h1, dualpipe, dualpipev, chimera (got "pipedream")' \
+expect_error "unknown schedule" 'pipesim: unknown_schedule: schedule must be one of gpipe, 1f1b, zb-h1, dualpipe, dualpipev, chimera, interleaved-1f1b, zb-h2, zb-v (got "pipedream")' \
   simulate --schedule pipedream --ranks 4 --microbatches 8
+expect_error "chunks on a fixed layout" 'pipesim: invalid_config: chunks applies only to interleaved-1f1b; 1f1b has a fixed layout (got 2)' \
+  simulate --schedule 1f1b --ranks 4 --microbatches 8 --chunks 2
 expect_error "odd ranks" 'pipesim: invalid_config: ranks must be an even integer >= 2 for dualpipe (got 3)' \
   simulate --schedule dualpipe --ranks 3 --microbatches 8
 expect_error "too few micro-batches" 'pipesim: invalid_config: microbatches must be >= 2 * ranks = 16 for dualpipe (got 10)' \
@@ -72,7 +77,7 @@ expect_error "chimera needs M divisible by ranks" 'pipesim: invalid_config: micr
 json=$("$cli" recover --ranks 8 --microbatches 16 --from 1f1b --to dualpipe --format json)
 case "$json" in *'"makespanFrom":69.0,"makespanTo":54.0,'*) ;; *) echo "FAIL: recover 8x16 makespans are not 69 and 54"; failures=$((failures + 1));; esac
 expect_ok "recover text" recover --ranks 8 --microbatches 16
-expect_error "recover unknown schedule" 'pipesim: unknown_schedule: to must be one of gpipe, 1f1b, zb-h1, dualpipe, dualpipev, chimera (got "dualpipes")' \
+expect_error "recover unknown schedule" 'pipesim: unknown_schedule: to must be one of gpipe, 1f1b, zb-h1, dualpipe, dualpipev, chimera, interleaved-1f1b, zb-h2, zb-v (got "dualpipes")' \
   recover --ranks 8 --microbatches 16 --to dualpipes
 json=$("$cli" params --model llama3-70b --pp 8 --format json)
 case "$json" in *'"totalParams":70553706496,'*) ;; *) echo "FAIL: params llama3-70b total is not 70553706496"; failures=$((failures + 1));; esac

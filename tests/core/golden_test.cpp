@@ -11,7 +11,8 @@ using namespace pipesim;
 
 namespace {
 const char* const kCases[] = {"dualpipe-8x20", "dualpipe-8x20-fb2.4", "dualpipev-4x10", "1f1b-4x8",
-                              "zb-h1-4x8", "gpipe-4x4-latency"};
+                              "zb-h1-4x8", "gpipe-4x4-latency", "interleaved-1f1b-4x8-v2",
+                              "zb-h2-4x8", "zb-v-4x8"};
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path);

@@ -66,7 +66,8 @@ TEST_CASE("recover names the offending field") {
   Error e = error_of(q);
   CHECK(e.code == ErrorCode::UnknownSchedule);
   CHECK(e.message ==
-        "from must be one of gpipe, 1f1b, zb-h1, dualpipe, dualpipev, chimera (got \"pipedream\")");
+        "from must be one of gpipe, 1f1b, zb-h1, dualpipe, dualpipev, chimera, interleaved-1f1b, "
+        "zb-h2, zb-v (got \"pipedream\")");
   CHECK(e.path == "/from");
   q = RecoverRequest{};
   q.microbatches = 10;

@@ -17,7 +17,9 @@ Error error_of(const SimConfig& c) {
 TEST_CASE("unknown schedules name the choices") {
   const Error e = error_of({"zigzag", 4, 8, {}});
   CHECK(e.code == ErrorCode::UnknownSchedule);
-  CHECK(e.message == "schedule must be one of gpipe, 1f1b, zb-h1, dualpipe, dualpipev, chimera (got \"zigzag\")");
+  CHECK(e.message ==
+        "schedule must be one of gpipe, 1f1b, zb-h1, dualpipe, dualpipev, chimera, interleaved-1f1b, "
+        "zb-h2, zb-v (got \"zigzag\")");
   CHECK(e.path == "/schedule");
 }
 

@@ -19,7 +19,7 @@ import { createActivities } from './lesson-activities.js';
 import { createProgress } from './lib/progress.js';
 import { initialLang, rememberLang } from './lib/lang-pref.js';
 import { prefersReducedMotion } from './ui/dom.js';
-import { SCHEDULE_NAMES, scheduleTitle, laneTitle as titleOfLane } from './lib/schedules.js';
+import { SCHEDULE_NAMES, chunkedSchedule, scheduleTitle, laneTitle as titleOfLane } from './lib/schedules.js';
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -198,7 +198,10 @@ function settingsSummary(state) {
   const costs = `F=${c.forward} B=${c.backward} W=${c.weight} F&B=${c.overlapped}${c.p2pLatency ? ` p2p=${c.p2pLatency}` : ''}${comm}`;
   if (state.view === 'lesson') return costs;
   const names = [state.schedule, state.compare].filter(Boolean).map((name) => scheduleTitle(name, t)).join(' vs ');
-  const shape = state.view === 'sweep' ? `R=${state.ranks} M=${state.microbatches}` : `${state.ranks} × ${state.microbatches}`;
+  // Chunks per rank (Megatron's V) when a schedule run takes them: the form's value or default.
+  const chunked = chunkedSchedule(state.view === 'sweep' ? SCHEDULE_NAMES : [state.schedule, state.compare]);
+  const chunks = chunked ? ` V=${state.chunks ?? chunked.chunks.default}` : '';
+  const shape = state.view === 'sweep' ? `R=${state.ranks} M=${state.microbatches}${chunks}` : `${state.ranks} × ${state.microbatches}${chunks}`;
   return state.view === 'sweep' ? `${shape} · ${costs}` : `${names} · ${shape} · ${costs}`;
 }
 
@@ -236,7 +239,7 @@ function render(state) {
     views.custom.update({ custom: state.custom, costs: state.costs, config: configOf(state) });
   }
   if (state.view === 'planner') view.update({ lang: state.lang, plan: state.plan });
-  if (state.view === 'sweep') view.update({ ranks: state.ranks, microbatches: state.microbatches, costs: state.costs, axis: state.axis, table: state.table });
+  if (state.view === 'sweep') view.update({ ranks: state.ranks, microbatches: state.microbatches, chunks: state.chunks, costs: state.costs, axis: state.axis, table: state.table });
 }
 
 function start() {

@@ -66,6 +66,9 @@ export const PARAMS = Object.freeze([
   { key: 'compare', path: ['compare'], type: 'text', default: '' },
   { key: 'ranks', path: ['ranks'], type: 'sim', default: 8 },
   { key: 'microbatches', path: ['microbatches'], type: 'sim', default: 20, aliases: ['mb', 'micro_batches'] },
+  // Model chunks per rank, for the schedules whose catalogue entry takes them; null: each such
+  // schedule's own default (the catalogue's), so no default is restated here.
+  { key: 'chunks', path: ['chunks'], type: 'sim', default: null },
   ...Object.entries(DEFAULT_COSTS).map(([field, value]) => ({
     key: field, aliases: [], ...COST_KEYS[field], path: ['costs', field], type: 'sim', default: value,
   })),
@@ -246,9 +249,16 @@ export function paramsFrom(input) {
   return params;
 }
 
-/** The simulator config for the main schedule (or the compared one). */
+/**
+ * The simulator config for the main schedule (or the compared one). `chunks` goes only to a
+ * schedule whose catalogue entry takes it: core rejects it for any other (chunks.unsupported),
+ * and the compared schedule may be one of those.
+ */
 export function configOf(state, schedule = state.schedule) {
-  return { schedule, ranks: state.ranks, microbatches: state.microbatches, costs: { ...state.costs } };
+  const config = { schedule, ranks: state.ranks, microbatches: state.microbatches, costs: { ...state.costs } };
+  const takesChunks = CATALOGUE.schedules.some((s) => s.name === schedule && s.chunks);
+  if (takesChunks && state.chunks !== null && state.chunks !== undefined) config.chunks = state.chunks;
+  return config;
 }
 
 /** A minimal observable store: set() merges a patch and notifies with (state, changedKeys). */

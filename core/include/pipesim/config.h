@@ -77,6 +77,10 @@ struct SimConfig {
   int microbatches = 8;           ///< micro-batches per step, over both directions where there are two
   Costs costs;
   Timing timing = Timing::Dependency;
+  /// Model chunks per rank, for the schedules whose catalogue entry takes them
+  /// (ScheduleInfo::chunks, e.g. interleaved-1f1b's virtual stages); 0 means the schedule's
+  /// default. Other schedules fix their layout and accept only 0.
+  int chunks = 0;
 };
 
 /// Upper bounds that keep every request fast and small: a larger request fails with too_large
@@ -86,6 +90,9 @@ inline constexpr int kMaxRanks = 1024;
 /// are held to it too, so a stage index always fits the timeline's int16 column.
 inline constexpr int kMaxStages = 2 * kMaxRanks;
 inline constexpr int kMaxMicrobatches = 1 << 20;
+/// Most model chunks per rank a schedule that takes `chunks` accepts; ranks x chunks is held to
+/// kMaxStages as well.
+inline constexpr int kMaxChunks = 16;
 inline constexpr std::int64_t kMaxOps = 2'000'000;
 inline constexpr double kMaxCost = 1e6;
 /// The engine counts time in integer ticks of 1e-6 units, so sums are exact and identical on every

@@ -83,6 +83,10 @@ namespace pipesim {
   X(TimingComm, "timing.comm", InvalidConfig,                                                     \
     "timing \"runtime\" cannot be combined with costs.comm: DeepSeek's step waits for its sends "  \
     "and receives between ops, which the communication model does not place")                     \
+  X(ChunksUnsupported, "chunks.unsupported", InvalidConfig,                                       \
+    "chunks applies only to {allowed}; {schedule} has a fixed layout (got {got})")                \
+  X(ChunksStages, "chunks.stages", InvalidConfig,                                                 \
+    "ranks x chunks must be <= {max} stages for {schedule} (got {got})")                          \
   X(ConfigTooLarge, "config.too_large", TooLarge,                                                 \
     "ranks x microbatches is too large: about {ops} ops for {schedule}, above the limit of "      \
     "{limit}")                                                                                    \

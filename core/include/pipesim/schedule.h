@@ -71,13 +71,23 @@ struct StageLayout {
   int stages(int ranks) const { return ranks * stages_per_rank / directions; }
 };
 
+/// The `chunks` option of a schedule whose chunks per rank the user picks (SimConfig::chunks).
+/// A schedule with a fixed layout has max == 0 and accepts only chunks = 0.
+struct ChunkOption {
+  int min = 0;
+  int max = 0;
+  int default_chunks = 0;  ///< used when SimConfig::chunks is 0
+  bool taken() const { return max > 0; }
+};
+
 /// What the catalogue says about a schedule; the page lists these.
 struct ScheduleInfo {
   std::string name;         ///< id used in configs, e.g. "dualpipe"
   std::string title;        ///< display name, e.g. "DualPipe"
   std::string source;       ///< where its rules come from
   ShapeRules shape;
-  StageLayout layout;
+  StageLayout layout;        ///< with a ChunkOption, stages_per_rank is the default chunks
+  ChunkOption chunks;
   std::string constraints;  ///< the shape rules in words, made from `shape` and `layout`
 };
 
@@ -91,8 +101,14 @@ const ScheduleInfo* find_schedule_info(const std::string& name);
 /// message names the field as the dotted `path` ("/requested/schedule" -> requested.schedule).
 Status check_schedule_name(const std::string& name, const std::string& path);
 
-/// Upper bound on the ops `config` makes (M x stages x ops per chunk), for the size caps.
-std::int64_t estimate_ops(const ScheduleInfo& info, int ranks, std::int64_t microbatches);
+/// The chunks per rank `config` runs with: its own `chunks`, or the schedule's default, or for a
+/// fixed layout its stages per rank.
+int effective_chunks(const ScheduleInfo& info, const SimConfig& config);
+
+/// Upper bound on the ops `config` makes (M x stages x ops per chunk), for the size caps;
+/// `chunks` as effective_chunks returns it (0: the layout's own stages per rank).
+std::int64_t estimate_ops(const ScheduleInfo& info, int ranks, std::int64_t microbatches,
+                          int chunks = 0);
 
 /// Builds the op lists for a validated config (callers run validate() first; generate checks
 /// again and returns the same errors if they did not).

@@ -25,6 +25,9 @@ struct SweepRequest {
   std::vector<int> ranks;
   std::vector<MicrobatchSpec> microbatches;
   Costs costs;
+  /// SimConfig::chunks for the schedules that take chunks (0: each one's default); the other
+  /// schedules run their fixed layout.
+  int chunks = 0;
 };
 
 struct SweepRow {
@@ -50,7 +53,7 @@ Status validate_sweep(const SweepRequest& request);
 /// Runs every cell in order schedule-major, then ranks, then micro-batches.
 Result<std::vector<SweepRow>> run_sweep(const SweepRequest& request);
 
-/// {"schedules":[..], "ranks":[..], "microbatches":[8, "4R", ..], "costs":{..}}; runs
+/// {"schedules":[..], "ranks":[..], "microbatches":[8, "4R", ..], "costs":{..}, "chunks"?}; runs
 /// validate_sweep.
 Result<SweepRequest> sweep_from_json(const Json& json);
 /// sweep_from_json then the sweep, validating once: what the CLI's and the page's sweeps call.

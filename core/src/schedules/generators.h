@@ -16,6 +16,9 @@ void generate_zb_h1(const SimConfig& config, OpPlan& out);
 void generate_dualpipe(const SimConfig& config, OpPlan& out);
 void generate_dualpipev(const SimConfig& config, OpPlan& out);
 void generate_chimera(const SimConfig& config, OpPlan& out);
+void generate_interleaved_1f1b(const SimConfig& config, OpPlan& out);
+void generate_zb_h2(const SimConfig& config, OpPlan& out);
+void generate_zb_v(const SimConfig& config, OpPlan& out);
 
 /// The shape of a single-direction schedule with one stage per rank (no op lists).
 Schedule one_stage_per_rank(const SimConfig& config, const char* name);

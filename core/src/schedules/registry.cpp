@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "../fields.h"
 #include "generators.h"
 #include "pipesim/rules.h"
 #include "registry.h"
@@ -15,10 +16,13 @@ namespace detail {
 namespace {
 
 // "even ranks >= 2, even microbatches >= 2 * ranks": the rules in words, for `pipesim schedules`.
-std::string describe_shape(const ShapeRules& s, const StageLayout& l) {
+std::string describe_shape(const ShapeRules& s, const StageLayout& l, const ChunkOption& c) {
   std::string ranks = s.even_ranks ? "even ranks >= " : "ranks >= ";
   ranks += std::to_string(s.even_ranks ? std::max(2, s.min_ranks) : s.min_ranks);
-  if (l.directions == 1 && l.stages_per_rank > 1)
+  if (c.taken())
+    ranks += " (chunks * ranks stages, chunks " + std::to_string(c.min) + ".." +
+             std::to_string(c.max) + ", default " + std::to_string(c.default_chunks) + ")";
+  else if (l.directions == 1 && l.stages_per_rank > 1)
     ranks += " (" + std::to_string(l.stages_per_rank) + " * ranks stages)";
   std::string mbs;
   if (s.microbatches_multiple_of_ranks) {
@@ -31,9 +35,10 @@ std::string describe_shape(const ShapeRules& s, const StageLayout& l) {
 }
 
 ScheduleEntry entry(const char* name, const char* title, const char* source, ShapeRules shape,
-                    StageLayout layout, void (*generate)(const SimConfig&, OpPlan&)) {
-  ScheduleEntry e{{name, title, source, shape, layout, ""}, generate};
-  e.info.constraints = describe_shape(shape, layout);
+                    StageLayout layout, void (*generate)(const SimConfig&, OpPlan&),
+                    ChunkOption chunks = {}) {
+  ScheduleEntry e{{name, title, source, shape, layout, chunks, ""}, generate};
+  e.info.constraints = describe_shape(shape, layout, chunks);
   return e;
 }
 
@@ -58,8 +63,42 @@ const std::vector<ScheduleEntry>& entries() {
       // whole units (§3.4).
       entry("chimera", "Chimera", "Li & Hoefler, Chimera (SC'21) §3.1 Fig. 3, direct concatenation §3.4",
             {2, true, false, 0, true}, {2, 2, 2, 2}, generate_chimera),
+      // Megatron's virtual pipeline: rank r holds stages r, r+R, ..., r+(V-1)R. Megatron-LM refuses
+      // M that is not a multiple of R with its default group of R micro-batches per virtual stage
+      // (forward_backward_pipelining_with_interleaving); V = 1 is its plain 1F1B.
+      entry("interleaved-1f1b", "Interleaved 1F1B",
+            "Narayanan et al., Megatron-LM (SC'21) §2.2; NVIDIA/Megatron-LM schedules.py",
+            {1, false, false, 0, true}, {1, 2, 1, 2}, generate_interleaved_1f1b,
+            {1, kMaxChunks, 2}),
+      entry("zb-h2", "ZB-H2", "Qi et al., Zero Bubble Pipeline Parallelism (ICLR 2024), ZB-H2", {},
+            {1, 1, 1, 3}, generate_zb_h2),
+      // ZB-V keeps DualPipeV's V: rank r holds stages r and 2R-1-r of one copy.
+      entry("zb-v", "ZB-V",
+            "Qi et al., Zero Bubble Pipeline Parallelism (arXiv 2401.10241) §6; PyTorch "
+            "ScheduleZBVZeroBubble",
+            {}, {1, 2, 1, 3}, generate_zb_v),
   };
   return kEntries;
+}
+
+// The chunks option: only where the schedule takes it, in its range, and within kMaxStages.
+Status check_chunks(const ScheduleInfo& info, const SimConfig& c) {
+  const ChunkOption& o = info.chunks;
+  if (!o.taken()) {
+    if (c.chunks == 0) return Ok{};
+    std::string names;
+    for (const auto& e : entries())
+      if (e.info.chunks.taken()) names += (names.empty() ? "" : ", ") + e.info.name;
+    return make_error(Rule::ChunksUnsupported, "/chunks",
+                      {{"allowed", names}, {"schedule", info.name}, {"got", c.chunks}});
+  }
+  if (c.chunks != 0)
+    if (Status st = int_in_range(c.chunks, o.min, o.max, "chunks", "/chunks"); !st.ok()) return st;
+  const std::int64_t stages = static_cast<std::int64_t>(c.ranks) * effective_chunks(info, c);
+  if (stages > kMaxStages)
+    return make_error(Rule::ChunksStages, "/chunks",
+                      {{"max", kMaxStages}, {"schedule", info.name}, {"got", stages}});
+  return Ok{};
 }
 
 }  // namespace
@@ -75,6 +114,7 @@ const std::vector<ScheduleEntry>& schedule_entries() { return entries(); }
 Status check_shape(const ScheduleInfo& info, const SimConfig& c) {
   const ShapeRules& s = info.shape;
   const char* name = info.name.c_str();
+  if (Status st = check_chunks(info, c); !st.ok()) return st;
   if (s.even_ranks && (c.ranks < s.min_ranks || c.ranks % 2 != 0))
     return make_error(Rule::RanksEven, "/ranks", {{"min", s.min_ranks}, {"schedule", name}, {"got", c.ranks}});
   if (c.ranks < s.min_ranks)
@@ -117,8 +157,17 @@ Status check_schedule_name(const std::string& name, const std::string& path) {
   return make_error(Rule::ScheduleUnknown, path, {{"field", field}, {"allowed", names}, {"got", summary(name)}});
 }
 
-std::int64_t estimate_ops(const ScheduleInfo& info, int ranks, std::int64_t microbatches) {
-  return microbatches * info.layout.stages(ranks) * info.layout.ops_per_chunk;
+int effective_chunks(const ScheduleInfo& info, const SimConfig& config) {
+  if (!info.chunks.taken()) return info.layout.stages_per_rank;
+  return config.chunks != 0 ? config.chunks : info.chunks.default_chunks;
+}
+
+std::int64_t estimate_ops(const ScheduleInfo& info, int ranks, std::int64_t microbatches,
+                          int chunks) {
+  const StageLayout& l = info.layout;
+  const std::int64_t stages =
+      chunks == 0 ? l.stages(ranks) : static_cast<std::int64_t>(ranks) * chunks / l.directions;
+  return microbatches * stages * l.ops_per_chunk;
 }
 
 Result<Schedule> generate_schedule(const SimConfig& config) {

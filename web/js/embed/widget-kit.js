@@ -62,7 +62,7 @@ export function mountWidget(element, input, defaults = {}) {
       ]));
     }
     if (widget === 'sweep') {
-      view.update({ ranks: state.ranks, microbatches: state.microbatches, costs: state.costs, axis: state.axis, table: state.table });
+      view.update({ ranks: state.ranks, microbatches: state.microbatches, chunks: state.chunks, costs: state.costs, axis: state.axis, table: state.table });
     } else {
       const configs = [configOf(state)];
       if (state.compare) configs.push(configOf(state, state.compare));

@@ -37,6 +37,8 @@ export const RULES_HI = Object.freeze({
   'microbatches.even': '{schedule} के लिए माइक्रो-बैच सम संख्या होनी चाहिए (मिला {got})',
   'microbatches.min_multiple_of_ranks': '{schedule} के लिए माइक्रो-बैच कम से कम {k} × रैंक = {min} होने चाहिए (मिला {got})',
   'microbatches.multiple_of_ranks': '{schedule} के लिए माइक्रो-बैच रैंक = {ranks} का गुणज होने चाहिए (मिला {got})',
+  'chunks.unsupported': 'chunks केवल {allowed} के लिए है; {schedule} का लेआउट तय है (मिला {got})',
+  'chunks.stages': '{schedule} के लिए ranks x chunks अधिकतम {max} स्टेज हो सकते हैं (मिला {got})',
   'config.too_large': 'रैंक × माइक्रो-बैच बहुत बड़ा है: {schedule} के लिए लगभग {ops} ऑप, सीमा {limit} है',
   'comm.both_forms': '{field} में या तो ratio (और attnShare) दीजिए या forward और backward हिस्से, दोनों नहीं',
   'comm.no_form': '{field} में ratio या forward और backward हिस्से दीजिए',

@@ -4,7 +4,7 @@
 // the order of options and legends and each schedule's colour, marker and dash. DOM-free.
 import CATALOGUE from '../../generated/catalogue.js';
 
-/** [{name, title, source, constraints, shape, layout, reference}], in the catalogue's order. */
+/** [{name, title, source, constraints, shape, layout, chunks, reference}], in the catalogue's order. */
 export const SCHEDULES = CATALOGUE.schedules;
 
 /** The schedule ids, in the catalogue's order. */
@@ -35,4 +35,12 @@ export function scheduleIndex(name) {
 export function laneTitle(config, t) {
   const count = (key, n) => (typeof n === 'number' ? t.plural(key, n) : String(n));
   return t('lane.title', { schedule: scheduleTitle(config.schedule, t), ranks: count('lane.ranks', config.ranks), mb: count('lane.mb', config.microbatches) });
+}
+
+/**
+ * The first of `names` whose catalogue entry takes chunks (its `chunks`: range and default), or
+ * null: whose range the form offers and whose default it shows when the state has none.
+ */
+export function chunkedSchedule(names) {
+  return names.map(scheduleInfo).find((info) => info?.chunks) || null;
 }

@@ -44,16 +44,19 @@ const RANK_POINTS = 12;
  * microbatchStep(R) up to 8R (at least 8 of them). "vs ranks" at M micro-batches: 12 rank counts
  * in steps of rankStep(). `schedules` are names; their shapes come from the catalogue.
  */
-export function sweepRequest({ axis, ranks, microbatches, costs }, schedules = SWEEP_SCHEDULES) {
+export function sweepRequest({ axis, ranks, microbatches, costs, chunks }, schedules = SWEEP_SCHEDULES) {
   const shapes = SCHEDULES.filter((s) => schedules.includes(s.name));
+  // Core applies chunks to the schedules that take them and leaves the others' layouts; absent,
+  // each takes its catalogue default.
+  const extra = chunks === null || chunks === undefined ? {} : { chunks };
   if (axis === 'ranks') {
     const step = rankStep(shapes);
-    return { schedules: [...schedules], ranks: Array.from({ length: RANK_POINTS }, (_, i) => step * (i + 1)), microbatches: [microbatches], costs };
+    return { schedules: [...schedules], ranks: Array.from({ length: RANK_POINTS }, (_, i) => step * (i + 1)), microbatches: [microbatches], costs, ...extra };
   }
   const r = Number.isInteger(ranks) && ranks > 0 ? ranks : 1;
   const step = microbatchStep(r, shapes);
   const count = Math.max(MIN_POINTS, Math.floor((8 * r) / step));
-  return { schedules: [...schedules], ranks: [ranks], microbatches: Array.from({ length: count }, (_, i) => step * (i + 1)), costs };
+  return { schedules: [...schedules], ranks: [ranks], microbatches: Array.from({ length: count }, (_, i) => step * (i + 1)), costs, ...extra };
 }
 
 /**

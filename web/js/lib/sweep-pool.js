@@ -2,7 +2,7 @@
 // back into exactly what one sweep(request) returns. DOM-free (tested under Node).
 //
 // A part is the same request with a subset of one axis (ranks, or micro-batches when there is a
-// single ranks value), so every cell keeps its schedule, ranks, micro-batch spec and costs and
+// single ranks value), so every cell keeps its schedule, ranks, micro-batch spec, costs and chunks and
 // gives the same row as in the whole sweep. Errors always come from core, never from here: a
 // request is only split when it is well formed and its size is provably within core's sweep
 // limits, so it is valid exactly when every part is valid (core checks the same fields in each
@@ -13,9 +13,12 @@
 /**
  * Ops one cell makes per rank and per micro-batch under `schedule`, the factor in core's size
  * estimate (catalogue: M x stages x opsPerChunk, stages = ranks x stagesPerRank / directions).
+ * A schedule that takes chunks has the request's `chunks` stages per rank when given (0: its
+ * default, the layout's stagesPerRank).
  */
-function opsPerRankMicrobatch({ layout }) {
-  return (layout.opsPerChunk * layout.stagesPerRank) / layout.directions;
+function opsPerRankMicrobatch({ layout, chunks: range }, chunks) {
+  const stagesPerRank = range && chunks ? chunks : layout.stagesPerRank;
+  return (layout.opsPerChunk * stagesPerRank) / layout.directions;
 }
 
 /**
@@ -26,7 +29,7 @@ function opsPerRankMicrobatch({ layout }) {
  */
 export const MIN_SPLIT_UNITS = 200_000;
 
-const FIELDS = new Set(['schedules', 'ranks', 'microbatches', 'costs']);
+const FIELDS = new Set(['schedules', 'ranks', 'microbatches', 'costs', 'chunks']);
 const SPEC = /^([0-9]{1,9})([Rr]?)$/;
 
 // Measured in Chromium and Node: one sweep cell costs about (ranks x micro-batches)^1.25 units
@@ -52,13 +55,15 @@ function gridOf(request, catalogue) {
   const proto = Object.getPrototypeOf(request);
   if (proto !== Object.prototype && proto !== null) return null;
   if (Object.keys(request).some((key) => !FIELDS.has(key))) return null;
-  const { schedules, ranks, microbatches } = request;
+  const { schedules, ranks, microbatches, chunks = 0 } = request;
   if (![schedules, ranks, microbatches].every((list) => Array.isArray(list) && list.length > 0)) return null;
+  // Core checks chunks once for the whole request, the same in every part (0: the defaults).
+  if (!Number.isInteger(chunks) || chunks < 0 || chunks > limits.maxChunks) return null;
   const factors = [];
   for (let i = 0; i < schedules.length; i++) {
     const info = catalogue.schedules.find((entry) => entry.name === schedules[i]);
     if (!info) return null;  // core names the unknown schedule
-    factors.push(opsPerRankMicrobatch(info));
+    factors.push(opsPerRankMicrobatch(info, chunks));
   }
   for (let i = 0; i < ranks.length; i++) {
     const r = ranks[i];

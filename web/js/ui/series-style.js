@@ -1,21 +1,30 @@
 // How a schedule's line looks in the sweep and growth charts: colour, marker shape and dash from
 // one ordered palette, picked by the schedule's position in core's catalogue, so lines differ by
 // more than colour and a schedule added in core gets a style without a change here. Colours are
-// the CSS variables --dpl-series-0..7 (widgets.css), set for the light and dark themes.
+// the CSS variables --dpl-series-0..8 (widgets.css), set for the light and dark themes.
+// The three cycles have pairwise coprime lengths (9 colours, 8 markers, 7 dashes): by the Chinese
+// remainder theorem the first 9 x 8 x 7 = 504 positions all get different triples, and any two
+// neighbours differ in all three: a new schedule never repeats an earlier one's style.
 import { s } from './dom.js';
 import { scheduleIndex } from '../lib/schedules.js';
 
-const MARKERS = ['circle', 'square', 'triangle', 'diamond', 'cross', 'triangle-down', 'plus', 'ring'];
-const DASHES = ['6 4', '', '2 3', '', '8 3 2 3', '4 2', '1 3', '10 3'];
-/** Palette entries; CSS defines one colour per entry (.is-series-N). */
-export const PALETTE_SIZE = MARKERS.length;
+/** Colours defined in CSS (.is-series-N and --dpl-series-N for each theme, widgets.css). */
+export const COLOURS = 9;
+export const MARKERS = ['circle', 'square', 'triangle', 'diamond', 'cross', 'triangle-down', 'plus', 'ring'];
+// GPipe (first) dashed over 1F1B (second, solid): their bubble lines coincide.
+export const DASHES = ['6 4', '', '2 3', '9 3 2 3', '14 4', '3 6', '10 2 2 2 2 2'];
+
+/** {className, marker, dash} of palette position `index` (>= 0). */
+export function paletteStyle(index) {
+  const colour = index % COLOURS;
+  return { className: `dpl-series is-series-${colour}`, marker: MARKERS[index % MARKERS.length], dash: DASHES[index % DASHES.length] };
+}
 
 /** {className, marker, dash} of schedule `name`; a name not in the catalogue is drawn in ink. */
 export function seriesStyle(name) {
   const index = scheduleIndex(name);
   if (index < 0) return { className: 'dpl-series', marker: 'circle', dash: '' };
-  const slot = index % PALETTE_SIZE;
-  return { className: `dpl-series is-series-${slot}`, marker: MARKERS[slot], dash: DASHES[slot] };
+  return paletteStyle(index);
 }
 
 /** A marker of `kind` centred on (x, y), with the class `cls`. */

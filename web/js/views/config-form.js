@@ -1,14 +1,15 @@
-// The explorer's schedule form: preset, schedule, optional second schedule to compare, ranks and
-// micro-batches. Under ranks and micro-batches, what the chosen schedules ask of them (from core's
-// shape data); under any field, the simulator's complaint when its error path points there, in
-// plain words with a one-click fix (ui/field-error.js).
+// The explorer's schedule form: preset, schedule, optional second schedule to compare, ranks,
+// micro-batches, and model chunks per rank when a schedule run takes them (its catalogue entry's
+// `chunks`: range and default from there). Under ranks and micro-batches, what the chosen
+// schedules ask of them (from core's shape data); under any field, the simulator's message when
+// its error path points there.
 // mount(element, deps) -> { update(state), destroy() }
 //   deps.t   deps.onChange(patch)   (the schedules are core's catalogue, lib/schedules.js)
-// state: { schedule, compare, ranks, microbatches, costs, fieldErrors: {path: SimError} }
+// state: { view, schedule, compare, ranks, microbatches, chunks, costs, fieldErrors: {path: SimError} }
 import { h, uniqueId } from '../ui/dom.js';
 import { PRESETS, matchPreset } from '../lib/presets.js';
 import { showFieldError } from '../ui/field-error.js';
-import { SCHEDULES, scheduleTitle } from '../lib/schedules.js';
+import { SCHEDULES, SCHEDULE_NAMES, chunkedSchedule, scheduleTitle } from '../lib/schedules.js';
 import { shapeHint } from '../lib/shape-hint.js';
 
 const TYPING_DELAY_MS = 400;
@@ -16,12 +17,13 @@ const TYPING_DELAY_MS = 400;
 export function mount(element, deps) {
   const t = deps.t;
   const prefix = uniqueId('dpl-form');
+  // `hint`: the class of a hint line under the control, or none.
   const field = (name, control, hint) => {
     const id = `${prefix}-${name}`;
     control.id = id;
     control.name = name;
     const msg = h('p', { class: 'dpl-field-msg', id: `${id}-msg`, 'aria-live': 'polite' });
-    const hintEl = hint ? h('p', { class: 'dpl-field-hint dpl-shape-hint', id: `${id}-hint` }) : null;
+    const hintEl = hint ? h('p', { class: `dpl-field-hint ${hint}`, id: `${id}-hint` }) : null;
     control.setAttribute('aria-describedby', [hintEl ? `${id}-hint` : '', `${id}-msg`].join(' ').trim());
     return { wrap: h('div', { class: `dpl-field dpl-field-${name}` }, [h('label', { for: id, text: t(`form.${name}`) }), control, hintEl, msg]), control, msg, hint: hintEl };
   };
@@ -35,9 +37,11 @@ export function mount(element, deps) {
   ]));
   const schedule = field('schedule', h('select', {}, scheduleOptions(false)));
   const compare = field('compare', h('select', {}, scheduleOptions(true)));
-  const ranks = field('ranks', h('input', { type: 'number', min: 1, step: 1, inputmode: 'numeric' }), true);
-  const microbatches = field('microbatches', h('input', { type: 'number', min: 1, step: 1, inputmode: 'numeric' }), true);
-  const fields = { preset, schedule, compare, ranks, microbatches };
+  const ranks = field('ranks', h('input', { type: 'number', min: 1, step: 1, inputmode: 'numeric' }), 'dpl-shape-hint');
+  const microbatches = field('microbatches', h('input', { type: 'number', min: 1, step: 1, inputmode: 'numeric' }), 'dpl-shape-hint');
+  // Its range hint stays in the sweep, where the shape hints (which name one schedule) are hidden.
+  const chunks = field('chunks', h('input', { type: 'number', step: 1, inputmode: 'numeric' }), 'dpl-chunks-hint');
+  const fields = { preset, schedule, compare, ranks, microbatches, chunks };
   const root = h('fieldset', { class: 'dpl dpl-form' }, [
     h('legend', { text: t('form.legend') }),
     h('div', { class: 'dpl-form-grid' }, Object.values(fields).map((f) => f.wrap)),
@@ -62,11 +66,16 @@ export function mount(element, deps) {
     clearTimeout(timer);
     deps.onChange({ ranks: num(ranks.control), microbatches: num(microbatches.control), t: null });
   };
-  for (const f of [ranks, microbatches]) {
-    f.control.addEventListener('input', () => { clearTimeout(timer); timer = setTimeout(commitShape, TYPING_DELAY_MS); });
-    f.control.addEventListener('change', commitShape);
+  // Its own commit, so editing ranks does not pin the default chunks shown into the address; an
+  // emptied field means the schedule's own default again.
+  const commitChunks = () => {
+    clearTimeout(timer);
+    deps.onChange({ chunks: chunks.control.value.trim() === '' ? null : num(chunks.control), t: null });
+  };
+  for (const [f, commit] of [[ranks, commitShape], [microbatches, commitShape], [chunks, commitChunks]]) {
+    f.control.addEventListener('input', () => { clearTimeout(timer); timer = setTimeout(commit, TYPING_DELAY_MS); });
+    f.control.addEventListener('change', commit);
   }
-
   return {
     update(state) {
       comm = state.costs?.comm || null;
@@ -79,10 +88,20 @@ export function mount(element, deps) {
       set(compare, state.compare);
       set(ranks, state.ranks);
       set(microbatches, state.microbatches);
+      // Chunks: shown when a schedule run takes them (the sweep runs every schedule), with the
+      // first such schedule's range; empty state means its default, shown as the value.
+      const chunked = chunkedSchedule(state.view === 'sweep' ? SCHEDULE_NAMES : [state.schedule, state.compare]);
+      chunks.wrap.hidden = !chunked;
+      if (chunked) {
+        const { min, max, default: initial } = chunked.chunks;
+        Object.assign(chunks.control, { min, max });
+        set(chunks, state.chunks ?? initial);
+        chunks.hint.textContent = t('form.chunks.hint', { min, max });
+      }
       const match = matchPreset(state);
       preset.control.value = match ? match.id : '';
       // The sweep runs every schedule: there the hints (which name the chosen ones) are hidden.
-      for (const f of [ranks, microbatches]) f.hint.textContent = shapeHint([state.schedule, state.compare], f.control.name, t);
+      for (const f of [ranks, microbatches]) f.hint.textContent = shapeHint([state.schedule, state.compare], f.control.name, t, state.chunks);
       const errors = state.fieldErrors || {};
       const config = { schedule: state.schedule, ranks: state.ranks, microbatches: state.microbatches, costs: state.costs };
       // A fix applies to the settings, then focus returns to the field it repaired.
@@ -97,6 +116,7 @@ export function mount(element, deps) {
       show(compare, errors.compare, { ...config, schedule: state.compare });
       show(ranks, errors['/ranks']);
       show(microbatches, errors['/microbatches']);
+      show(chunks, errors['/chunks']);
     },
     destroy() {
       clearTimeout(timer);

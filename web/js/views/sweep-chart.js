@@ -6,7 +6,7 @@
 // marked out of date; the error also goes to deps.onError so the form shows it beside its field.
 // mount(element, deps) -> { update(state), destroy() }
 //   deps.sim.sweep(request) -> Promise<{rows}>   deps.t   deps.onChange?(patch)   deps.onError?(error|null)
-// state: { ranks, microbatches, costs, axis, table }
+// state: { ranks, microbatches, chunks, costs, axis, table }
 import { h, s, clear, uniqueId } from '../ui/dom.js';
 import { errorText } from '../lib/error-text.js';
 import { explainError } from '../lib/error-fix.js';
@@ -145,7 +145,7 @@ export function mount(element, deps) {
     });
   }
 
-  const keyOf = (state) => JSON.stringify([state.ranks, state.microbatches, state.costs, axis]);
+  const keyOf = (state) => JSON.stringify([state.ranks, state.microbatches, state.chunks, state.costs, axis]);
 
   /**
    * What keeps a sweep from showing anything: core's rejection of the request, or, when no row
