@@ -94,7 +94,7 @@ void bench_every_schedule(int ranks, int microbatches) {
   std::printf("every schedule at R=%d M=%d: simulate() with timeline, and metrics only:\n", ranks,
               microbatches);
   SimOptions metrics_only;
-  metrics_only.timeline = false;
+  metrics_only.timeline = TimelineForm::None;
   for (const auto& info : list_schedules()) {
     const SimConfig config{info.name, ranks, microbatches, Costs{}};
     const Schedule schedule = generate_schedule(config).value();
