@@ -14,7 +14,8 @@ const read = (path) => readFileSync(new URL(path, root), 'utf8');
 const LANGS = ['en', 'hi'];
 
 // Schedule names as the lesson writes them; longer names first so DualPipeV is not read as DualPipe.
-const NAMES = [['DualPipeV', 'dualpipev'], ['DualPipe', 'dualpipe'], ['ZB-H1', 'zb-h1'], ['1F1B', '1f1b'], ['GPipe', 'gpipe'], ['Chimera', 'chimera']];
+const NAMES = [['DualPipeV', 'dualpipev'], ['DualPipe', 'dualpipe'], ['ZB-H1', 'zb-h1'], ['ZB-H2', 'zb-h2'], ['ZB-V', 'zb-v'],
+  ['Interleaved 1F1B', 'interleaved-1f1b'], ['interleaved 1F1B', 'interleaved-1f1b'], ['इंटरलीव्ड 1F1B', 'interleaved-1f1b'], ['1F1B', '1f1b'], ['GPipe', 'gpipe'], ['Chimera', 'chimera']];
 
 function simBlocks(markdown) {
   const blocks = new Map();
@@ -48,7 +49,7 @@ function sentences(markdown) {
 function handNumbers(sentence) {
   const rest = sentence
     .replace(/\{\{[^}]*\}\}/g, ' ').replace(/`[^`]*`/g, ' ')
-    .replace(/(DualPipeV?|ZB-H1|ZB1P|ZB-1p|ZB-V|1F1B|GPipe|PP16|H800|DeepSeek-V3|Llama-3-70B|bf16|fp32|FP8)/g, ' ')
+    .replace(/(DualPipeV?|ZB-H1|ZB-H2|ZB1P|ZB-1p|ZB-V|1F1B|GPipe|PP16|H800|DeepSeek-V3|Llama-3-70B|bf16|fp32|FP8)/g, ' ')
     .replace(/\([^()]*\)/g, ' ')
     .replace(/\b\d+\s*[×x]?\s*(P|R|M|W|PP)\b|\b\d+×/g, ' ')
     .replace(/\b(P|M|R|F|B|W|F&B|PP|EP|h)\s*[=≥<>]\s*[\d.]+/g, ' ')
