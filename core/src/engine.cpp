@@ -11,6 +11,7 @@
 
 #include "engine_run.h"
 #include "op_plan.h"
+#include "plan_columns.h"
 #include "runtime_timing.h"
 #include "schedules/registry.h"
 #include "simulate_valid.h"
@@ -83,7 +84,7 @@ Result<SimResult> run_plan(const detail::OpPlan& plan, const std::vector<std::ve
   r.makespan = to_units(engine_run.makespan);
   Tick total_idle = 0, max_idle = 0;
   // One stage holds 1/stages of the model (of one copy); one rank's share is 1/ranks.
-  const double memory_per_activation = static_cast<double>(schedule.ranks) / schedule.stages;
+  const double memory_per_activation = activation_memory_unit(schedule.ranks, schedule.stages);
   for (int rank = 0; rank < schedule.ranks; ++rank) {
     RankStats st;
     st.rank = rank;
@@ -117,7 +118,14 @@ namespace detail {
 
 Result<SimResult> simulate_valid(const SimConfig& config, const SimOptions& options,
                                  SimWorkspace& ws) {
-  if (config.timing == Timing::Runtime) return simulate_runtime(config);  // DualPipe(V) only
+  if (config.timing == Timing::Runtime) {  // DualPipe(V) only; times a list of ops, not a plan
+    auto result = simulate_runtime(config);
+    if (!result.ok()) return result;
+    SimResult r = std::move(result).value();
+    if (options.timeline == TimelineForm::Columns) r.columns = ops_columns(r.timeline);
+    if (options.timeline != TimelineForm::Ops) r.timeline.assign(r.timeline.size(), {});
+    return r;
+  }
   // The generator writes straight into the plan. Built-in generators are trusted to emit
   // well-formed lists (tests/core run check_schedule and the invariant checker over every
   // generator and many shapes), so the structural check, a third of a simulation's time, is

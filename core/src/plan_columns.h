@@ -1,5 +1,6 @@
 // Private: the engine's timeline written as columns (pipesim/timeline_columns.h) straight from
-// the plan it ran and the start times it recorded, for TimelineForm::Columns.
+// the plan it ran and the start times it recorded, for TimelineForm::Columns; and the same from
+// a list of timed ops, for runs the engine's plan does not time (runtime timing).
 #pragma once
 
 #include "engine_run.h"
@@ -11,5 +12,8 @@ namespace pipesim::detail {
 /// The timeline of `plan` (every op, rank by rank): op i started at tick `starts[i]` and ran
 /// `durations[slot]` ticks, slot being the low bits of its code.
 TimelineTable plan_columns(const OpPlan& plan, const Tick* starts, const Tick (&durations)[kSlots]);
+
+/// The columns of a per-rank list of timed ops (SimResult::timeline's form).
+TimelineTable ops_columns(const std::vector<std::vector<TimedOp>>& timeline);
 
 }  // namespace pipesim::detail

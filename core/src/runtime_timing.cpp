@@ -283,7 +283,9 @@ Result<SimResult> simulate_runtime(const SimConfig& config) {
     st.idle = units(makespan - busy);
     total_idle += makespan - busy;
     max_idle = std::max(max_idle, makespan - busy);
+    st.peak_activation_memory = st.peak_activations * activation_memory_unit(s.ranks, s.stages);
     res.max_peak_activations = std::max(res.max_peak_activations, st.peak_activations);
+    res.max_peak_activation_memory = std::max(res.max_peak_activation_memory, st.peak_activation_memory);
     res.per_rank.push_back(st);
   }
   res.makespan = units(makespan);

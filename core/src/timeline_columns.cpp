@@ -132,5 +132,33 @@ TimelineTable plan_columns(const OpPlan& plan, const Tick* starts, const Tick (&
   return table;
 }
 
+TimelineTable ops_columns(const std::vector<std::vector<TimedOp>>& timeline) {
+  std::size_t count = 0;
+  for (const auto& list : timeline) count += list.size();
+  TimelineTable table(count);
+  Writer<std::int16_t> rank(table, kRank), stage(table, kStage), bstage(table, kBstage);
+  Writer<std::uint8_t> op(table, kOp), zb(table, kZb), dir(table, kDir);
+  Writer<std::int8_t> bdir(table, kBdir);
+  Writer<std::int32_t> mb(table, kMb), bmb(table, kBmb);
+  Writer<double> start(table, kStart), end(table, kEnd);
+  for (std::size_t r = 0; r < timeline.size(); ++r)
+    for (const TimedOp& t : timeline[r]) {
+      const bool pair = t.op.kind == OpKind::ForwardBackward;
+      const Chunk b = pair ? t.op.backward_chunk : Chunk{-1, -1, -1};
+      rank.put(static_cast<std::int16_t>(r));
+      op.put(static_cast<std::uint8_t>(t.op.kind));
+      zb.put(t.op.zero_bubble ? 1 : 0);
+      dir.put(static_cast<std::uint8_t>(t.op.chunk.dir));
+      mb.put(t.op.chunk.mb);
+      stage.put(static_cast<std::int16_t>(t.op.chunk.stage));
+      bdir.put(static_cast<std::int8_t>(b.dir));
+      bmb.put(b.mb);
+      bstage.put(static_cast<std::int16_t>(b.stage));
+      start.put(t.start);
+      end.put(t.end);
+    }
+  return table;
+}
+
 }  // namespace detail
 }  // namespace pipesim

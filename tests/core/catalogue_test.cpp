@@ -207,10 +207,14 @@ TEST_CASE("timeline columns written by the engine equal its Ops timeline, op for
   Costs overlapped;
   overlapped.overlapped = 2.4;
   // F, B, W and FB pairs in both directions, zero-bubble Bs, two stages per rank, p2p latency.
+  // Runtime timing times a list of ops, not the engine's plan: its columns come from that list.
+  SimConfig runtime{"dualpipe", 8, 20, overlapped};
+  runtime.timing = Timing::Runtime;
   const SimConfig configs[] = {{"dualpipe", 8, 20, overlapped}, {"dualpipev", 4, 10, {}},
-                               {"zb-h1", 4, 8, {}}, {"gpipe", 4, 4, latency}, {"chimera", 4, 8, {}}};
+                               {"zb-h1", 4, 8, {}}, {"gpipe", 4, 4, latency}, {"chimera", 4, 8, {}},
+                               {"interleaved-1f1b", 4, 8, latency}, {"zb-v", 4, 8, {}}, runtime};
   for (const SimConfig& config : configs) {
-    INFO(config.schedule);
+    INFO(config.schedule << (config.timing == Timing::Runtime ? " (runtime timing)" : ""));
     const auto ops = simulate(config);
     const auto columns = simulate(config, SimOptions{TimelineForm::Columns});
     REQUIRE(ops.ok());

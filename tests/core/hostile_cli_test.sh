@@ -103,7 +103,8 @@ out=$("$cli" simulate --schedule 1f1b --ranks 4.0 --microbatches 8 --forward 1e0
   { echo "FAIL: --ranks 4.0 --forward 1e0 are refused: $out"; failures=$((failures + 1)); }
 # The messages quote values as summaries: escaped, cut, with the length.
 err=$("$cli" simulate --schedule $'1f1b\nx' --ranks 4 --microbatches 8 2>&1)
-[ "$err" = 'pipesim: unknown_schedule: schedule must be one of gpipe, 1f1b, zb-h1, dualpipe, dualpipev, chimera (got "1f1b\nx")' ] ||
+# (the list of schedules between is the catalogue's, which grows)
+[[ "$err" == 'pipesim: unknown_schedule: schedule must be one of '*' (got "1f1b\nx")' && "$err" != *$'\n'* ]] ||
   { echo "FAIL: newline in --schedule is not escaped: $err"; failures=$((failures + 1)); }
 err=$("$cli" simulate --schedule 1f1b --ranks 0x10 --microbatches 8 2>&1)
 [ "$err" = 'pipesim: invalid_config: ranks must be an integer (got 0x10)' ] ||

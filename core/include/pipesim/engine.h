@@ -21,6 +21,13 @@ struct TimedOp {
   double end = 0.0;
 };
 
+/// What one stage-micro-batch of activations is in per-GPU units, one unit being one
+/// micro-batch's activations through 1/ranks of the model (so schedules whose stages are smaller
+/// than a rank's share, like DualPipeV's, compare on one scale): ranks / stages.
+inline double activation_memory_unit(int ranks, int stages) {
+  return stages > 0 ? static_cast<double>(ranks) / stages : 1.0;
+}
+
 /// Per-rank figures. idle = makespan - busy.
 struct RankStats {
   int rank = 0;
