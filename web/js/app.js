@@ -2,7 +2,7 @@
 // timeline explorer, sweep, schedule form, cost controls). Views never import each other; this
 // file hands each one what it needs and forwards their changes to the store.
 import { parseParams, createStore, bindHash, configOf, serializeState } from './state.js';
-import { translator } from './lib/i18n.js';
+import { translator, loadLanguage, isLoaded } from './lib/i18n.js';
 import { withCache } from './lib/sim-cache.js';
 import { createSimClient } from './lib/sim-client.js';
 import { h } from './ui/dom.js';
@@ -39,11 +39,14 @@ const store = createStore(initial.state);
 const progress = createProgress({ storage: localStore() });
 let activities = null;
 let fieldErrors = {};
-let t = translator(initial.state.lang);
+// A Hindi page fetches its strings now, beside the lesson text; start() waits for them.
+const initialLangReady = loadLanguage(initial.state.lang).catch(() => {});
+let t = translator('en');
 let sim = null;
 let views = {}; // name -> view, mounted on first show
 const scrollMemory = createScrollMemory(window);
 let mountedLang = null;
+const failedLangs = new Set(); // languages whose strings did not load: shown in English
 
 function showNotice(errors, heading) {
   const notice = $('#page-notice');
@@ -211,6 +214,12 @@ function updatePanels(state) {
 function render(state) {
   // A language change rebuilds every view: their strings are set when they mount.
   if (state.lang !== mountedLang) {
+    // A switch to a language not loaded yet keeps the page as it is until its strings arrive,
+    // then renders once in it: never half in one language and half in the other.
+    if (!isLoaded(state.lang) && !failedLangs.has(state.lang)) {
+      loadLanguage(state.lang).catch(() => failedLangs.add(state.lang)).then(() => render(store.get()));
+      return;
+    }
     t = translator(state.lang);
     applyLang(state.lang);
     mountViews();
@@ -240,6 +249,7 @@ function render(state) {
 }
 
 function start() {
+  t = translator(initial.state.lang);
   applyLang(initial.state.lang);
   applyTheme(initial.state.theme);
   showNotice(initial.errors, t('page.paramError'));
@@ -272,4 +282,4 @@ function start() {
   if (store.get().exercise && store.get().view === 'lesson') activities?.focusExercise(store.get().exercise);
 }
 
-start();
+initialLangReady.then(start);
