@@ -13,7 +13,7 @@ import * as formView from './views/config-form.js';
 import * as lessonView from './views/lesson-reader.js';
 import * as lessonWidget from './views/lesson-widget.js';
 import { gateTimeline } from './ui/stale-gate.js';
-import { explainError } from './lib/error-fix.js';
+import { explain } from './ui/field-error.js';
 import { createScrollMemory } from './ui/scroll-memory.js';
 import { createActivities } from './lesson-activities.js';
 import { createProgress } from './lib/progress.js';
@@ -88,9 +88,9 @@ function onSimError(error, index) {
 const explorerLink = (config, extra = {}) => `#${serializeState({ ...store.get(), view: 'timeline', compare: '', t: null, ...config, ...extra })}`;
 
 /** The explorer's out-of-date note for a rejected setting: the plain error and its one-click fix. */
-function describeStale(error, index) {
+async function describeStale(error, index) {
   const state = store.get();
-  const info = explainError(error, index === 1 ? configOf(state, state.compare) : configOf(state), t);
+  const info = await explain(error, index === 1 ? configOf(state, state.compare) : configOf(state), t);
   const fix = info.fix ? h('button', { type: 'button', class: 'dpl-fix', onclick: () => store.set({ ...info.fix.patch, t: null }) }, [info.fixLabel]) : null;
   return { why: `${info.text}. ${t('stale.timeline')}`, extra: fix };
 }

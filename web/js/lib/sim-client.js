@@ -6,7 +6,6 @@
 // this thread instead, with identical results and SimErrors.
 import { loadPipesim, METHOD_NAMES, SimError } from '../../generated/pipesim.js';
 import CATALOGUE from '../../generated/catalogue.js';
-import { planSweep } from './sweep-pool.js';
 
 export { SimError };
 
@@ -155,9 +154,10 @@ export function createSimClient({
   const sweep = async (request) => {
     let plan = null;
     try {
-      if (useWorker && size > 1) plan = planSweep(request, { workers: size, catalogue: CATALOGUE });
+      // The splitter loads with the first sweep: the lesson and timeline pages never sweep.
+      if (useWorker && size > 1) plan = (await import('./sweep-pool.js')).planSweep(request, { workers: size, catalogue: CATALOGUE });
     } catch {
-      plan = null;  // a getter that throws, say: the whole request reports it as today
+      plan = null;  // a getter that throws, or the splitter failing to load: one whole sweep
     }
     if (!plan) return call('sweep', [request]);
     startPool();

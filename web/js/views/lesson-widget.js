@@ -16,8 +16,7 @@
 // ctx (update): { effective(config) }   the shared costs applied to a config
 import { h, uniqueId, prefersReducedMotion } from '../ui/dom.js';
 import { gateTimeline } from '../ui/stale-gate.js';
-import { showFieldError } from '../ui/field-error.js';
-import { explainError } from '../lib/error-fix.js';
+import { showFieldError, explain } from '../ui/field-error.js';
 import { SCHEDULES, scheduleTitle } from '../lib/schedules.js';
 import { formatNumber, formatPercent } from '../lib/format.js';
 
@@ -97,8 +96,8 @@ export function mount(element, deps) {
   }
 
   /** The out-of-date note: the plain error (when no field here shows it) and the fix. */
-  function describe(error) {
-    const info = explainError(error, current(), t);
+  async function describe(error) {
+    const info = await explain(error, current(), t);
     const here = FIELD_OF_PATH[error.path];
     const fix = info.fix && !here ? h('button', { type: 'button', class: 'dpl-fix', onclick: () => apply(info.fix.patch) }, [info.fixLabel]) : null;
     return { why: here ? t('stale.timeline') : `${info.text}. ${t('stale.timeline')}`, extra: fix };
