@@ -125,10 +125,10 @@ function lessonMounters() {
     mount(el, ctx) {
       const view = lessonWidget.mount(el, {
         sim, t, id: el.dataset.simId, config: JSON.parse(el.dataset.config),
-        compare: el.dataset.compare || '', autoplay: el.dataset.autoplay === '1',
+        compare: el.dataset.compare || '', autoplay: el.dataset.autoplay === '1', streams: el.dataset.streams === '1',
         mountTimeline: (host) => timelineView.mount(host, { sim, t }),
         laneTitle, onRun: ctx.onRun,
-        explorerLink: (config, compare) => explorerLink(config, compare ? { compare } : {}),
+        explorerLink: (config, compare, streams) => explorerLink(config, { ...(compare ? { compare } : {}), ...(streams ? { streams } : {}) }),
       });
       view.update(ctx);
       return view;
