@@ -232,6 +232,7 @@ export const strings = {
   'progress.cancel': 'रद्द करें',
   'ex.loading': 'अभ्यास लोड हो रहा है…',
   'ex.number': 'अभ्यास {n}:',
+  'ex.optional': 'वैकल्पिक',
   'ex.link': 'लिंक',
   'ex.linkLabel': 'अभ्यास {n} का लिंक',
   'ex.inputs': 'आप क्या बदल सकते हैं',

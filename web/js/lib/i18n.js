@@ -244,6 +244,7 @@ export const STRINGS = {
     'progress.cancel': 'Cancel',
     'ex.loading': 'Loading the exercise…',
     'ex.number': 'Exercise {n}:',
+    'ex.optional': 'optional',
     'ex.link': 'Link',
     'ex.linkLabel': 'Link to exercise {n}',
     'ex.inputs': 'What you can change',

@@ -46,6 +46,8 @@ export function mount(element, deps) {
   const status = h('span', { class: 'dpl-ex-status', dataset: { state: 'new' } });
   const heading = h('h3', { id: headingId, class: 'dpl-ex-title', tabindex: -1 }, [
     h('span', { class: 'dpl-ex-number', text: t('ex.number', { n: deps.number }) }), ' ', text(def.title, lang),
+    // Off the lesson's core path: completing the lesson does not need it (lesson-activities.js).
+    def.optional ? h('span', { class: 'dpl-ex-tag', text: t('ex.optional') }) : null,
   ]);
   const permalink = h('a', { class: 'dpl-ex-link', href: `#exercise=${def.id}`, text: t('ex.link'), 'aria-label': t('ex.linkLabel', { n: deps.number }) });
   // The link keeps the rest of the page's state (language, costs): built when it is followed.
