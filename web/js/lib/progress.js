@@ -186,8 +186,8 @@ export function createProgress({ storage = null, path = LESSON_PATH, now = () =>
 /**
  * Summary of an entry against the lesson's quiz and exercises: {quizAnswered, quizCorrect,
  * quizFirstTry (right on the first try), quizTotal, exercisesSolved, exercisesTotal, complete
- * (by the rule above)}. Exercises in `optionalIds` (a definition's `optional`) count in neither
- * exercise figure nor the rule: the lesson is complete without them.
+ * (by the rule above)}. Exercises in `optionalIds` (a definition's `optional`) count in the
+ * exercise figures but not in the rule: the lesson is complete without them.
  */
 export function summarize(entry, { quizIds = [], exerciseIds = [], optionalIds = [] } = {}) {
   const e = normalizeLesson(entry);
@@ -195,16 +195,16 @@ export function summarize(entry, { quizIds = [], exerciseIds = [], optionalIds =
   const quizCorrect = quizIds.filter((q) => e.answers[q]?.correct).length;
   // An answer stored before retries existed was its own first try.
   const quizFirstTry = quizIds.filter((q) => e.answers[q] && (isObject(e.answers[q].first) ? e.answers[q].first.correct === true : e.answers[q].correct)).length;
-  const required = exerciseIds.filter((x) => !optionalIds.includes(x));
-  const exercisesSolved = required.filter((x) => e.exercises[x]?.correct).length;
+  const exercisesSolved = exerciseIds.filter((x) => e.exercises[x]?.correct).length;
+  const requiredSolved = exerciseIds.every((x) => optionalIds.includes(x) || e.exercises[x]?.correct);
   return {
     quizAnswered,
     quizCorrect,
     quizFirstTry,
     quizTotal: quizIds.length,
     exercisesSolved,
-    exercisesTotal: required.length,
-    complete: quizIds.length > 0 && quizCorrect === quizIds.length && exercisesSolved === required.length,
+    exercisesTotal: exerciseIds.length,
+    complete: quizIds.length > 0 && quizCorrect === quizIds.length && requiredSolved,
   };
 }
 
