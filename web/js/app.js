@@ -259,8 +259,7 @@ function start() {
   // The simulator loads in its worker while the page renders: views wait for it in their own
   // requests, so the lesson's text and the first widget do not queue behind the module. A module
   // that fails to load is reported once, above the views.
-  sim = withCache(createSimClient());
-  sim.catalogue().catch((error) => {
+  simLoaded.catch((error) => {
     $('#main').prepend(h('div', { class: 'dpl-error', role: 'alert' }, [h('strong', { text: t('page.loadError') }), h('p', { text: String(error.message || error) })]));
   });
   bindHash(store, window, {
@@ -282,4 +281,8 @@ function start() {
   if (store.get().exercise && store.get().view === 'lesson') activities?.focusExercise(store.get().exercise);
 }
 
+// The simulator starts before the language's strings are awaited, so a Hindi page does not
+// fetch its module any later than an English one.
+sim = withCache(createSimClient());
+const simLoaded = sim.catalogue();
 initialLangReady.then(start);
