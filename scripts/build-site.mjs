@@ -7,7 +7,9 @@
 // Lesson Markdown extensions, kept as placeholders the page fills in with live simulations:
 //   ```sim <id>\n{config}\n```  ->  <div class="sim-widget" data-sim-id="id" data-config="{..}"></div>
 //     options after the id: compare=<schedule> (a second schedule on the same time axis, with the
-//     bubble of each labelled) and play (plays once when the lesson opens): data-compare, data-autoplay
+//     bubble of each labelled), play (plays once when the lesson opens) and streams (opens with the
+//     compute and communication streams drawn; for configs with costs.comm): data-compare,
+//     data-autoplay, data-streams
 //   {{id.field|quoted}}         ->  <span class="sim-number" data-ref="id.field" data-quoted="..">quoted</span>
 //   ## Heading <!-- anchor -->  ->  <h2 id="anchor">Heading</h2>
 import { copyFile, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
@@ -72,7 +74,8 @@ function lessonRenderer(lesson) {
       const compare = /^compare=([\w-]+)$/.exec(option);
       if (compare) extra.compare = compare[1];
       else if (option === 'play') extra.autoplay = '1';
-      else throw new BuildError(`${where}: unknown sim option "${option}" (compare=<schedule> or play)`);
+      else if (option === 'streams') extra.streams = '1';
+      else throw new BuildError(`${where}: unknown sim option "${option}" (compare=<schedule>, play or streams)`);
     }
     if (Object.hasOwn(lesson.sims, id)) throw new BuildError(`${where}: sim id "${id}" is used twice`);
     let config;

@@ -7,6 +7,9 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { useSite, openPage, readDrawnOps, expectedOps, screenshot, REPO } from './helpers.mjs';
 import { errorText } from '../../web/js/lib/error-text.js';
+import { loadLanguage } from '../../web/js/lib/i18n.js';
+
+await loadLanguage('hi'); // errorText(…, 'hi') below compares with the Hindi page
 
 const site = useSite();
 const NATIVE_CLI = `${REPO}/build/native/pipesim`;

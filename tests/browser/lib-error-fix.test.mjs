@@ -4,10 +4,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fixFor, explainError, shapeBreak } from '../../web/js/lib/error-fix.js';
-import { translator } from '../../web/js/lib/i18n.js';
+import { translator, loadLanguage } from '../../web/js/lib/i18n.js';
 import { scheduleInfo } from '../../web/js/lib/schedules.js';
 import { pipesim } from './helpers.mjs';
 
+await loadLanguage('hi');
 const api = await pipesim();
 const costs = api.catalogue().costs;
 /** The SimError core gives for `config` (the real rule and params, not a hand-written copy). */

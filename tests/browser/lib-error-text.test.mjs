@@ -6,9 +6,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { errorText, localizedError, formatG15, placeholders, ruleTemplate } from '../../web/js/lib/error-text.js';
 import { RULES_HI, FIELD_NAMES_HI } from '../../web/js/lib/rule-messages-hi.js';
+import { loadLanguage } from '../../web/js/lib/i18n.js';
 import { pipesim } from './helpers.mjs';
 import CATALOGUE from '../../web/generated/catalogue.js';
 
+await loadLanguage('hi'); // the page loads the Hindi pack (with these templates) only for Hindi
 const sorted = (list) => [...list].sort();
 
 test('every rule in the catalogue has a Hindi template with exactly the rule\'s params', () => {

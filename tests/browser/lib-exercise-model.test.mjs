@@ -1,12 +1,11 @@
 // web/js/lib/exercise-model.js under Node: requests built from the real exercise definitions,
-// quantity expressions read from results, and the hand-trace notation compared with core's grid
-// (the wasm build, so the expected cells are the simulator's).
+// quantity expressions read from results (the wasm build, so expected values are the simulator's).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import {
   buildRequests, defaultInputs, runRequests, evaluateQuantity, quantitySources, expectedAnswer, answerKind,
-  parseCell, formatMarks, cellMarks, compareGrid, gridIsEmpty, setPointer,
+  setPointer,
 } from '../../web/js/lib/exercise-model.js';
 import { loadPipesim } from '../../wasm/pipesim.js';
 
@@ -80,44 +79,3 @@ test('hand-picked expected values: recover 40/207 and 0.05, the ZB-H1 and DualPi
   assert.equal(answerKind(definition('dualpipe-vs-chimera').answers[0]), 'choice');
 });
 
-test('cell notation: direction by suffix, prefix or arrow; pairs in either order; idle', () => {
-  assert.deepEqual(parseCell('3'), { ok: true, marks: [{ mb: 3, dir: 0 }] });
-  assert.deepEqual(parseCell("3'"), { ok: true, marks: [{ mb: 3, dir: 1 }] });
-  assert.deepEqual(parseCell('3<'), { ok: true, marks: [{ mb: 3, dir: 1 }] });
-  assert.deepEqual(parseCell('←3'), { ok: true, marks: [{ mb: 3, dir: 1 }] });
-  assert.deepEqual(parseCell('3>1<'), { ok: true, marks: [{ mb: 3, dir: 0 }, { mb: 1, dir: 1 }] });
-  assert.deepEqual(parseCell("3 1'"), { ok: true, marks: [{ mb: 3, dir: 0 }, { mb: 1, dir: 1 }] });
-  assert.deepEqual(parseCell(''), { ok: true, marks: [] });
-  assert.deepEqual(parseCell('.'), { ok: true, marks: [] });
-  assert.deepEqual(parseCell('x'), { ok: false });
-  assert.deepEqual(parseCell('<3>'), { ok: false });
-  assert.deepEqual(parseCell('1 2 3'), { ok: false });
-  assert.equal(formatMarks([{ mb: 3, dir: 0 }, { mb: 1, dir: 1 }]), '3→ 1←');
-  assert.deepEqual(cellMarks({ op: 'FB', fmb: 3, fdir: 0, bmb: 1, bdir: 1 }), [{ mb: 3, dir: 0 }, { mb: 1, dir: 1 }]);
-  assert.deepEqual(cellMarks(null), []);
-});
-
-test('the grid is compared cell by cell with core\'s DualPipe 4x8 trace', async () => {
-  const sim = await api();
-  const trace = sim.traceGrid({ config: { schedule: 'dualpipe', ranks: 4, microbatches: 8 } });
-  const perfect = trace.grid.map((row) => row.map((cell) => formatMarks(cellMarks(cell))));
-  assert.deepEqual(compareGrid(perfect, trace), { cells: trace.grid.map((row) => row.map(() => 'ok')), wrong: 0, invalid: 0, empty: 0, total: 104, firstWrong: null });
-  // Pairs may be written in either order and with the ASCII notation.
-  const ascii = trace.grid.map((row) => row.map((cell) => cellMarks(cell).reverse().map((m) => `${m.mb}${m.dir ? "'" : ''}`).join(' ')));
-  assert.equal(compareGrid(ascii, trace).wrong, 0);
-  const mistakes = perfect.map((row) => [...row]);
-  mistakes[1][0] = '0';    // rank 1 is idle in slot 0
-  mistakes[0][3] = '0';    // rank 0 runs F0 of direction 1 (0') in slot 3
-  mistakes[2][5] = 'F?';   // unreadable
-  const result = compareGrid(mistakes, trace);
-  assert.equal(result.wrong, 2);
-  assert.equal(result.invalid, 1);
-  assert.deepEqual(result.firstWrong, { rank: 0, slot: 3 });
-  assert.equal(result.cells[1][0], 'wrong');
-  assert.equal(result.cells[2][5], 'invalid');
-  const blank = perfect.map((row) => [...row]);
-  blank[0][0] = ''; // rank 0 runs F0 in slot 0
-  assert.equal(compareGrid(blank, trace).empty, 1);
-  assert.ok(gridIsEmpty([['', ' '], ['']]));
-  assert.ok(!gridIsEmpty([['', '1']]));
-});

@@ -1,6 +1,7 @@
 // web/js/lib/progress.js and lib/lang-pref.js under Node: the course's aifs:progress:v1 shape,
 // tolerance of missing, corrupt and foreign data, per-lesson reset, and the language choice.
 import { test } from 'node:test';
+import { readFileSync, readdirSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import { createProgress, parseStored, normalizeLesson, summarize, quizQuestionIds, STORAGE_KEY, LESSON_PATH } from '../../web/js/lib/progress.js';
 import { initialLang, rememberLang, LANG_STORAGE_KEY } from '../../web/js/lib/lang-pref.js';
@@ -94,6 +95,20 @@ test('question ids follow the course ("<stage>-q<index>"); completion needs ever
   assert.equal(summarize({ answers, exercises: { a: { correct: true } } }, { quizIds: ids, exerciseIds: ['a', 'b'] }).complete, false);
   const one = summarize({ answers: { ...answers, 'post-q1': { picked: 1, correct: false } }, exercises: solved }, { quizIds: ids, exerciseIds: ['a', 'b'] });
   assert.deepEqual(one, { quizAnswered: 6, quizCorrect: 5, quizFirstTry: 5, quizTotal: 6, exercisesSolved: 2, exercisesTotal: 2, complete: false });
+});
+
+test('an optional exercise is not needed for completion but still counts as solved or not', () => {
+  const answers = { 'pre-q0': { picked: 0, correct: true } };
+  const options = { quizIds: ['pre-q0'], exerciseIds: ['a', 'b', 'c'], optionalIds: ['c'] };
+  const required = summarize({ answers, exercises: { a: { correct: true }, b: { correct: true } } }, options);
+  assert.deepEqual([required.exercisesSolved, required.exercisesTotal, required.complete], [2, 3, true]);
+  // Solving only the optional one leaves a required one open: not complete.
+  const wrongOne = summarize({ answers, exercises: { a: { correct: true }, c: { correct: true } } }, options);
+  assert.deepEqual([wrongOne.exercisesSolved, wrongOne.exercisesTotal, wrongOne.complete], [2, 3, false]);
+  // The lesson's own definitions mark exercises 4 and 5 optional (docs/exercises.md).
+  const dir = new URL('../../lessons/exercises/', import.meta.url);
+  const optional = readdirSync(dir).filter((f) => JSON.parse(readFileSync(new URL(f, dir), 'utf8')).optional === true).sort();
+  assert.deepEqual(optional, ['dualpipe-vs-chimera.json', 'param-overhead.json']);
 });
 
 test('language: hash, then query, then the remembered choice, then English', () => {

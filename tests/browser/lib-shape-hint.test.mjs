@@ -4,10 +4,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { shapeRules, shapeHint } from '../../web/js/lib/shape-hint.js';
-import { translator } from '../../web/js/lib/i18n.js';
+import { translator, loadLanguage } from '../../web/js/lib/i18n.js';
 import { pipesim } from './helpers.mjs';
 import CATALOGUE from '../../web/generated/catalogue.js';
 
+await loadLanguage('hi');
 const en = translator('en');
 const hi = translator('hi');
 

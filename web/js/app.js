@@ -2,7 +2,7 @@
 // timeline explorer, sweep, schedule form, cost controls). Views never import each other; this
 // file hands each one what it needs and forwards their changes to the store.
 import { parseParams, createStore, bindHash, configOf, serializeState } from './state.js';
-import { translator } from './lib/i18n.js';
+import { translator, loadLanguage, isLoaded } from './lib/i18n.js';
 import { withCache } from './lib/sim-cache.js';
 import { createSimClient } from './lib/sim-client.js';
 import { h } from './ui/dom.js';
@@ -13,7 +13,7 @@ import * as formView from './views/config-form.js';
 import * as lessonView from './views/lesson-reader.js';
 import * as lessonWidget from './views/lesson-widget.js';
 import { gateTimeline } from './ui/stale-gate.js';
-import { explainError } from './lib/error-fix.js';
+import { explain } from './ui/field-error.js';
 import { createScrollMemory } from './ui/scroll-memory.js';
 import { createActivities } from './lesson-activities.js';
 import { createProgress } from './lib/progress.js';
@@ -39,11 +39,14 @@ const store = createStore(initial.state);
 const progress = createProgress({ storage: localStore() });
 let activities = null;
 let fieldErrors = {};
-let t = translator(initial.state.lang);
+// A Hindi page fetches its strings now, beside the lesson text; start() waits for them.
+const initialLangReady = loadLanguage(initial.state.lang).catch(() => {});
+let t = translator('en');
 let sim = null;
 let views = {}; // name -> view, mounted on first show
 const scrollMemory = createScrollMemory(window);
 let mountedLang = null;
+const failedLangs = new Set(); // languages whose strings did not load: shown in English
 
 function showNotice(errors, heading) {
   const notice = $('#page-notice');
@@ -85,9 +88,9 @@ function onSimError(error, index) {
 const explorerLink = (config, extra = {}) => `#${serializeState({ ...store.get(), view: 'timeline', compare: '', t: null, ...config, ...extra })}`;
 
 /** The explorer's out-of-date note for a rejected setting: the plain error and its one-click fix. */
-function describeStale(error, index) {
+async function describeStale(error, index) {
   const state = store.get();
-  const info = explainError(error, index === 1 ? configOf(state, state.compare) : configOf(state), t);
+  const info = await explain(error, index === 1 ? configOf(state, state.compare) : configOf(state), t);
   const fix = info.fix ? h('button', { type: 'button', class: 'dpl-fix', onclick: () => store.set({ ...info.fix.patch, t: null }) }, [info.fixLabel]) : null;
   return { why: `${info.text}. ${t('stale.timeline')}`, extra: fix };
 }
@@ -122,10 +125,10 @@ function lessonMounters() {
     mount(el, ctx) {
       const view = lessonWidget.mount(el, {
         sim, t, id: el.dataset.simId, config: JSON.parse(el.dataset.config),
-        compare: el.dataset.compare || '', autoplay: el.dataset.autoplay === '1',
+        compare: el.dataset.compare || '', autoplay: el.dataset.autoplay === '1', streams: el.dataset.streams === '1',
         mountTimeline: (host) => timelineView.mount(host, { sim, t }),
         laneTitle, onRun: ctx.onRun,
-        explorerLink: (config, compare) => explorerLink(config, compare ? { compare } : {}),
+        explorerLink: (config, compare, streams) => explorerLink(config, { ...(compare ? { compare } : {}), ...(streams ? { streams } : {}) }),
       });
       view.update(ctx);
       return view;
@@ -214,6 +217,12 @@ function updatePanels(state) {
 function render(state) {
   // A language change rebuilds every view: their strings are set when they mount.
   if (state.lang !== mountedLang) {
+    // A switch to a language not loaded yet keeps the page as it is until its strings arrive,
+    // then renders once in it: never half in one language and half in the other.
+    if (!isLoaded(state.lang) && !failedLangs.has(state.lang)) {
+      loadLanguage(state.lang).catch(() => failedLangs.add(state.lang)).then(() => render(store.get()));
+      return;
+    }
     t = translator(state.lang);
     applyLang(state.lang);
     mountViews();
@@ -243,6 +252,7 @@ function render(state) {
 }
 
 function start() {
+  t = translator(initial.state.lang);
   applyLang(initial.state.lang);
   applyTheme(initial.state.theme);
   showNotice(initial.errors, t('page.paramError'));
@@ -252,8 +262,7 @@ function start() {
   // The simulator loads in its worker while the page renders: views wait for it in their own
   // requests, so the lesson's text and the first widget do not queue behind the module. A module
   // that fails to load is reported once, above the views.
-  sim = withCache(createSimClient());
-  sim.catalogue().catch((error) => {
+  simLoaded.catch((error) => {
     $('#main').prepend(h('div', { class: 'dpl-error', role: 'alert' }, [h('strong', { text: t('page.loadError') }), h('p', { text: String(error.message || error) })]));
   });
   bindHash(store, window, {
@@ -275,4 +284,8 @@ function start() {
   if (store.get().exercise && store.get().view === 'lesson') activities?.focusExercise(store.get().exercise);
 }
 
-start();
+// The simulator starts before the language's strings are awaited, so a Hindi page does not
+// fetch its module any later than an English one.
+sim = withCache(createSimClient());
+const simLoaded = sim.catalogue();
+initialLangReady.then(start);

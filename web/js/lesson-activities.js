@@ -30,8 +30,12 @@ export function createActivities(deps) {
   const loaders = new Set(); // the mounted exercise section's "load now" (see exerciseMounter)
   let pendingFocus = null;
   let quizIds = [];
+  // Which exercises are optional is read from their definitions (`optional`); until those load,
+  // every exercise counts, so the lesson is never marked complete too early.
+  let optionalIds = [];
+  const refreshers = new Set(); // the progress panel's refresh, rerun when optionalIds arrive
 
-  const summaryOf = (entry) => summarize(entry, { quizIds, exerciseIds: EXERCISE_ORDER });
+  const summaryOf = (entry) => summarize(entry, { quizIds, exerciseIds: EXERCISE_ORDER, optionalIds });
 
   /** Marks the lesson complete when the course's rule and ours say so. */
   function maybeComplete(entry) {
@@ -64,6 +68,7 @@ export function createActivities(deps) {
         for (const v of views) if (v !== panel) v.update({ answers: entry.answers });
       };
       const unsubscribe = deps.progress.onChange((entry) => { refresh(entry); maybeComplete(entry); });
+      refreshers.add(refresh);
       let alive = true;
 
       (async () => {
@@ -102,6 +107,7 @@ export function createActivities(deps) {
         destroy() {
           alive = false;
           unsubscribe();
+          refreshers.delete(refresh);
           views.forEach((v) => v.destroy());
           nodes.forEach((n) => n.remove());
         },
@@ -154,15 +160,25 @@ export function createActivities(deps) {
         started = true;
         approach?.disconnect();
         const code = import('./views/exercise.js').then((module) => { exerciseView = module; });
+        let pending = order.length;
+        const known = () => {
+          if (--pending || !alive) return;
+          optionalIds = definitions.filter((d) => d?.optional).map((d) => d.id);
+          const entry = deps.progress.get();
+          refreshers.forEach((refresh) => refresh(entry));
+          maybeComplete(entry);
+        };
         order.forEach(async (id, index) => {
           try {
             const [definition] = await Promise.all([fetchJson(`generated/lessons/exercises/${id}.json`), code]);
             definitions[index] = definition;
           } catch (error) {
             if (alive) showError(index, error);
+            known();
             return;
           }
           if (alive) mountOne(index);
+          known();
         });
       };
       const approach = typeof IntersectionObserver === 'function'

@@ -4,7 +4,7 @@
 // box, a mono uppercase label row in --blueprint, as the course's own figures): drawn from the
 // host's variables when it defines them, from its own fallbacks otherwise (css/figure.css).
 import { mountWidget, simulator } from './widget-kit.js';
-import { translator } from '../lib/i18n.js';
+import { translator, loadLanguage } from '../lib/i18n.js';
 import { figureConfig } from '../lib/figure-spec.js';
 import { h } from '../ui/dom.js';
 import { ensureDevanagariFont } from '../ui/fonts.js';
@@ -55,27 +55,27 @@ function followTheme(holder, root) {
  */
 export function mountFigure(kind, shadow, given, spec) {
   const lang = (document.documentElement.lang || 'en').toLowerCase().startsWith('hi') ? 'hi' : 'en';
-  const t = translator(lang);
   if (lang === 'hi') ensureDevanagariFont(document);
   const { config, ignored } = figureConfig(given, spec);
   const body = h('div', { class: 'dpl-frame-body' });
-  const notice = ignored.length ? h('p', { class: 'dpl-frame-note', role: 'status', text: t('fig.ignored', { words: ignored.join(' ') }) }) : null;
-  const frame = h('figure', { class: 'dpl dpl-frame', lang }, [
-    h('figcaption', { class: 'dpl-frame-head' }, [
-      h('span', { class: 'dpl-frame-label', text: t(`fig.label.${kind}`) }),
-      h('span', { class: 'dpl-frame-hint', text: t(`fig.hint.${kind}`) }),
-    ]),
-    notice, body,
-  ]);
-  frame.hidden = true; // until its styles are in: no flash of unstyled controls
+  const label = h('span', { class: 'dpl-frame-label' });
+  const hint = h('span', { class: 'dpl-frame-hint' });
+  const notice = ignored.length ? h('p', { class: 'dpl-frame-note', role: 'status' }) : null;
+  const frame = h('figure', { class: 'dpl dpl-frame', lang }, [h('figcaption', { class: 'dpl-frame-head' }, [label, hint]), notice, body]);
+  frame.hidden = true; // until its styles and strings are in: no flash of unstyled or English text
   shadow.append(frame);
   // The theme is read from the course's element: the holder inside it resets inherited colour.
   const stopTheme = followTheme(shadow.host.parentElement ?? shadow.host, frame);
   let view = null;
   let destroyed = false;
   simulator().catalogue?.(); // start the simulator while the styles load
-  adoptStyles(shadow).then(() => {
+  // A pack that fails to load leaves the figure in English (translator's fallback).
+  Promise.all([adoptStyles(shadow), loadLanguage(lang).catch(() => {})]).then(() => {
     if (destroyed) return;
+    const t = translator(lang);
+    label.textContent = t(`fig.label.${kind}`);
+    hint.textContent = t(`fig.hint.${kind}`);
+    if (notice) notice.textContent = t('fig.ignored', { words: ignored.join(' ') });
     frame.hidden = false;
     view = mountWidget(body, { lang, ...config, widget: kind });
   });

@@ -4,7 +4,7 @@
 // timeline or sweep view with a shared simulator client.
 import { createSimClient } from '../lib/sim-client.js';
 import { withCache } from '../lib/sim-cache.js';
-import { translator } from '../lib/i18n.js';
+import { translator, loadLanguage, isLoaded } from '../lib/i18n.js';
 import { parseParams, paramsFrom, configOf } from '../state.js';
 import { h, errorBox } from '../ui/dom.js';
 import { laneTitle } from '../lib/schedules.js';
@@ -30,11 +30,21 @@ export function mountWidget(element, input, defaults = {}) {
   let view = null;
   let kind = null;
   let lang = null;
+  let latest = input;
+  let destroyed = false;
+  let packFailed = false;
 
   function render(raw) {
+    latest = raw;
+    if (destroyed) return;
     const params = paramsFrom(raw);
     const widget = params.get('widget') || defaults.widget || 'timeline';
     const { state, errors } = parseParams(params);
+    // A widget in another language draws once its strings are in; if they fail, in English.
+    if (!isLoaded(state.lang) && !packFailed) {
+      loadLanguage(state.lang).catch(() => { packFailed = true; }).then(() => render(latest));
+      return;
+    }
     const t = translator(state.lang);
     // A pinned theme (theme=light|dark) wins over the host page's; "auto" follows the host.
     root.classList.toggle('dpl-theme-light', state.theme === 'light');
@@ -75,6 +85,7 @@ export function mountWidget(element, input, defaults = {}) {
   return {
     update: render,
     destroy() {
+      destroyed = true;
       view?.destroy();
       root.remove();
     },

@@ -1,16 +1,14 @@
 // The words a learner reads for a SimError, in the page's language, built from the error's rule
 // id and params (never from its English text): English is the rule's template from core's
 // catalogue, other languages have a template per rule id with the same {placeholders}
-// (rule-messages-hi.js). Numbers are written as core writes them (C's %.15g), so the English
+// (rule-messages-hi.js, in the language's pack: i18n.js loadLanguage). Numbers are written as core writes them (C's %.15g), so the English
 // rendering is exactly core's message. An error without a rule (a load failure, a plain Error)
 // keeps its own message. DOM-free.
 import CATALOGUE from '../../generated/catalogue.js';
-import { RULES_HI, FIELD_NAMES_HI } from './rule-messages-hi.js';
+import { languagePack } from './i18n.js';
 import { scheduleInfo } from './schedules.js';
 
 const ENGLISH = new Map(CATALOGUE.rules.map((rule) => [rule.id, rule.message]));
-const TEMPLATES = { hi: RULES_HI };
-const FIELD_NAMES = { hi: FIELD_NAMES_HI };
 // Params that name an input field (ranks, costs.forward): said in the page's words where it has them.
 const FIELD_PARAMS = new Set(['field', 'target', 'other']);
 
@@ -32,7 +30,7 @@ export function formatG15(x) {
 
 /** The template of rule `id` in `lang` (English when the language has none), or null. */
 export function ruleTemplate(id, lang = 'en') {
-  return TEMPLATES[lang]?.[id] ?? ENGLISH.get(id) ?? null;
+  return languagePack(lang)?.rules[id] ?? ENGLISH.get(id) ?? null;
 }
 
 /** The {placeholder} names of a template, in order of first use. */
@@ -48,7 +46,7 @@ function paramText(name, value, lang) {
   if (typeof value === 'number') return formatG15(value);
   const text = String(value);
   if (lang === 'en') return text;
-  if (FIELD_PARAMS.has(name)) return FIELD_NAMES[lang]?.[text] ?? text;
+  if (FIELD_PARAMS.has(name)) return languagePack(lang)?.fieldNames[text] ?? text;
   if (name === 'schedule') return scheduleInfo(text)?.title ?? text;
   return text;
 }

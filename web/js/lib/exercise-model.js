@@ -1,8 +1,8 @@
 // The DOM-free half of an exercise: which simulations and calculator calls a definition
 // (lessons/exercises/<id>.json) asks for, with the learner's editable inputs applied; reading the
 // expected answers out of their results (`quantity` expressions such as
-// "dp16.bubble.max - dp8.bubble.max"); and the hand-trace grid notation and its cell-by-cell
-// comparison with core's trace grid. Every expected value comes from the simulator; this file
+// "dp16.bubble.max - dp8.bubble.max", or one cell of core's trace grid such as
+// "trace_dp.grid.0.11.fmb"). Every expected value comes from the simulator; this file
 // only reads and combines fields. Tested under Node.
 
 /** Calculator name in a definition -> method of the pipesim API. */
@@ -161,112 +161,22 @@ export function quantitySources(expr) {
   }
 }
 
-/** How an answer is given: 'choice' (radio options), 'grid' (hand trace) or 'number'. */
+/** How an answer is given: 'choice' (radio options) or 'number'. */
 export function answerKind(answer) {
   if (answer.kind === 'choice' || Array.isArray(answer.choices)) return 'choice';
-  if (/\.grid$/.test(answer.quantity || '')) return 'grid';
   return 'number';
 }
 
 /**
  * The expected value of `answer` from `results`: {kind: 'number', value} | {kind: 'choice',
- * correct} | {kind: 'grid', trace} | {kind: 'missing', error} when a result it needs failed.
+ * correct} | {kind: 'missing', error} when a result it needs failed.
  */
 export function expectedAnswer(answer, results) {
   const kind = answerKind(answer);
   if (kind === 'choice') return { kind, correct: answer.correct };
   try {
-    if (kind === 'grid') {
-      const id = answer.quantity.split('.')[0];
-      const trace = results[id];
-      if (!trace || !Array.isArray(trace.grid)) throw new Error(`${id} has no grid`);
-      return { kind, trace };
-    }
     return { kind, value: evaluateQuantity(answer.quantity, results) };
   } catch (error) {
     return { kind: 'missing', error };
   }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Hand-trace notation. A cell holds the marks of the op running in it: a micro-batch number and
-// its direction: "3" or "3>" or "3→" for direction 0; "3'" or "3<" or "3←" for direction 1.
-// An overlapped pair holds two marks ("3 1'" or "3>1<"), in any order. Empty, "." or "-": idle.
-
-const DIR0 = new Set(['>', '→']);
-const DIR1 = new Set(["'", '’', '′', '<', '←']);
-
-/** Parses one cell: {ok: true, marks: [{mb, dir}]} or {ok: false}. */
-export function parseCell(text) {
-  const s = String(text ?? '').replace(/[\u0966-\u096F]/g, (d) => String(d.charCodeAt(0) - 0x0966)).trim();
-  if (s === '' || s === '.' || s === '-' || s === '–') return { ok: true, marks: [] };
-  const marks = [];
-  let i = 0;
-  while (i < s.length) {
-    const ch = s[i];
-    if (/[\s,;/+&]/.test(ch)) { i += 1; continue; }
-    let prefix = null;
-    if (DIR0.has(ch) || DIR1.has(ch)) { prefix = DIR1.has(ch) ? 1 : 0; i += 1; }
-    const digits = /^\d+/.exec(s.slice(i));
-    if (!digits) return { ok: false };
-    i += digits[0].length;
-    let suffix = null;
-    if (i < s.length && (DIR0.has(s[i]) || DIR1.has(s[i]))) { suffix = DIR1.has(s[i]) ? 1 : 0; i += 1; }
-    if (prefix !== null && suffix !== null) return { ok: false };
-    marks.push({ mb: Number(digits[0]), dir: suffix ?? prefix ?? 0 });
-  }
-  if (marks.length > 2) return { ok: false };
-  return { ok: true, marks };
-}
-
-/** Canonical text of marks: "3→", "3→ 1←". */
-export function formatMarks(marks) {
-  return marks.map((m) => `${m.mb}${m.dir === 1 ? '←' : '→'}`).join(' ');
-}
-
-/** The marks the simulated cell calls for: [] when idle, one per chunk otherwise. */
-export function cellMarks(cell) {
-  if (!cell) return [];
-  if (cell.op === 'FB') return [{ mb: cell.fmb, dir: cell.fdir }, { mb: cell.bmb, dir: cell.bdir }];
-  return [{ mb: cell.mb, dir: cell.dir }];
-}
-
-const markKey = (m) => `${m.mb}:${m.dir}`;
-function sameMarks(a, b) {
-  if (a.length !== b.length) return false;
-  const x = a.map(markKey).sort();
-  const y = b.map(markKey).sort();
-  return x.every((k, i) => k === y[i]);
-}
-
-/** True when no cell of `entries` (rank x slot texts) has anything typed. */
-export function gridIsEmpty(entries) {
-  return entries.every((row) => row.every((text) => String(text ?? '').trim() === ''));
-}
-
-/**
- * Compares the learner's grid (entries[rank][slot] texts) with core's trace grid. Returns
- * {cells[rank][slot]: 'ok'|'wrong'|'invalid', wrong, invalid, empty (wrong cells left empty), total,
- * firstWrong: {rank, slot}|null}.
- */
-export function compareGrid(entries, trace) {
-  let wrong = 0;
-  let invalid = 0;
-  let empty = 0; // wrong cells left empty where the simulation has an op
-  let firstWrong = null;
-  const cells = trace.grid.map((row, rank) => row.map((cell, slot) => {
-    const parsed = parseCell(entries[rank]?.[slot]);
-    if (!parsed.ok) {
-      invalid += 1;
-      firstWrong ??= { rank, slot };
-      return 'invalid';
-    }
-    if (sameMarks(parsed.marks, cellMarks(cell))) return 'ok';
-    wrong += 1;
-    if (!parsed.marks.length) empty += 1;
-    firstWrong ??= { rank, slot };
-    return 'wrong';
-  }));
-  const total = trace.grid.reduce((n, row) => n + row.length, 0);
-  return { cells, wrong, invalid, empty, total, firstWrong };
 }

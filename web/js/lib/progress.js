@@ -13,7 +13,7 @@
 // A quiz answer may be retried: the entry holds the latest answer as the course reads it
 // ({picked, correct, t}) plus our `first` ({picked, correct}: the first try, never overwritten),
 // `wrong` (options tried and wrong) and `tries`. Completion follows the course's rule (every
-// quiz question answered right, as its latest answer) plus every exercise solved; the first-try
+// quiz question answered right, as its latest answer) plus every exercise solved that its definition does not mark `optional`; the first-try
 // score is reported beside it, not used for completion. Everything here tolerates missing, corrupt or foreign data: it never throws,
 // and it only ever rewrites this lesson's entry. DOM-free: `storage` is injected.
 
@@ -186,15 +186,17 @@ export function createProgress({ storage = null, path = LESSON_PATH, now = () =>
 /**
  * Summary of an entry against the lesson's quiz and exercises: {quizAnswered, quizCorrect,
  * quizFirstTry (right on the first try), quizTotal, exercisesSolved, exercisesTotal, complete
- * (by the rule above)}.
+ * (by the rule above)}. Exercises in `optionalIds` (a definition's `optional`) count in the
+ * exercise figures but not in the rule: the lesson is complete without them.
  */
-export function summarize(entry, { quizIds = [], exerciseIds = [] } = {}) {
+export function summarize(entry, { quizIds = [], exerciseIds = [], optionalIds = [] } = {}) {
   const e = normalizeLesson(entry);
   const quizAnswered = quizIds.filter((q) => e.answers[q]).length;
   const quizCorrect = quizIds.filter((q) => e.answers[q]?.correct).length;
   // An answer stored before retries existed was its own first try.
   const quizFirstTry = quizIds.filter((q) => e.answers[q] && (isObject(e.answers[q].first) ? e.answers[q].first.correct === true : e.answers[q].correct)).length;
   const exercisesSolved = exerciseIds.filter((x) => e.exercises[x]?.correct).length;
+  const requiredSolved = exerciseIds.every((x) => optionalIds.includes(x) || e.exercises[x]?.correct);
   return {
     quizAnswered,
     quizCorrect,
@@ -202,7 +204,7 @@ export function summarize(entry, { quizIds = [], exerciseIds = [] } = {}) {
     quizTotal: quizIds.length,
     exercisesSolved,
     exercisesTotal: exerciseIds.length,
-    complete: quizIds.length > 0 && quizCorrect === quizIds.length && exercisesSolved === exerciseIds.length,
+    complete: quizIds.length > 0 && quizCorrect === quizIds.length && requiredSolved,
   };
 }
 

@@ -6,6 +6,9 @@
 
 export const RULES_HI = Object.freeze({
   'json.invalid': 'इनपुट मान्य JSON नहीं है: {detail}',
+  'json.too_deep': 'इनपुट में ऐरे और ऑब्जेक्ट {limit} स्तर से ज़्यादा गहरे नेस्ट हैं',
+  'json.duplicate_key': 'इनपुट के एक ही ऑब्जेक्ट में key "{key}" दो बार है',
+  'input.too_large': 'इनपुट {limit} बाइट की सीमा से बड़ा है',
   'field.unknown': 'अनजान फ़ील्ड "{key}"',
   'field.unknown_in': '{object} में अनजान फ़ील्ड "{key}"',
   'field.missing': 'फ़ील्ड {field} नहीं दिया गया',

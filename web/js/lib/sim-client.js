@@ -6,7 +6,6 @@
 // this thread instead, with identical results and SimErrors.
 import { loadPipesim, METHOD_NAMES, SimError } from '../../generated/pipesim.js';
 import CATALOGUE from '../../generated/catalogue.js';
-import { planSweep } from './sweep-pool.js';
 
 export { SimError };
 
@@ -152,16 +151,23 @@ export function createSimClient({
     pump();
   });
 
+  const terminated = () => {
+    const detail = 'the simulation client was terminated';
+    return new SimError('internal', detail, '', 'internal', { detail });
+  };
+
   const sweep = async (request) => {
+    const started = epoch; // before the splitter loads: a terminate() meanwhile ends this sweep
     let plan = null;
     try {
-      if (useWorker && size > 1) plan = planSweep(request, { workers: size, catalogue: CATALOGUE });
+      // The splitter loads with the first sweep: the lesson and timeline pages never sweep.
+      if (useWorker && size > 1) plan = (await import('./sweep-pool.js')).planSweep(request, { workers: size, catalogue: CATALOGUE });
     } catch {
-      plan = null;  // a getter that throws, say: the whole request reports it as today
+      plan = null;  // a getter that throws, or the splitter failing to load: one whole sweep
     }
+    if (epoch !== started) throw terminated();
     if (!plan) return call('sweep', [request]);
     startPool();
-    const started = epoch;
     const token = {};
     try {
       const results = await Promise.all(plan.parts.map((part) => runPart(part.request, token)));
@@ -192,9 +198,7 @@ export function createSimClient({
     /** Stops the workers; calls still pending reject with SimError internal. */
     terminate() {
       epoch++;
-      const detail = 'the simulation client was terminated';
-      const stopped = () => new SimError('internal', detail, '', 'internal', { detail });
-      for (const c of stopWorkers()) c.reject(stopped());
+      for (const c of stopWorkers()) c.reject(terminated());
     },
   };
   for (const method of METHOD_NAMES) if (method !== 'sweep') client[method] = (...args) => call(method, args);

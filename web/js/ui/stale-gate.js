@@ -9,8 +9,8 @@ import { setStale } from './stale.js';
 /**
  * gate(view, host, deps) -> the view's {update, destroy, results}. `host` holds the view (it gets
  * the out-of-date note); deps: sim, t, onError?(error|null, index), onRun?(results) (the configs
- * that are drawn next, simulated), describe?(error, index) -> {why, extra?} (the note's line and
- * an optional fix button).
+ * that are drawn next, simulated), describe?(error, index) -> {why, extra?} or a promise of it (the
+ * note's line and an optional fix button).
  */
 export function gateTimeline(view, host, { sim, t, onError, onRun, describe }) {
   let token = 0;
@@ -43,8 +43,10 @@ export function gateTimeline(view, host, { sim, t, onError, onRun, describe }) {
           view.update(state); // nothing to keep: the view says what is wrong
         } else {
           failed = state;
-          const { why, extra = null } = describe ? describe(error, index) : { why: t('stale.timeline') };
-          setStale(host, why, t, extra);
+          // describe may answer later (it loads lib/error-fix.js with the first error).
+          Promise.resolve(describe ? describe(error, index) : { why: t('stale.timeline') }).then(({ why, extra = null }) => {
+            if (mine === token) setStale(host, why, t, extra);
+          });
         }
         onError?.(error, index);
       });

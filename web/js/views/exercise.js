@@ -1,6 +1,6 @@
 // One lesson exercise, made interactive from its definition (lessons/exercises/<id>.json): the
 // prompt, the inputs the definition lets the learner change, the exercise's own interactive part
-// (hand-trace grid, overlap pair, parameter calculator, DualPipe-vs-Chimera chart), the answer
+// (overlap pair, parameter calculator, DualPipe-vs-Chimera chart), the answer
 // fields, checking with an explanation of every wrong answer, retry, a hint, and the worked
 // solution after the first attempt. Every expected value is computed by the simulator (runs and
 // calculators through deps.sim); this view only reads and compares.
@@ -14,14 +14,12 @@
 //   deps.reducedMotion() -> boolean
 // state: {} (language changes remount the lesson)
 import { h, uniqueId } from '../ui/dom.js';
-import { buildRequests, defaultInputs, runRequests, expectedAnswer, answerKind, compareGrid, gridIsEmpty } from '../lib/exercise-model.js';
+import { buildRequests, defaultInputs, runRequests, expectedAnswer, answerKind } from '../lib/exercise-model.js';
 import { numberField, choiceField, formatQuantity, toleranceText } from '../ui/exercise-fields.js';
 import { unitKind } from '../lib/answer-parse.js';
-import { createTraceGrid } from '../ui/trace-grid.js';
 import { createPairView, hidingText } from '../ui/pair-view.js';
 import { createParamsCalculator } from '../ui/params-calculator.js';
 import { createGrowthChart } from '../ui/growth-chart.js';
-import { DEFAULT_COSTS } from '../state.js';
 import { errorText } from '../lib/error-text.js';
 
 const COSTS = ['forward', 'backward', 'weight', 'overlapped'];
@@ -32,7 +30,6 @@ export function mount(element, deps) {
   const { t, lang, definition: def } = deps;
   const prefix = uniqueId('dpl-ex');
   const calculators = Object.values(def.config?.calculators || {});
-  const hasGrid = Boolean(def.config?.grid);
   const editableCosts = calculators.some((c) => c.calculator === 'recover');
   let inputs = { ...defaultInputs(def), ...(deps.saved?.inputs?.values || {}) };
   let costs = deps.saved?.inputs?.costs || (editableCosts ? { ...calculators.find((c) => c.calculator === 'recover').input.costs } : null);
@@ -49,6 +46,8 @@ export function mount(element, deps) {
   const status = h('span', { class: 'dpl-ex-status', dataset: { state: 'new' } });
   const heading = h('h3', { id: headingId, class: 'dpl-ex-title', tabindex: -1 }, [
     h('span', { class: 'dpl-ex-number', text: t('ex.number', { n: deps.number }) }), ' ', text(def.title, lang),
+    // Off the lesson's core path: completing the lesson does not need it (lesson-activities.js).
+    def.optional ? h('span', { class: 'dpl-ex-tag', text: t('ex.optional') }) : null,
   ]);
   const permalink = h('a', { class: 'dpl-ex-link', href: `#exercise=${def.id}`, text: t('ex.link'), 'aria-label': t('ex.linkLabel', { n: deps.number }) });
   // The link keeps the rest of the page's state (language, costs): built when it is followed.
@@ -106,12 +105,7 @@ export function mount(element, deps) {
 
   // ---- the exercise's own interactive part -----------------------------------------------------
   let extra = null;
-  if (hasGrid) {
-    const run = def.config.runs?.[def.config.grid.run] || def.config.calculators?.[def.config.grid.calculator]?.input?.config;
-    const slotLength = def.config.grid.slotLength ?? 1;
-    const c = { ...DEFAULT_COSTS, ...run?.costs }; // core's defaults for the costs the run leaves out
-    extra = { kind: 'grid', ui: null, run, slotLength, unit: t('ex.grid.unit', { slot: slotLength, f: c.forward, b: c.backward, w: c.weight, fb: c.overlapped }) };
-  } else if (def.id === 'overlap-window') {
+  if (def.id === 'overlap-window') {
     extra = { kind: 'pair', ui: createPairView({ t, sim: deps.sim, reducedMotion: deps.reducedMotion }) };
   } else if (calculators.some((c) => c.calculator === 'params')) {
     const presets = Object.entries(def.config.calculators).filter(([, c]) => c.calculator === 'params').map(([id, c]) => ({
@@ -124,11 +118,7 @@ export function mount(element, deps) {
     extra = { kind: 'growth', ui: createGrowthChart({ t, sim: deps.sim, schedules: both ? ['dualpipe', 'chimera'] : ['dualpipe'] }) };
     if (!both) root.append(h('div', { class: 'dpl-notice', role: 'note' }, [h('p', { text: t('ex.noChimera') })]));
   }
-  if (extra?.kind === 'grid') {
-    // The grid is sized by core's trace, so it is created once the first computation arrives.
-    extra.slot = h('div', { class: 'dpl-ex-extra' }, [h('p', { class: 'dpl-field-hint', text: extra.unit }), h('p', { class: 'dpl-field-hint', text: t('ex.grid.keys') })]);
-    root.append(extra.slot);
-  } else if (extra?.ui) {
+  if (extra?.ui) {
     root.append(h('div', { class: 'dpl-ex-extra' }, [extra.ui.element]));
   }
 
@@ -159,8 +149,7 @@ export function mount(element, deps) {
       runViews.push({ id, view: deps.mountRun(slot, configs[id]) });
     }
   };
-  const solutionRuns = hasGrid && runs.length ? h('div', { class: 'dpl-ex-runs-solution' }) : null;
-  if (runs.length && !hasGrid) {
+  if (runs.length) {
     runsBox.addEventListener('toggle', () => { if (runsBox.open) mountRuns(runsBox); });
     root.append(runsBox);
   }
@@ -169,7 +158,6 @@ export function mount(element, deps) {
   const fields = def.answers.map((answer) => {
     const kind = answerKind(answer);
     if (kind === 'choice') return { answer, kind, field: choiceField(answer, { t, lang }) };
-    if (kind === 'grid') return { answer, kind, field: null };
     const field = numberField(answer, { t, lang });
     field.setHint(answer.tolerance);
     return { answer, kind, field };
@@ -202,7 +190,6 @@ export function mount(element, deps) {
       let value = t('ex.unavailable');
       if (expected.kind === 'number') value = formatQuantity(expected.value, unitKind(answer.unit));
       if (expected.kind === 'choice') value = text(answer.choices[expected.correct], lang);
-      if (expected.kind === 'grid') value = t('ex.grid.seeBelow');
       const tol = kind === 'number' ? toleranceText(answer.tolerance, unitKind(answer.unit), t) : '';
       return h('tr', {}, [h('th', { scope: 'row', text: text(answer.label, lang) }), h('td', { text: value }), h('td', { text: tol })]);
     });
@@ -214,11 +201,6 @@ export function mount(element, deps) {
         h('tbody', {}, rows),
       ])]),
     ];
-    if (extra?.kind === 'grid') {
-      const traceAnswer = fields.find((f) => f.kind === 'grid');
-      const expected = traceAnswer && expectedAnswer(traceAnswer.answer, computed.results);
-      if (expected?.kind === 'grid' && extra.ui) parts.push(extra.ui.solution(expected.trace));
-    }
     if (extra?.kind === 'params') parts.push(await extra.ui.solution());
     if (extra?.kind === 'pair' && extra.ui.pair) {
       for (const label of ['DISPATCH(F)', 'COMBINE(F)']) {
@@ -231,10 +213,6 @@ export function mount(element, deps) {
       const changed = JSON.stringify({ inputs, costs }) !== defaultsKey;
       parts.push(h('p', { class: 'dpl-field-hint', text: changed ? `${t('ex.cli')} ${t('ex.cliDefaults')}` : t('ex.cli') }),
         ...cli.map((line) => h('pre', {}, [h('code', { text: line })])));
-    }
-    if (solutionRuns) {
-      parts.push(solutionRuns); // moved, not rebuilt: its timelines stay mounted
-      mountRuns(solutionRuns);
     }
     solutionBody.replaceChildren(...parts);
   }
@@ -259,24 +237,10 @@ export function mount(element, deps) {
     if (!computed) return;
     const results = [];
     const answers = {};
-    for (const { answer, kind, field } of fields) {
+    for (const { answer, field } of fields) {
       const expected = expectedAnswer(answer, computed.results);
       if (expected.kind === 'missing') {
         results.push('missing');
-        continue;
-      }
-      if (kind === 'grid') {
-        const entries = extra.ui.read();
-        if (gridIsEmpty(entries)) {
-          extra.ui.clearResult();
-          results.push('empty');
-          continue;
-        }
-        const cmp = compareGrid(entries, expected.trace);
-        extra.ui.showResult(cmp);
-        const ok = !cmp.wrong && !cmp.invalid;
-        results.push(ok ? 'correct' : 'wrong');
-        answers[answer.id] = { text: JSON.stringify(entries), correct: ok };
         continue;
       }
       const outcome = field.check(expected, answer.tolerance, evidenceFor(answer));
@@ -358,16 +322,6 @@ export function mount(element, deps) {
     showInputErrors(result.errors);
     const configs = buildRequests(def, inputs, { costs }).runs;
     for (const { id, view } of runViews) view.update?.(configs[id]);
-    if (extra?.kind === 'grid' && !extra.ui) {
-      const traceField = fields.find((f) => f.kind === 'grid');
-      const trace = traceField && expectedAnswer(traceField.answer, result.results);
-      if (trace?.kind === 'grid') {
-        extra.ui = createTraceGrid({ t, ranks: trace.trace.ranks, slots: trace.trace.slots, caption: text(traceField.answer.label, lang) });
-        extra.slot.append(extra.ui.element);
-        const saved = deps.saved?.answers?.[traceField.answer.id]?.text;
-        if (saved) { try { extra.ui.write(JSON.parse(saved)); } catch { /* an unreadable saved grid starts empty */ } }
-      }
-    }
     if (attempted) {
       if (extra?.kind === 'growth') await extra.ui.ready;
       check({ record: false });

@@ -6,18 +6,18 @@
 // stays drawn, dimmed and marked out of date. The shared settings panel still sets the costs for
 // every widget; an F&B typed here wins for this widget. With `compare`, a second schedule is drawn
 // on the same time axis and the bubble of each is labelled above them; `autoplay` plays once on
-// load (not under reduced motion). A long lesson holds a dozen widgets: each one's timeline is
+// load (not under reduced motion); `streams` opens with the compute and communication streams
+// drawn (the learner can still fold them). A long lesson holds a dozen widgets: each one's timeline is
 // drawn when it comes within a screen of the viewport (its height reserved until then), so the
 // first one on screen is drawn without waiting for the rest.
 // mount(element, deps) -> { update(ctx), destroy() }
-//   deps.t  deps.sim  deps.id  deps.config (as written)  deps.compare?  deps.autoplay?
-//   deps.mountTimeline(el) -> timeline view   deps.laneTitle(config)   deps.explorerLink(config, compare)
+//   deps.t  deps.sim  deps.id  deps.config (as written)  deps.compare?  deps.autoplay?  deps.streams?
+//   deps.mountTimeline(el) -> timeline view   deps.laneTitle(config)   deps.explorerLink(config, compare, streams)
 //   deps.onRun?(id, config | null)   a run that worked (null: the text's own config again)
 // ctx (update): { effective(config) }   the shared costs applied to a config
 import { h, uniqueId, prefersReducedMotion } from '../ui/dom.js';
 import { gateTimeline } from '../ui/stale-gate.js';
-import { showFieldError } from '../ui/field-error.js';
-import { explainError } from '../lib/error-fix.js';
+import { showFieldError, explain } from '../ui/field-error.js';
 import { SCHEDULES, scheduleTitle } from '../lib/schedules.js';
 import { formatNumber, formatPercent } from '../lib/format.js';
 
@@ -97,8 +97,8 @@ export function mount(element, deps) {
   }
 
   /** The out-of-date note: the plain error (when no field here shows it) and the fix. */
-  function describe(error) {
-    const info = explainError(error, current(), t);
+  async function describe(error) {
+    const info = await explain(error, current(), t);
     const here = FIELD_OF_PATH[error.path];
     const fix = info.fix && !here ? h('button', { type: 'button', class: 'dpl-fix', onclick: () => apply(info.fix.patch) }, [info.fixLabel]) : null;
     return { why: here ? t('stale.timeline') : `${info.text}. ${t('stale.timeline')}`, extra: fix };
@@ -126,6 +126,7 @@ export function mount(element, deps) {
     },
   });
   let played = false;
+  let opened = false; // the streams are asked for once: a later run keeps the learner's choice
   let visible = typeof IntersectionObserver !== 'function';
   const approach = visible ? null : new IntersectionObserver((entries) => {
     if (!entries.some((e) => e.isIntersecting)) return;
@@ -139,12 +140,14 @@ export function mount(element, deps) {
     fill();
     const config = current();
     const configs = deps.compare ? [{ ...config, schedule: deps.compare }, config] : [config];
-    open.href = deps.explorerLink(config, deps.compare);
+    open.href = deps.explorerLink(config, deps.compare, Boolean(deps.streams));
     if (!visible) return;
     // Autoplay once, when the lesson opens, never under reduced motion: a still frame shows the end.
     const autoplay = Boolean(deps.autoplay) && !played && !prefersReducedMotion();
     played = true;
-    gate.update({ configs, titles: configs.map(deps.laneTitle), t: autoplay ? 0 : null, autoplay });
+    const streams = opened ? {} : { streams: Boolean(deps.streams) };
+    opened = true;
+    gate.update({ configs, titles: configs.map(deps.laneTitle), t: autoplay ? 0 : null, autoplay, ...streams });
   }
 
   function apply(patch) {
