@@ -48,14 +48,14 @@ test('each colour slot has a CSS class and, in light and dark, a colour at >= 3:
   const themes = {
     // The dark palette overrides the light one; a slot it leaves alone follows the host's --blueprint.
     light: { page: block('.dpl-theme-light'), series: light },
-    dark: { page: block('.dpl-theme-dark'), series: { ...light, ...block('.dpl-theme-dark .dpl, .dpl-theme-dark.dpl') } },
+    dark: { page: block('.dpl-theme-dark'), series: { ...light, ...block('.dpl-theme-dark .dpl, .dpl-theme-dark.dpl, .dpl-on-dark .dpl, .dpl.dpl-on-dark') } },
   };
   // The same palettes are written out for the page's theme switch, the system preference and a
   // pinned embed theme: they must not drift apart (a slot following --blueprint is set only once).
   const series = (props) => Object.fromEntries(Object.entries(props).filter(([k, v]) => k.startsWith('--dpl-series-') && !v.startsWith('var(')));
   assert.deepEqual(series(block('.dpl-theme-light .dpl, .dpl-theme-light.dpl')), series(light));
   for (const selector of ['[data-theme="dark"] .dpl', ':root:not([data-theme="light"]) .dpl']) {
-    assert.deepEqual(series(block(selector)), series(block('.dpl-theme-dark .dpl, .dpl-theme-dark.dpl')), selector);
+    assert.deepEqual(series(block(selector)), series(block('.dpl-theme-dark .dpl, .dpl-theme-dark.dpl, .dpl-on-dark .dpl, .dpl.dpl-on-dark')), selector);
   }
   for (const [name, { page, series }] of Object.entries(themes)) {
     for (let i = 0; i < COLOURS; i++) {

@@ -41,12 +41,17 @@ test('every lesson timeline shows its whole run at 1280 and 390 px, in both lang
       const { context, page, log } = await openPage(site.browser, { viewport: { width, height: 900 }, colorScheme: theme });
       try {
         await page.goto(`${site.server.url}#lang=${lang}`);
-        await page.waitForFunction(() => {
-          const widgets = [...document.querySelectorAll('.lesson .sim-widget')];
-          return widgets.length > 0 && widgets.every((w) => w.querySelector('.dpl-op'));
-        }, null, { timeout: 30000 });
-        const configs = await page.$$eval('.lesson .sim-widget', (ws) => ws.map((w) => JSON.parse(w.dataset.config)));
-        assertFits(await page.evaluate(timelineFits), configs.map(makespanOf), `lesson ${lang} ${theme} ${width}px`);
+        // Lesson widgets simulate when they come near the viewport: visit each, then go back up.
+        await page.waitForSelector('.lesson .sim-widget', { timeout: 30000 });
+        for (const id of await page.$$eval('.lesson .sim-widget', (ws) => ws.map((w) => w.dataset.simId))) {
+          await page.$eval(`.sim-widget[data-sim-id="${id}"]`, (w) => w.scrollIntoView());
+          await page.waitForSelector(`.sim-widget[data-sim-id="${id}"] .dpl-op`, { timeout: 30000 });
+        }
+        await page.evaluate(() => window.scrollTo(0, 0));
+        const widgets = await page.$$eval('.lesson .sim-widget', (ws) => ws.map((w) => ({ config: JSON.parse(w.dataset.config), compare: w.dataset.compare })));
+        // A widget comparing two schedules draws both on one axis: it ends where the longer run does.
+        const ends = widgets.map(({ config, compare }) => Math.max(makespanOf(config), compare ? makespanOf({ ...config, schedule: compare }) : 0));
+        assertFits(await page.evaluate(timelineFits), ends, `lesson ${lang} ${theme} ${width}px`);
         await page.$eval('.sim-widget', (w) => w.scrollIntoView({ block: 'start' }));
         await screenshot(page, `fit-lesson-${lang}-${theme}-${width}.png`);
         assert.deepEqual(log.errors, []);

@@ -116,7 +116,10 @@ export function drawLane(lane, { view, layout, makespan, prefix, id, t, streams 
   const expanded = Boolean(streams && comm);
   const { width, height, plotWidth } = L;
   const x = (time) => L.left + timeToX(view, plotWidth, time);
-  const visible = (o) => o.end > view.start && o.start < view.end;
+  // An op overlapping the view; a zero-length op (a W costing 0) counts where it sits, edges included,
+  // so a run still draws every op it has (tests and embeds read them one for one).
+  const visible = (o) => (o.end > view.start && o.start < view.end) ||
+    (o.start === o.end && o.start >= view.start && o.start <= view.end);
 
   const svg = s('svg', { class: 'dpl-timeline-svg', width, height, viewBox: `0 0 ${width} ${height}`, role: 'group', 'aria-label': lane.title });
   const clipId = `${prefix}-clip-${id}`;

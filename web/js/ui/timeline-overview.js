@@ -21,7 +21,8 @@ export function createOverview({ t, onView, onKey }) {
   const windowEl = h('div', { class: 'dpl-overview-window', 'aria-hidden': 'true' });
   const element = h('div', {
     class: 'dpl-overview', tabindex: 0, role: 'slider', 'aria-label': t('zoom.overview'),
-    'aria-valuemin': 0, title: t('zoom.overviewTitle'),
+    // Before its first run (a lesson widget waits to be scrolled near) the slider is at 0 of 0.
+    'aria-valuemin': 0, 'aria-valuemax': 0, 'aria-valuenow': 0, title: t('zoom.overviewTitle'),
   }, [canvas, windowEl]);
   let limits = { makespan: 1, minSpan: 1 };
   let view = { start: 0, end: 1 };
@@ -67,13 +68,15 @@ export function createOverview({ t, onView, onKey }) {
     // The exact window, for tests and embeds (aria-valuetext rounds it).
     element.dataset.start = String(view.start);
     element.dataset.end = String(view.end);
+    // The slider's value does not depend on the strip's width: a strip laid out at zero width
+    // (a hidden or not yet displayed widget) still states where the view is.
+    element.setAttribute('aria-valuemax', String(limits.makespan));
+    element.setAttribute('aria-valuenow', String(view.start));
+    element.setAttribute('aria-valuetext', t('zoom.window', { from: formatNumber(view.start, 1), to: formatNumber(view.end, 1), end: formatNumber(limits.makespan) }));
     if (!width) return;
     const w = overviewWindow(view, limits, width);
     windowEl.style.transform = `translateX(${w.x}px)`;
     windowEl.style.width = `${w.width}px`;
-    element.setAttribute('aria-valuemax', String(limits.makespan));
-    element.setAttribute('aria-valuenow', String(view.start));
-    element.setAttribute('aria-valuetext', t('zoom.window', { from: formatNumber(view.start, 1), to: formatNumber(view.end, 1), end: formatNumber(limits.makespan) }));
   }
 
   const timeAt = (clientX) => xToTime(fitView(limits), width, clientX - canvas.getBoundingClientRect().left);

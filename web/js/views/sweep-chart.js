@@ -110,7 +110,7 @@ export function mount(element, deps) {
       h('caption', { text: caption.textContent }),
       h('thead', {}, [h('tr', {}, cols.map((c) => h('th', { scope: 'col', text: t(`sw.col.${c}`) })))]),
       h('tbody', {}, rows.map((row) => h('tr', { class: row.ok ? '' : 'is-na', title: row.ok ? null : errorText(row.error, t.lang), dataset: { schedule: row.schedule, ok: row.ok ? 1 : 0 } },
-        cols.map((c, i) => h(i === 0 ? 'th' : 'td', { scope: i === 0 ? 'row' : null, text: fmt(row, c) }))))),
+        cols.map((c, i) => h(i === 0 ? 'th' : 'td', { scope: i === 0 ? 'row' : null, text: fmt(row, c), dataset: { col: c } }))))),
     ]);
   }
 
