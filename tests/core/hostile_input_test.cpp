@@ -13,6 +13,7 @@
 #include "pipesim/json.h"
 #include "pipesim/planner.h"
 #include "pipesim/rules.h"
+#include "../fuzz/fuzz_checks.h"
 #include "pipesim/sweep.h"
 
 using namespace pipesim;
@@ -36,27 +37,8 @@ std::string repeat(const std::string& piece, int times) {
   return out;
 }
 
-// Well-formed UTF-8 (shortest forms, no surrogates, at most U+10FFFF) with no control character
-// (C0, DEL, C1, U+2028, U+2029): one line in any terminal. Decodes by the definition, apart from
-// the library's own decoder.
-bool one_clean_line(const std::string& s) {
-  for (std::size_t i = 0; i < s.size();) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    const std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
-    if (n == 0 || i + n > s.size()) return false;
-    unsigned long cp = n == 1 ? c : n == 2 ? (c & 0x1fu) : n == 3 ? (c & 0x0fu) : (c & 0x07u);
-    for (std::size_t k = 1; k < n; ++k) {
-      const auto b = static_cast<unsigned char>(s[i + k]);
-      if ((b >> 6) != 0x2) return false;
-      cp = (cp << 6) | (b & 0x3fu);
-    }
-    const unsigned long min = n == 1 ? 0 : n == 2 ? 0x80 : n == 3 ? 0x800 : 0x10000;
-    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return false;
-    if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x2028 || cp == 0x2029) return false;
-    i += n;
-  }
-  return true;
-}
+// one_clean_line: the fuzz harnesses' definition (tests/fuzz/fuzz_checks.h), one copy for both.
+using pipesim::fuzz::one_clean_line;
 
 }  // namespace
 
