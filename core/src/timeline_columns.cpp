@@ -103,31 +103,42 @@ namespace detail {
 
 TimelineTable plan_columns(const OpPlan& plan, const Tick* starts, const Tick (&durations)[kSlots]) {
   TimelineTable table(plan.size());
-  // One pass over the ops writing every column: this runs for each timeline the page draws.
-  Writer<std::int16_t> rank(table, kRank), stage(table, kStage), bstage(table, kBstage);
-  Writer<std::uint8_t> op(table, kOp), zb(table, kZb), dir(table, kDir);
+  // This runs for each timeline the page draws. Two passes over the ops, each writing five or six
+  // columns with fewer pointers live at once: a whole Columns simulate() of DualPipe 64x1024 took
+  // 12% less in wasm (about 5% natively) than with one pass writing all eleven.
+  // Pass one: what the op is and when it ran.
+  {
+    Writer<std::int16_t> rank(table, kRank);
+    Writer<std::uint8_t> op(table, kOp), zb(table, kZb);
+    Writer<double> start(table, kStart), end(table, kEnd);
+    const Tick* t = starts;
+    for (int r = 0; r < plan.shape().ranks; ++r)
+      for (const PlanOp* p = plan.begin(r); p != plan.end(r); ++p, ++t) {
+        const int slot = p->code & kSlotMask;
+        rank.put(static_cast<std::int16_t>(r));
+        op.put(static_cast<std::uint8_t>(slot & 3));
+        zb.put((slot & 4) != 0 ? 1 : 0);
+        start.put(to_units(*t));
+        end.put(to_units(*t + durations[slot]));
+      }
+  }
+  // Pass two: its chunks, decoded from their keys.
+  Writer<std::int16_t> stage(table, kStage), bstage(table, kBstage);
+  Writer<std::uint8_t> dir(table, kDir);
   Writer<std::int8_t> bdir(table, kBdir);
   Writer<std::int32_t> mb(table, kMb), bmb(table, kBmb);
-  Writer<double> start(table, kStart), end(table, kEnd);
   const ChunkIndex index = plan.index();  // a copy the compiler can keep in registers
-  const Tick* t = starts;
   for (int r = 0; r < plan.shape().ranks; ++r)
-    for (const PlanOp* p = plan.begin(r); p != plan.end(r); ++p, ++t) {
-      const int slot = p->code & kSlotMask;
-      const bool pair = slot == kSlotPair;
+    for (const PlanOp* p = plan.begin(r); p != plan.end(r); ++p) {
+      const bool pair = (p->code & kSlotMask) == kSlotPair;
       const Chunk c = index.chunk(p->key);
       const Chunk b = pair ? index.chunk(p->backward_key) : Chunk{-1, -1, -1};
-      rank.put(static_cast<std::int16_t>(r));
-      op.put(static_cast<std::uint8_t>(slot & 3));
-      zb.put((slot & 4) != 0 ? 1 : 0);
       dir.put(static_cast<std::uint8_t>(c.dir));
       mb.put(c.mb);
       stage.put(static_cast<std::int16_t>(c.stage));
       bdir.put(static_cast<std::int8_t>(b.dir));
       bmb.put(b.mb);
       bstage.put(static_cast<std::int16_t>(b.stage));
-      start.put(to_units(*t));
-      end.put(to_units(*t + durations[slot]));
     }
   return table;
 }
