@@ -118,6 +118,17 @@ function benchNode(api, pairs) {
     console.log(`  JS API simulate / native simulate(), medians: ${(jsMs / nativeMs).toFixed(2)}x (goal <= 1.5x; ` +
                 `native ${nativeMs?.toFixed(3)} ms, wasm core columns ${wasmMs?.toFixed(3)} ms = ` +
                 `${(wasmMs / nativeMs).toFixed(2)}x, JS handoff ${(jsMs - wasmMs).toFixed(3)} ms)`);
+    // Most of the handoff is one copy of the timeline block out of wasm memory, into a fresh
+    // ArrayBuffer each call (the caller owns it; a worker transfers it). The same bytes copied into
+    // a buffer that already exists show how much of that is fresh memory (page faults: costly on a
+    // loaded VM) rather than copying.
+    const block = new Uint8Array(api.simulate(config).timeline.start.buffer);
+    const reused = new Uint8Array(block.length);
+    const fresh = sortedMs(JS_API_REPS, () => block.slice());
+    const again = sortedMs(JS_API_REPS, () => reused.set(block));
+    console.log(`  its timeline block (${kb(block.length)}) copied into a fresh buffer: median ` +
+                `${median(fresh).toFixed(3)} ms, best ${fresh[0].toFixed(3)} ms; into a reused one: median ` +
+                `${median(again).toFixed(3)} ms, best ${again[0].toFixed(3)} ms`);
   }
   let cells = 0;
   const sweep = bestMs(3, () => { cells = api.sweep(SWEEP).rows.length; });
