@@ -247,10 +247,11 @@ Result<Schedule> schedule_from_pytorch_csv(const std::string& text) {
   return s;
 }
 
-Result<SimResult> simulate_pytorch_csv(const std::string& text, const Costs& costs) {
+Result<SimResult> simulate_pytorch_csv(const std::string& text, const Costs& costs,
+                                       const SimOptions& options) {
   auto schedule = schedule_from_pytorch_csv(text);
   if (!schedule.ok()) return schedule.error();
-  auto result = simulate_schedule(schedule.value(), costs);
+  auto result = simulate_schedule(schedule.value(), costs, options);
   if (result.ok() || result.error().path.rfind("/rankOps/", 0) != 0) return result;
   // check_schedule's /rankOps/<rank>/<index> counts actions; the CSV's columns count cells.
   const Error& e = result.error();
