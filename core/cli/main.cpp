@@ -120,10 +120,11 @@ int cmd_simulate(const std::vector<std::string>& argv) {
   SimOptions options;
   const std::string memory = args.get("memory", "peak");
   if (memory != "peak" && memory != "steps")
-    throw Failure{cli_error(CliRule::FlagChoice, {{"flag", "memory"}, {"allowed", "peak|steps"}, {"got", memory}})};
+    throw Failure{cli_error(CliRule::FlagChoice,
+                            {{"flag", "memory"}, {"allowed", "peak|steps"}, {"got", memory}})};
   options.activation_steps = memory == "steps";
-  const std::vector<std::string> config_flags = {"schedule", "ranks", "microbatches", "chunks", "timing",
-                                                 "model-params"};
+  const std::vector<std::string> config_flags = {"schedule", "ranks",  "microbatches",
+                                                 "chunks",   "timing", "model-params"};
   if (args.has("input")) {
     const std::string text = unwrap(args.read_input());
     if (looks_like_csv(text)) {  // a CSV carries only the op order: the costs come from flags

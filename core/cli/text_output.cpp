@@ -39,8 +39,8 @@ void print_simulation_text(const SimResult& r, std::ostream& out) {
       << (r.config.timing == Timing::Runtime ? ", timing runtime" : "") << "\n";
   out << "makespan     " << shortest(r.makespan) << "\n";
   out << "bubble max   " << shortest(r.bubble_max) << "  (max per-rank idle)\n";
-  const ReferenceBubble ref = reference_bubble(r.config.schedule, r.config.ranks, r.stages, r.config.microbatches,
-                                                  effective_costs(c));
+  const ReferenceBubble ref = reference_bubble(r.config.schedule, r.config.ranks, r.stages,
+                                               r.config.microbatches, effective_costs(c));
   if (!ref.formula.empty())
     out << "  published " << ref.formula << " = " << shortest(ref.bubble_max)
         << (ref.applies ? "" : "  (not exact here: needs " + ref.condition + ")") << "\n";

@@ -113,8 +113,8 @@ Result<SimResult> simulate_valid(const SimConfig& config, const SimOptions& opti
     if (!result.ok()) return result;
     SimResult r = std::move(result).value();
     if (options.activation_steps)
-      r.activation_steps =
-          detail::ops_activation_steps(r.timeline, activation_memory_unit(r.config.ranks, r.stages));
+      r.activation_steps = detail::ops_activation_steps(
+          r.timeline, activation_memory_unit(r.config.ranks, r.stages));
     if (options.timeline == TimelineForm::Columns) r.columns = ops_columns(r.timeline);
     if (options.timeline != TimelineForm::Ops) r.timeline.assign(r.timeline.size(), {});
     return r;

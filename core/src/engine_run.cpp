@@ -117,7 +117,8 @@ class Engine {
                        : std::vector<std::vector<TimedOp>>(static_cast<std::size_t>(ranks_count_));
     Tick duration[kSlots];
     for (int slot = 0; slot < kSlots; ++slot) duration[slot] = costs_.slots[slot].duration;
-    if (form_ == TimelineForm::Columns) out.columns = plan_columns(plan_, b_.starts.get(), duration);
+    if (form_ == TimelineForm::Columns)
+      out.columns = plan_columns(plan_, b_.starts.get(), duration);
     if (activation_steps_)
       out.activation_steps = plan_activation_steps(
           plan_, b_.starts.get(), duration,
@@ -363,7 +364,8 @@ class Engine {
 }  // namespace
 
 Result<EngineRun> run_engine(const OpPlan& plan, const std::vector<std::vector<Op>>* ops,
-                             const Costs& costs, const SimOptions& options, EngineBuffers& buffers) {
+                             const Costs& costs, const SimOptions& options,
+                             EngineBuffers& buffers) {
   return Engine(plan, costs, options, buffers).run(ops);
 }
 

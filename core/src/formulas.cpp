@@ -12,7 +12,8 @@ namespace {
 constexpr const char* kDeepSeekTable = "deepseek-ai/DualPipe README; DeepSeek-V3 report, Table 2";
 constexpr const char* kMegatron =
     "Narayanan et al., Megatron-LM (SC'21) §2.2.2: 1/V of 1F1B's bubble at V chunks per rank";
-constexpr const char* kZeroBubble = "Qi et al., Zero Bubble Pipeline Parallelism (arXiv 2401.10241)";
+constexpr const char* kZeroBubble =
+    "Qi et al., Zero Bubble Pipeline Parallelism (arXiv 2401.10241)";
 
 bool nearly_equal(double a, double b) {
   return std::fabs(a - b) <= 1e-9 * std::max({1.0, std::fabs(a), std::fabs(b)});
@@ -74,7 +75,8 @@ ReferenceBubble reference_bubble(const std::string& schedule, int ranks, int sta
     // The paper (and sail-sg's README table) gives ZB-V no bubble at T_F = T_B = T_W, counted
     // inside each rank's span (iterations overlap once the optimizer step is not synchronised)
     // and no closed form for other costs. Against the step's makespan the ranks still wait at
-    // the edges ((ranks-1)F at F = B-W = W, M >= 2 x ranks - 1), so the 0 is exact on one rank only.
+    // the edges ((ranks-1)F at F = B-W = W, M >= 2 x ranks - 1), so the 0 is exact on one rank
+    // only.
     ref.formula = "0";
     ref.bubble_max = 0;
     ref.condition =

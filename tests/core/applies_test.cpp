@@ -55,7 +55,8 @@ bool check_applies_is_exact(const SimConfig& config) {
   CHECK(r.bubble_max == Approx(ref.bubble_max).margin(1e-9));
   return true;
 }
-bool check_applies_is_exact(const std::string& schedule, int ranks, int microbatches, const Costs& c) {
+bool check_applies_is_exact(const std::string& schedule, int ranks, int microbatches,
+                            const Costs& c) {
   return check_applies_is_exact(SimConfig{schedule, ranks, microbatches, c});
 }
 

@@ -27,7 +27,8 @@ TrainingState training_state(const SimResult& r) {
   state.per_gpu = r.param_copies;
   if (r.config.model_params) {
     // The model spread evenly over the stages, as `pipesim params` holds it (no experts, EP 1).
-    state.params_per_gpu = params_per_gpu(r.stages, r.stages_per_rank, *r.config.model_params, 0, 1);
+    state.params_per_gpu =
+        params_per_gpu(r.stages, r.stages_per_rank, *r.config.model_params, 0, 1);
     state.bytes_per_gpu = *state.params_per_gpu * (kPlanWeightGradBytes + kPlanOptimizerBytes);
   }
   return state;
