@@ -90,9 +90,29 @@ val timeline_block(const TimelineTable& table) {
   return out;
 }
 
+// Every rank's activation steps (SimResult::activation_steps) as {offsets, time, level}: two
+// Float64Arrays holding all ranks' points one rank after another (rank r's from offsets[r] to
+// offsets[r + 1]), each one copied slice. Small beside the timeline: a point per F and B.
+val activation_steps_block(const std::vector<ActivationSteps>& steps) {
+  std::vector<double> time, level;
+  val offsets = val::array();
+  offsets.call<void>("push", 0.0);
+  for (const ActivationSteps& s : steps) {
+    time.insert(time.end(), s.time.begin(), s.time.end());
+    level.insert(level.end(), s.level.begin(), s.level.end());
+    offsets.call<void>("push", static_cast<double>(time.size()));
+  }
+  val out = val::object();
+  out.set("offsets", offsets);
+  out.set("time", val(emscripten::typed_memory_view(time.size(), time.data())).call<val>("slice"));
+  out.set("level", val(emscripten::typed_memory_view(level.size(), level.data())).call<val>("slice"));
+  return out;
+}
+
 // Configs and hand-written schedules, exactly as `pipesim simulate --input` reads them.
-SimResult run_simulation(const std::string& request_json, TimelineForm form) {
-  return unwrap(simulate_request(unwrap(parse_json(request_json)), SimOptions{form}));
+SimResult run_simulation(const std::string& request_json, TimelineForm form,
+                         bool activation_steps = false) {
+  return unwrap(simulate_request(unwrap(parse_json(request_json)), SimOptions{form, activation_steps}));
 }
 
 // Exactly what `pipesim simulate --input - --format json` prints, without the newline; written
@@ -102,12 +122,13 @@ val simulate_json(const std::string& request_json) {
 }
 
 // The result without its timeline as JSON, plus envelope.timeline as one block of columns that
-// the engine wrote directly (no TimedOp list in between).
+// the engine wrote directly (no TimedOp list in between), and envelope.activationSteps.
 val simulate_arrays(const std::string& request_json) {
   return guarded([&] {
-    const SimResult result = run_simulation(request_json, TimelineForm::Columns);
+    const SimResult result = run_simulation(request_json, TimelineForm::Columns, true);
     val out = ok_envelope(result_to_json(result, false).dump());
     out.set("timeline", timeline_block(result.columns));
+    out.set("activationSteps", activation_steps_block(result.activation_steps));
     return out;
   });
 }

@@ -103,6 +103,8 @@ export interface SimConfig {
   timing?: 'dependency' | 'runtime';
   /** Model chunks per rank, only for schedules whose catalogue entry has `chunks`; 0 or absent: its default. */
   chunks?: number;
+  /** The whole model's parameters, in (0, 1e16]: `trainingState` then gives bytes per GPU too. */
+  modelParams?: number;
 }
 
 /**
@@ -176,9 +178,26 @@ export interface SimResult {
   maxPeakActivations: number;
   /** Max over ranks of peakActivationMemory: what compares across schedules. */
   maxPeakActivationMemory: number;
-  /** DeepSeek's table formula for this schedule, its value and whether these costs are in its region. */
+  /**
+   * Training state (weights, gradients, Adam state) per GPU: `perGpu` in units of one rank's share
+   * of the model (= paramCopies); with config.modelParams, the parameters and bytes (16 per
+   * parameter, optimizer state not sharded) one GPU holds, else null.
+   */
+  trainingState: { perGpu: number; modelParams: number | null; paramsPerGpu: number | null; bytesPerGpu: number | null };
+  /** The published formula for this schedule, its value and whether this config is in its region. */
   reference: { formula: string; bubbleMax: number; applies: boolean; source: string };
   timeline: Timeline;
+  /**
+   * Per rank, in-flight activations over time in per-GPU units (as peakActivationMemory): from
+   * time[i] the level is level[i]; time[0] = 0 at level 0, then a point per F or B end.
+   */
+  activationSteps: ActivationSteps[];
+}
+
+/** One rank's activations as a step function (views over one buffer shared by every rank). */
+export interface ActivationSteps {
+  time: Float64Array;
+  level: Float64Array;
 }
 
 /** A micro-batch count: a number, or a multiple of the ranks written like `"4R"`. */

@@ -60,7 +60,10 @@ export function transferables(method, value) {
   if (!(method in METHODS) || !METHODS[/** @type {keyof typeof METHODS} */ (method)].timeline) return [];
   const timeline = /** @type {{timeline?: Record<string, unknown>}} */ (value)?.timeline;
   if (!timeline) return [];
-  return [...new Set(Object.values(timeline).filter(ArrayBuffer.isView)
+  // The activation steps' two buffers too (every rank's views share them).
+  const steps = /** @type {{activationSteps?: {time: Float64Array, level: Float64Array}[]}} */ (value)?.activationSteps ?? [];
+  return [...new Set([...Object.values(timeline), ...steps.flatMap((s) => [s.time, s.level])]
+    .filter(ArrayBuffer.isView)
     .map((array) => /** @type {ArrayBuffer} */ (/** @type {ArrayBufferView} */ (array).buffer)))];
 }
 
@@ -291,6 +294,16 @@ export async function loadPipesim({ wasmBinary, moduleUrl } = {}) {
   };
 
   /**
+   * The module's activation steps ({offsets, time, level}: all ranks' points in two copied
+   * Float64Arrays) as one {time, level} pair of views per rank.
+   * @param {{offsets: number[], time: Float64Array<ArrayBuffer>, level: Float64Array<ArrayBuffer>}} block
+   */
+  const stepsViews = ({ offsets, time, level }) => offsets.slice(1).map((end, r) => ({
+    time: time.subarray(offsets[r], end),
+    level: level.subarray(offsets[r], end),
+  }));
+
+  /**
    * A SimError of one of core's rules, its message filled in from the rule's template, for the
    * checks made here: values JSON cannot carry, and text too long to hand to the module. String
    * params are held to maxParamBytes as core holds them (values the user gave are summaries).
@@ -345,7 +358,10 @@ export async function loadPipesim({ wasmBinary, moduleUrl } = {}) {
       const envelope = unwrap(method.arg === null ? module[name]() : module[name](text));
       if (method.text) return envelope.result;
       const result = JSON.parse(envelope.result);
-      if (method.timeline) result.timeline = timelineViews(envelope.timeline);
+      if (method.timeline) {
+        result.timeline = timelineViews(envelope.timeline);
+        result.activationSteps = stepsViews(envelope.activationSteps);
+      }
       return result;
     };
   }

@@ -34,6 +34,8 @@ commands:
              [--timing dependency|runtime]  (runtime: DualPipe(V) ops also wait at the sends
              and receives DeepSeek's step() posts and waits for in batches)
              (chrome: a trace-event file for Perfetto or chrome://tracing)
+             [--memory peak|steps]  (steps: each rank's activations over time, JSON activationSteps)
+             [--model-params N]  (the model's parameters: training state per GPU in bytes too)
              --input FILE|-   read {schedule, ranks, microbatches, costs} as JSON instead, or a
                               hand-written schedule {"schedule":"custom","stages","directions",
                               "microbatches","rankOps":[["F0.0@0","B0.0@0",...],...]}, or a
@@ -92,6 +94,8 @@ SimConfig config_from_flags(const Args& args) {
     throw Failure{make_error(Rule::FieldOneOf, "/timing",
                              {{"field", "timing"}, {"allowed", "dependency, runtime"}, {"got", timing}})};
   config.timing = timing == timing_name(Timing::Runtime) ? Timing::Runtime : Timing::Dependency;
+  if (args.has("model-params"))
+    config.model_params = unwrap(args.get_number("model-params", "modelParams", 0));
   return config;
 }
 
@@ -108,21 +112,31 @@ void print_result(const SimResult& result, const std::string& format) {
 }
 
 int cmd_simulate(const std::vector<std::string>& argv) {
-  const Args args =
-      unwrap(Args::parse(argv, with_costs({"schedule", "ranks", "microbatches", "chunks", "format", "input", "timing"})));
+  const Args args = unwrap(Args::parse(
+      argv, with_costs({"schedule", "ranks", "microbatches", "chunks", "format", "input", "timing",
+                        "memory", "model-params"})));
   const std::string format = unwrap(args.format({"text", "json", "chrome"}));
+  // --memory steps: each rank's activations over time as well (JSON: activationSteps).
+  SimOptions options;
+  const std::string memory = args.get("memory", "peak");
+  if (memory != "peak" && memory != "steps")
+    throw Failure{cli_error(CliRule::FlagChoice,
+                            {{"flag", "memory"}, {"allowed", "peak|steps"}, {"got", memory}})};
+  options.activation_steps = memory == "steps";
+  const std::vector<std::string> config_flags = {"schedule", "ranks",  "microbatches",
+                                                 "chunks",   "timing", "model-params"};
   if (args.has("input")) {
     const std::string text = unwrap(args.read_input());
     if (looks_like_csv(text)) {  // a CSV carries only the op order: the costs come from flags
-      unwrap(args.reject_with_input({"schedule", "ranks", "microbatches", "chunks", "timing"}));
-      print_result(unwrap(simulate_pytorch_csv(text, unwrap(args.get_costs()))), format);
+      unwrap(args.reject_with_input(config_flags));
+      print_result(unwrap(simulate_pytorch_csv(text, unwrap(args.get_costs()), options)), format);
       return 0;
     }
-    unwrap(args.reject_with_input(with_costs({"schedule", "ranks", "microbatches", "chunks", "timing"})));
-    print_result(unwrap(simulate_request(unwrap(parse_json(text)))), format);
+    unwrap(args.reject_with_input(with_costs(config_flags)));
+    print_result(unwrap(simulate_request(unwrap(parse_json(text)), options)), format);
     return 0;
   }
-  print_result(unwrap(simulate(config_from_flags(args))), format);
+  print_result(unwrap(simulate(config_from_flags(args), options)), format);
   return 0;
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "pipesim/comm.h"
+#include "pipesim/exercises.h"
 #include "pipesim/formulas.h"
 
 namespace pipesim::cli {
@@ -38,9 +39,10 @@ void print_simulation_text(const SimResult& r, std::ostream& out) {
       << (r.config.timing == Timing::Runtime ? ", timing runtime" : "") << "\n";
   out << "makespan     " << shortest(r.makespan) << "\n";
   out << "bubble max   " << shortest(r.bubble_max) << "  (max per-rank idle)\n";
-  const ReferenceBubble ref = reference_bubble(r.config.schedule, r.stages, r.config.microbatches, effective_costs(c));
+  const ReferenceBubble ref = reference_bubble(r.config.schedule, r.config.ranks, r.stages,
+                                               r.config.microbatches, effective_costs(c));
   if (!ref.formula.empty())
-    out << "  DeepSeek's " << ref.formula << " = " << shortest(ref.bubble_max)
+    out << "  published " << ref.formula << " = " << shortest(ref.bubble_max)
         << (ref.applies ? "" : "  (not exact here: needs " + ref.condition + ")") << "\n";
   out << "bubble total " << shortest(r.bubble_total) << "\n";
   out << "bubble frac  " << percent(r.bubble_fraction) << "   utilization " << percent(r.utilization) << "\n";
@@ -51,7 +53,12 @@ void print_simulation_text(const SimResult& r, std::ostream& out) {
         << percent(r.comm->hidden_fraction) << "   compute utilization " << percent(r.comm->compute_utilization)
         << "\n";
   out << "stages/rank  " << r.stages_per_rank << "   parameter copies " << r.param_copies
-      << "   peak activations " << r.max_peak_activations << "\n\n";
+      << "   peak activations " << r.max_peak_activations << "\n";
+  if (const TrainingState state = training_state(r); state.bytes_per_gpu)
+    out << "training state per GPU " << shortest(*state.params_per_gpu) << " params, "
+        << shortest(*state.bytes_per_gpu / 1e9) << " GB (" << shortest(state.per_gpu)
+        << " rank shares of weights, gradients and Adam state)\n";
+  out << "\n";
   out << "rank      busy      idle  peak  ops\n";
   for (const RankStats& s : r.per_rank) {
     const auto& ops = r.timeline[static_cast<std::size_t>(s.rank)];

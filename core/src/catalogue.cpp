@@ -16,7 +16,7 @@ Json schedule_to_json(const ScheduleInfo& info) {
   const ShapeRules& s = info.shape;
   const StageLayout& l = info.layout;
   // The formula's text, condition and source do not depend on the shape or costs.
-  const ReferenceBubble ref = reference_bubble(info.name, 2, 2, Costs{});
+  const ReferenceBubble ref = reference_bubble(info.name, 2, 2, 2, Costs{});
   return Json{{"name", info.name},
               {"title", info.title},
               {"source", info.source},

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "activation_steps.h"
 #include "engine_run.h"
 #include "op_plan.h"
 #include "plan_columns.h"
@@ -23,18 +24,6 @@ using detail::EngineRun;
 using detail::RankTally;
 using detail::Tick;
 using detail::to_units;
-
-// Activation accounting: a chunk is in flight from the end of its F to the end of its B. In an FB
-// pair the forward's activations appear as the backward's are released, so the pair is net zero.
-int activation_delta(const Op& op) {
-  switch (op.kind) {
-    case OpKind::Forward: return 1;
-    case OpKind::Backward: return -1;
-    case OpKind::Weight:
-    case OpKind::ForwardBackward: return 0;
-  }
-  return 0;
-}
 
 // Per-rank compute, communication and exposed time from the engine's tallies.
 void add_comm_stats(SimResult& r, const EngineRun& run) {
@@ -66,7 +55,7 @@ void add_comm_stats(SimResult& r, const EngineRun& run) {
 // Runs a plan already known to pass check_schedule and validate_costs; `ops` as for run_engine.
 Result<SimResult> run_plan(const detail::OpPlan& plan, const std::vector<std::vector<Op>>* ops,
                            const Costs& costs, const SimOptions& options, detail::EngineBuffers& buffers) {
-  auto run = detail::run_engine(plan, ops, costs, options.timeline, buffers);
+  auto run = detail::run_engine(plan, ops, costs, options, buffers);
   if (!run.ok()) return run.error();
   const Schedule& schedule = plan.shape();
 
@@ -81,6 +70,7 @@ Result<SimResult> run_plan(const detail::OpPlan& plan, const std::vector<std::ve
   EngineRun engine_run = std::move(run).value();
   r.timeline = std::move(engine_run.timeline);
   r.columns = std::move(engine_run.columns);
+  r.activation_steps = std::move(engine_run.activation_steps);
   r.makespan = to_units(engine_run.makespan);
   Tick total_idle = 0, max_idle = 0;
   // One stage holds 1/stages of the model (of one copy); one rank's share is 1/ranks.
@@ -122,6 +112,9 @@ Result<SimResult> simulate_valid(const SimConfig& config, const SimOptions& opti
     auto result = simulate_runtime(config);
     if (!result.ok()) return result;
     SimResult r = std::move(result).value();
+    if (options.activation_steps)
+      r.activation_steps = detail::ops_activation_steps(
+          r.timeline, activation_memory_unit(r.config.ranks, r.stages));
     if (options.timeline == TimelineForm::Columns) r.columns = ops_columns(r.timeline);
     if (options.timeline != TimelineForm::Ops) r.timeline.assign(r.timeline.size(), {});
     return r;
@@ -194,7 +187,7 @@ void replay(const SimResult& result, Observer& observer) {
       continue;
     }
     observer.on_op_finish(rank, t);
-    const int delta = activation_delta(t.op);
+    const int delta = detail::activation_delta(t.op.kind);
     if (delta != 0) {
       in_flight[static_cast<std::size_t>(rank)] += delta;
       observer.on_activations(rank, time, delta, in_flight[static_cast<std::size_t>(rank)]);

@@ -12,6 +12,7 @@
 #include <optional>
 #include <type_traits>
 
+#include "activation_steps.h"
 #include "overlap/comm_ticks.h"
 #include "plan_columns.h"
 
@@ -75,12 +76,13 @@ enum class Need { Forward, Backward };
 
 class Engine {
  public:
-  Engine(const OpPlan& plan, const Costs& costs, TimelineForm form, EngineBuffers& b)
+  Engine(const OpPlan& plan, const Costs& costs, const SimOptions& options, EngineBuffers& b)
       : plan_(plan),
         ranks_count_(plan.shape().ranks),
         costs_(costs),
-        form_(form),
-        record_timeline_(form != TimelineForm::None),
+        form_(options.timeline),
+        activation_steps_(options.activation_steps),
+        record_timeline_(options.timeline != TimelineForm::None || options.activation_steps),
         b_(b) {
     PIPESIM_CHECK(plan.complete(), "the plan must hold every rank's list");
     const auto ranks = static_cast<std::size_t>(ranks_count_);
@@ -113,11 +115,14 @@ class Engine {
     out.timeline = form_ == TimelineForm::Ops
                        ? build_timeline(ops)
                        : std::vector<std::vector<TimedOp>>(static_cast<std::size_t>(ranks_count_));
-    if (form_ == TimelineForm::Columns) {
-      Tick duration[kSlots];
-      for (int slot = 0; slot < kSlots; ++slot) duration[slot] = costs_.slots[slot].duration;
+    Tick duration[kSlots];
+    for (int slot = 0; slot < kSlots; ++slot) duration[slot] = costs_.slots[slot].duration;
+    if (form_ == TimelineForm::Columns)
       out.columns = plan_columns(plan_, b_.starts.get(), duration);
-    }
+    if (activation_steps_)
+      out.activation_steps = plan_activation_steps(
+          plan_, b_.starts.get(), duration,
+          activation_memory_unit(plan_.shape().ranks, plan_.shape().stages));
     out.ranks.reserve(static_cast<std::size_t>(ranks_count_));
     for (int r = 0; r < ranks_count_; ++r) out.ranks.push_back(tally(r));
     for (const RankState& rank : b_.ranks) out.makespan = std::max(out.makespan, rank.free_at);
@@ -351,15 +356,17 @@ class Engine {
   const int ranks_count_;
   const TickCosts costs_;
   const TimelineForm form_;
-  const bool record_timeline_;  // in either form
+  const bool activation_steps_;
+  const bool record_timeline_;  // in either form, or for the activation steps
   EngineBuffers& b_;
 };
 
 }  // namespace
 
 Result<EngineRun> run_engine(const OpPlan& plan, const std::vector<std::vector<Op>>* ops,
-                             const Costs& costs, TimelineForm form, EngineBuffers& buffers) {
-  return Engine(plan, costs, form, buffers).run(ops);
+                             const Costs& costs, const SimOptions& options,
+                             EngineBuffers& buffers) {
+  return Engine(plan, costs, options, buffers).run(ops);
 }
 
 }  // namespace pipesim::detail

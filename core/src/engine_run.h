@@ -33,6 +33,7 @@ struct RankTally {
 struct EngineRun {
   std::vector<std::vector<TimedOp>> timeline;  ///< every rank's list; empty lists unless Ops
   TimelineTable columns;                       ///< with TimelineForm::Columns
+  std::vector<ActivationSteps> activation_steps;  ///< with SimOptions::activation_steps
   std::vector<RankTally> ranks;
   Tick makespan = 0;
 };
@@ -91,10 +92,10 @@ struct EngineBuffers {
 Error deadlock_error(const OpPlan& plan, const EngineBuffers& buffers);
 
 /// Runs `plan` (which passes check_schedule) under `costs` (valid), recording the timeline in
-/// `form`. As Ops the timeline holds `ops`, the Op lists the plan was made from, or when null the
-/// plan's own ops decoded; columns are always decoded from the plan (they hold nothing an Op list
-/// could add). Errors: deadlock.
+/// `options.timeline`'s form and the activation steps when asked. As Ops the timeline holds `ops`,
+/// the Op lists the plan was made from, or when null the plan's own ops decoded; columns are
+/// always decoded from the plan (they hold nothing an Op list could add). Errors: deadlock.
 Result<EngineRun> run_engine(const OpPlan& plan, const std::vector<std::vector<Op>>* ops,
-                             const Costs& costs, TimelineForm form, EngineBuffers& buffers);
+                             const Costs& costs, const SimOptions& options, EngineBuffers& buffers);
 
 }  // namespace pipesim::detail

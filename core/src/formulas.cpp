@@ -1,4 +1,6 @@
-// DeepSeek's bubble table as code, with the region in which each entry is exact.
+// DeepSeek's bubble table, and the papers' closed forms for the schedules learners meet beside it,
+// as code, with the region in which each entry equals the simulated bubble.max (found by sweeping
+// shapes and costs; tests/core/applies_test.cpp checks every region against the simulator).
 #include "pipesim/formulas.h"
 
 #include <algorithm>
@@ -8,6 +10,10 @@ namespace pipesim {
 namespace {
 
 constexpr const char* kDeepSeekTable = "deepseek-ai/DualPipe README; DeepSeek-V3 report, Table 2";
+constexpr const char* kMegatron =
+    "Narayanan et al., Megatron-LM (SC'21) §2.2.2: 1/V of 1F1B's bubble at V chunks per rank";
+constexpr const char* kZeroBubble =
+    "Qi et al., Zero Bubble Pipeline Parallelism (arXiv 2401.10241)";
 
 bool nearly_equal(double a, double b) {
   return std::fabs(a - b) <= 1e-9 * std::max({1.0, std::fabs(a), std::fabs(b)});
@@ -16,8 +22,8 @@ bool at_most(double a, double b) { return a <= b || nearly_equal(a, b); }
 
 }  // namespace
 
-ReferenceBubble reference_bubble(const std::string& schedule, int stages, int microbatches,
-                                 const Costs& c) {
+ReferenceBubble reference_bubble(const std::string& schedule, int ranks, int stages,
+                                 int microbatches, const Costs& c) {
   ReferenceBubble ref;
   ref.source = kDeepSeekTable;
   const double pp = stages;
@@ -42,6 +48,42 @@ ReferenceBubble reference_bubble(const std::string& schedule, int stages, int mi
                                 at_most(std::max(c.forward, c.backward), c.overlapped) &&
                                 at_most(c.overlapped, c.forward + c.backward);
     ref.applies = no_latency && (stages == 2 || in_cost_region);
+  } else if (schedule == "interleaved-1f1b") {
+    // Megatron's interleaved bubble, (p-1)(t_f+t_b)/v with t_f, t_b a whole stage's: F and B here
+    // are one chunk's costs (a chunk is 1/V of a rank's layers), so it is (ranks-1)(F+B). Exact at
+    // every shape the schedule runs (M a multiple of ranks, M = ranks included) and any W.
+    const double pp_ranks = ranks;
+    ref.formula = "(PP-1)(F+B)";
+    ref.bubble_max = (pp_ranks - 1) * (c.forward + c.backward);
+    ref.condition = "p2pLatency = 0 (PP = ranks; F and B of one chunk)";
+    ref.source = kMegatron;
+    ref.applies = no_latency;
+  } else if (schedule == "zb-h2") {
+    // The paper's (p-1)(T_F+T_B-2T_W) with T_B the input-gradient B-W: (PP-1)(F+B-3W). The paper
+    // counts idle inside each rank's span; against the step's makespan (bubble.max) the last
+    // rank's wait for its first forward, (PP-1)F, also counts, and the formula is exact only
+    // where it is the larger: B-W >= 2W. Inside the paper's own region with B-W < 2W, bubble.max
+    // is (PP-1)F. Fewer than 2PP-1 micro-batches leave the warm-up short unless W = 0.
+    ref.formula = "(PP-1)(F+B-3W)";
+    ref.bubble_max = (pp - 1) * (c.forward + c.backward - 3 * c.weight);
+    ref.condition = "PP = 1, or W = 0, or M >= 2PP-1, W <= F, B >= 3W (B-W >= 2W); p2pLatency = 0";
+    ref.source = std::string(kZeroBubble) + ", ZB-H2 (§2.2, handcrafted schedules)";
+    const bool in_cost_region = microbatches >= 2 * stages - 1 && at_most(c.weight, c.forward) &&
+                                at_most(3 * c.weight, c.backward);
+    ref.applies = no_latency && (stages == 1 || c.weight == 0 || in_cost_region);
+  } else if (schedule == "zb-v") {
+    // The paper (and sail-sg's README table) gives ZB-V no bubble at T_F = T_B = T_W, counted
+    // inside each rank's span (iterations overlap once the optimizer step is not synchronised)
+    // and no closed form for other costs. Against the step's makespan the ranks still wait at
+    // the edges ((ranks-1)F at F = B-W = W, M >= 2 x ranks - 1), so the 0 is exact on one rank
+    // only.
+    ref.formula = "0";
+    ref.bubble_max = 0;
+    ref.condition =
+        "ranks = 1 (the paper's 0 at F = B-W = W counts idle inside each rank's span; bubble.max "
+        "adds the waits at its edges)";
+    ref.source = std::string(kZeroBubble) + " §6, ZB-V";
+    ref.applies = no_latency && ranks == 1;
   } else {
     ref.source = "";
   }

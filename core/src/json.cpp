@@ -6,6 +6,7 @@
 
 #include "fields.h"
 #include "overlap/comm_json.h"
+#include "pipesim/exercises.h"
 #include "pipesim/formulas.h"
 #include "pipesim/rules.h"
 
@@ -31,7 +32,8 @@ Result<Costs> costs_from_json(const Json& json, const std::string& path) {
 
 Result<SimConfig> config_from_json(const Json& json) {
   auto fields =
-      detail::FieldReader::open(json, "", "config", {"schedule", "ranks", "microbatches", "costs", "chunks", "timing"});
+      detail::FieldReader::open(json, "", "config", {"schedule", "ranks", "microbatches", "costs",
+                                                     "chunks", "timing", "modelParams"});
   if (!fields.ok()) return fields.error();
   const detail::FieldReader& f = fields.value();
   if (Status st = f.require({"schedule", "ranks", "microbatches"}); !st.ok()) return st.error();
@@ -51,6 +53,11 @@ Result<SimConfig> config_from_json(const Json& json) {
       return make_error(Rule::FieldOneOf, "/timing",
                         {{"field", "timing"}, {"allowed", "dependency, runtime"}, {"got", timing}});
     config.timing = timing == timing_name(Timing::Runtime) ? Timing::Runtime : Timing::Dependency;
+  }
+  if (f.has("modelParams")) {
+    double params = 0;
+    if (Status st = f.read("modelParams", params); !st.ok()) return st.error();
+    config.model_params = params;
   }
   if (Status st = validate(config); !st.ok()) return st.error();
   return config;
@@ -132,10 +139,16 @@ Json result_to_json(const SimResult& r, bool with_timeline) {
   j["paramCopies"] = r.param_copies;
   j["maxPeakActivations"] = r.max_peak_activations;
   j["maxPeakActivationMemory"] = r.max_peak_activation_memory;
+  const TrainingState state = training_state(r);
+  const auto or_null = [](const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); };
+  j["trainingState"] = Json{{"perGpu", state.per_gpu},
+                            {"modelParams", or_null(r.config.model_params)},
+                            {"paramsPerGpu", or_null(state.params_per_gpu)},
+                            {"bytesPerGpu", or_null(state.bytes_per_gpu)}};
   if (r.comm) j["comm"] = detail::comm_result_to_json(r);
   // Under communication the table's F, B and F&B are the ops' real lengths (effective_costs).
   const ReferenceBubble ref =
-      reference_bubble(r.config.schedule, r.stages, r.config.microbatches,
+      reference_bubble(r.config.schedule, r.config.ranks, r.stages, r.config.microbatches,
                        effective_costs(r.config.costs));
   j["reference"] = Json{{"formula", ref.formula},
                         {"bubbleMax", ref.bubble_max},
@@ -149,6 +162,14 @@ Json result_to_json(const SimResult& r, bool with_timeline) {
       timeline.push_back(std::move(row));
     }
     j["timeline"] = std::move(timeline);
+    // Only when recorded (SimOptions::activation_steps), after the timeline as result_json_text
+    // writes it; the JS API hands them over as typed arrays instead.
+    if (!r.activation_steps.empty()) {
+      Json steps = Json::array();
+      for (const ActivationSteps& s : r.activation_steps)
+        steps.push_back(Json{{"time", s.time}, {"level", s.level}});
+      j["activationSteps"] = std::move(steps);
+    }
   }
   return j;
 }

@@ -45,6 +45,12 @@ class OpWriter {
     text("}");
     return p_;
   }
+  // Writes `v` at `p` as dump() would; returns the end.
+  char* format_number(double v, char* p) {
+    p_ = p;
+    number(v);
+    return p_;
+  }
 
  private:
   template <std::size_t N>
@@ -111,6 +117,39 @@ void write_result(const SimResult& result, Sink&& sink) {
     *p++ = ']';
   }
   *p++ = ']';
+  // The activation steps, when recorded: after the timeline, as result_to_json places them.
+  const auto flush_if_full = [&] {
+    if (static_cast<std::size_t>(p - begin) >= kBlock) {
+      sink(begin, static_cast<std::size_t>(p - begin));
+      p = begin;
+    }
+  };
+  const auto put = [&](const char* s) {
+    const std::size_t n = std::strlen(s);
+    std::memcpy(p, s, n);
+    p += n;
+  };
+  const auto numbers = [&](const std::vector<double>& values) {
+    *p++ = '[';
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      if (i > 0) *p++ = ',';
+      p = op.format_number(values[i], p);
+      flush_if_full();
+    }
+    *p++ = ']';
+  };
+  if (!result.activation_steps.empty()) {
+    put(",\"activationSteps\":[");
+    for (std::size_t r = 0; r < result.activation_steps.size(); ++r) {
+      put(r > 0 ? ",{\"time\":" : "{\"time\":");
+      numbers(result.activation_steps[r].time);
+      put(",\"level\":");
+      numbers(result.activation_steps[r].level);
+      *p++ = '}';
+      flush_if_full();
+    }
+    *p++ = ']';
+  }
   *p++ = '}';
   sink(begin, static_cast<std::size_t>(p - begin));
 }

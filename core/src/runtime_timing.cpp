@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "activation_steps.h"
 #include "pipesim/rules.h"
 #include "pipesim/schedule.h"
 #include "schedules/dualpipe_steps.h"
@@ -276,7 +277,7 @@ Result<SimResult> simulate_runtime(const SimConfig& config) {
     int in_flight = 0;
     for (const TimedOp& op : timeline[r]) {
       busy += op_ticks(op.op, config.costs);
-      in_flight += op.op.kind == OpKind::Forward ? 1 : op.op.kind == OpKind::Backward ? -1 : 0;
+      in_flight += activation_delta(op.op.kind);
       st.peak_activations = std::max(st.peak_activations, in_flight);
     }
     st.busy = units(busy);

@@ -58,6 +58,11 @@ Status validate_config(const SimConfig& config, bool costs_checked) {
   if (Status st = detail::check_shape(info, config); !st.ok()) return st;
   if (!costs_checked)
     if (Status st = validate_costs(config.costs); !st.ok()) return st;
+  if (config.model_params)
+    if (Status st = detail::positive_number(*config.model_params, kMaxModelParams, "modelParams",
+                                            "/modelParams");
+        !st.ok())
+      return st;
   if (config.timing == Timing::Runtime) {
     if (config.schedule != "dualpipe" && config.schedule != "dualpipev")
       return make_error(Rule::TimingSchedule, "/timing", {{"got", config.schedule}});

@@ -1,11 +1,12 @@
 // The DOM-free model under the timeline renderers, under Node: lib/timeline-lod.js (op tracks,
-// level-of-detail runs, the SVG/canvas choice), lib/timeline-memory.js (in-flight activations
-// over time, in per-GPU units) and lib/timeline-layout.js (lane geometry). Expected runs are
-// worked out by hand below; the memory lane's peaks are checked against core's own accounting.
+// level-of-detail runs, the SVG/canvas choice), lib/timeline-memory.js (core's in-flight
+// activations over time, in per-GPU units) and lib/timeline-layout.js (lane geometry). Expected
+// runs are worked out by hand below; the memory lane's steps are core's, checked against a recount
+// from the op tracks here.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { opTracks, lodRuns, createRuns, rendererFor, opAtTime, firstAfter, SVG_MAX_OPS, SVG_MAX_PARTS } from '../../web/js/lib/timeline-lod.js';
-import { activationSteps, perGpuUnit, memoryEnvelope, createSteps } from '../../web/js/lib/timeline-memory.js';
+import { opTracks, lodRuns, createRuns, rendererFor, opAtTime, firstAfter, isForward, isBackward, SVG_MAX_OPS, SVG_MAX_PARTS } from '../../web/js/lib/timeline-lod.js';
+import { memorySteps, memoryEnvelope, createSteps } from '../../web/js/lib/timeline-memory.js';
 import { laneLayout, rankAtY } from '../../web/js/lib/timeline-layout.js';
 import { pipesim } from './helpers.mjs';
 
@@ -81,42 +82,48 @@ test('small runs are SVG, anything larger (ops or stream parts) a canvas', () =>
   assert.equal(rendererFor({ ops: 10, parts: SVG_MAX_PARTS + 1 }), 'canvas');
 });
 
-test('activations rise when an F ends and fall when a B or Bi ends; W and FB pairs leave them as they are', () => {
-  // F d0 ends 1, F d1 ends 2, B ends 4, W ends 5, Bi ends 6, FB pair ends 8.
-  const tr = track([[0, 1, 0], [1, 2, 1], [2, 4, 4], [4, 5, 6], [5, 6, 2], [6, 8, 8]]);
-  const steps = activationSteps(tr, 1);
-  assert.deepEqual([...steps.time], [0, 1, 2, 4, 6]);
-  assert.deepEqual([...steps.level], [0, 1, 2, 1, 0]);
-  assert.equal(steps.peak, 2);
-  // In halves (a DualPipeV stage), the same steps at half height; the count stays.
-  const half = activationSteps(tr, 0.5);
-  assert.deepEqual([...half.level], [0, 0.5, 1, 0.5, 0]);
-  assert.equal(half.peak, 1);
-  assert.equal(half.peakCount, 2);
-});
+/** A rank's steps recounted from its op track in stage-micro-batches: +1 at an F's end, -1 at a B's. */
+function recount(tr) {
+  const time = [0];
+  const count = [0];
+  for (let i = 0; i < tr.start.length; i++) {
+    const delta = isForward(tr.cat[i]) ? 1 : isBackward(tr.cat[i]) ? -1 : 0;
+    if (!delta) continue;
+    time.push(tr.end[i]);
+    count.push(count[count.length - 1] + delta);
+  }
+  return { time, count };
+}
 
-test('one per-GPU unit is one micro-batch through 1/ranks of the model: a DualPipeV stage counts half', () => {
-  // DualPipe on 8 ranks has 8 stages per direction, one per rank and direction: a stage is a rank's share.
-  assert.equal(perGpuUnit(api.simulate({ schedule: 'dualpipe', ranks: 8, microbatches: 20 })), 1);
-  assert.equal(perGpuUnit(api.simulate({ schedule: '1f1b', ranks: 4, microbatches: 8 })), 1);
-  // DualPipeV on 4 ranks cuts the model into 8 stages: each is half a rank's layers.
-  assert.equal(perGpuUnit(api.simulate({ schedule: 'dualpipev', ranks: 4, microbatches: 10 })), 0.5);
-});
-
-test('each rank\'s peak in the memory lane is the peak core reports for it', () => {
+test('the memory lane shows core\'s steps: up when an F ends, down when a B or Bi ends, in per-GPU units', () => {
   const configs = [
     { schedule: 'gpipe', ranks: 4, microbatches: 8 },
-    { schedule: '1f1b', ranks: 4, microbatches: 8 },
     { schedule: 'zb-h1', ranks: 4, microbatches: 8 },
     { schedule: 'dualpipe', ranks: 8, microbatches: 20 },
-    { schedule: 'dualpipev', ranks: 4, microbatches: 10 },
     { schedule: 'chimera', ranks: 4, microbatches: 8 },
+    { schedule: 'interleaved-1f1b', ranks: 3, microbatches: 6, chunks: 3 },
   ];
   for (const config of configs) {
     const result = api.simulate(config);
     const { tracks } = opTracks(result);
-    const peaks = tracks.map((tr) => activationSteps(tr, 1).peakCount);
-    assert.deepEqual(peaks, result.perRank.map((r) => r.peakActivations), config.schedule);
+    // One stage-micro-batch in per-GPU units: ranks / stages (1/3 with three chunks per rank).
+    const unit = result.ranks / result.stages;
+    memorySteps(result).forEach((steps, r) => {
+      const { time, count } = recount(tracks[r]);
+      assert.deepEqual([...steps.time], time, `${config.schedule} rank ${r}`);
+      assert.deepEqual([...steps.level], count.map((c) => c * unit), `${config.schedule} rank ${r}`);
+      assert.equal(steps.peak, Math.max(...steps.level));
+      assert.equal(steps.peakCount, Math.max(...count));
+    });
+  }
+});
+
+test('a DualPipeV stage is half a rank\'s layers: its memory steps are halves, the counts whole', () => {
+  const result = api.simulate({ schedule: 'dualpipev', ranks: 4, microbatches: 10 });
+  for (const [r, steps] of memorySteps(result).entries()) {
+    assert.ok(steps.level.every((level) => Number.isInteger(level * 2)));
+    assert.equal(steps.peak, result.perRank[r].peakActivationMemory);
+    assert.equal(steps.peak * 2, steps.peakCount);
   }
 });
 

@@ -97,3 +97,20 @@ TEST_CASE("a bad CSV gives one error naming row and column") {
   CHECK(e.message.rfind("row 1, column 3: ", 0) == 0);
   CHECK(simulate_pytorch_csv("\n,,\n", Costs{}).error().message == "the CSV holds no action");
 }
+
+// fuzz_pytorch_csv's first finding: a cell of 56 bytes that are not UTF-8 was quoted whole, each
+// byte escaped as \xNN, and the CLI's line came to 319 bytes (the cap is 300). A cell is quoted
+// as its summary, cut at 80 bytes: 16 escapes and the note.
+TEST_CASE("a bad cell is quoted as its summary, so the error stays one short line") {
+  const std::string cell(56, '\xff');
+  const Error e = simulate_pytorch_csv("0F0," + cell + ",0B0\n", Costs{}).error();
+  std::string escaped;
+  for (int i = 0; i < 16; ++i) escaped += "\\xff";
+  CHECK(e.message == "row 1, column 2: \"" + escaped +
+                         "... (56 bytes)\" is not a compute action such as 0F1, 1I0, 2W3, 3B0 or "
+                         "(0F7;7B3)OVERLAP_F_B");
+  CHECK(("pipesim: invalid_schedule: " + e.message).size() <= 300);
+  const Error pair = simulate_pytorch_csv("(0B0;" + std::string(500, 'x') + ")OVERLAP_F_B\n", Costs{}).error();
+  CHECK(pair.rule == "csv.overlap");
+  CHECK(pair.message.size() < 200);
+}

@@ -78,7 +78,7 @@ TEST_CASE("DualPipe and DualPipeV idle (PP/2-1)(F&B+B-3W) inside DeepSeek's regi
     c.weight = std::round(rng.uniform(0.01, 1) * c.forward * 1000) / 1000;
     c.backward = c.forward + c.weight;
     c.overlapped = rng.uniform(c.backward, c.forward + c.backward);
-    REQUIRE(reference_bubble("dualpipe", 8, 16, c).applies);
+    REQUIRE(reference_bubble("dualpipe", 8, 8, 16, c).applies);
     for (int pp : {2, 4, 6, 8, 16}) {
       const double expected = (pp / 2.0 - 1) * (c.overlapped + c.backward - 3 * c.weight);
       for (int m : {2 * pp, 2 * pp + 2, 6 * pp}) {
@@ -96,9 +96,9 @@ TEST_CASE("DualPipe 8x20 idles 6 with F=1 B=2 W=1 F&B=3 and 4.2 with F&B=2.4") {
 }
 
 TEST_CASE("reference_bubble says when DeepSeek's formula applies") {
-  CHECK(reference_bubble("dualpipe", 8, 16, Costs{}).applies);
-  CHECK_FALSE(reference_bubble("dualpipe", 8, 16, Costs{1, 2.5, 1, 3, 0}).applies);  // B-W != F
-  CHECK_FALSE(reference_bubble("dualpipe", 8, 16, Costs{1, 2, 1, 1.5, 0}).applies);  // F&B < B
-  CHECK_FALSE(reference_bubble("1f1b", 8, 16, Costs{1, 2, 1, 3, 0.5}).applies);      // latency
-  CHECK(reference_bubble("zb-h1", 4, 8, Costs{1, 2, 1, 3, 0}).bubble_max == Approx(3));
+  CHECK(reference_bubble("dualpipe", 8, 8, 16, Costs{}).applies);
+  CHECK_FALSE(reference_bubble("dualpipe", 8, 8, 16, Costs{1, 2.5, 1, 3, 0}).applies);  // B-W != F
+  CHECK_FALSE(reference_bubble("dualpipe", 8, 8, 16, Costs{1, 2, 1, 1.5, 0}).applies);  // F&B < B
+  CHECK_FALSE(reference_bubble("1f1b", 8, 8, 16, Costs{1, 2, 1, 3, 0.5}).applies);      // latency
+  CHECK(reference_bubble("zb-h1", 4, 4, 8, Costs{1, 2, 1, 3, 0}).bubble_max == Approx(3));
 }

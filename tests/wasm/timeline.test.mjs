@@ -3,7 +3,7 @@
 // the result must equal the JSON result without its timeline.
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { pipesim } from './helpers.mjs';
+import { nativeCli, pipesim } from './helpers.mjs';
 
 const CONFIGS = [
   { schedule: 'dualpipe', ranks: 8, microbatches: 20 },  // F, B, W and FB pairs
@@ -53,8 +53,20 @@ for (const config of CONFIGS) {
   test(`${name}: simulate() returns the JSON result's fields beside the timeline`, async () => {
     const api = await pipesim();
     const { timeline: _json, ...jsonRest } = JSON.parse(api.simulateJson(config));
-    const { timeline: _arrays, ...rest } = api.simulate(config);
+    const { timeline: _arrays, activationSteps: _steps, ...rest } = api.simulate(config);
     assert.deepEqual(rest, jsonRest);
+  });
+
+  test(`${name}: simulate()'s activation steps are the native CLI's --memory steps`, async () => {
+    const api = await pipesim();
+    const native = JSON.parse(nativeCli(['simulate', '--input', '-', '--format', 'json', '--memory', 'steps'], JSON.stringify(config)));
+    const { activationSteps } = api.simulate(config);
+    assert.equal(activationSteps.length, config.ranks);
+    activationSteps.forEach((steps, r) => {
+      assert.ok(steps.time instanceof Float64Array && steps.level instanceof Float64Array);
+      assert.deepEqual(Array.from(steps.time), native.activationSteps[r].time, `rank ${r} times`);
+      assert.deepEqual(Array.from(steps.level), native.activationSteps[r].level, `rank ${r} levels`);
+    });
   });
 }
 

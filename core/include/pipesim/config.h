@@ -81,6 +81,9 @@ struct SimConfig {
   /// (ScheduleInfo::chunks, e.g. interleaved-1f1b's virtual stages); 0 means the schedule's
   /// default. Other schedules fix their layout and accept only 0.
   int chunks = 0;
+  /// The whole model's parameters, when given: results then state each GPU's training state in
+  /// bytes as well as in rank shares (SimResult's trainingState). In (0, kMaxModelParams].
+  std::optional<double> model_params = std::nullopt;
 };
 
 /// Upper bounds that keep every request fast and small: a larger request fails with too_large
@@ -95,6 +98,8 @@ inline constexpr int kMaxMicrobatches = 1 << 20;
 inline constexpr int kMaxChunks = 16;
 inline constexpr std::int64_t kMaxOps = 2'000'000;
 inline constexpr double kMaxCost = 1e6;
+/// Most parameters a model may have (SimConfig::model_params, the planner's model.totalParams).
+inline constexpr double kMaxModelParams = 1e16;
 /// The engine counts time in integer ticks of 1e-6 units, so sums are exact and identical on every
 /// platform; costs are rounded to that resolution and a positive cost must be at least 1e-6.
 /// (kMaxOps x kMaxCost x kTicksPerUnit = 2e18 ticks stays below 2^63.)

@@ -44,6 +44,17 @@ struct RankStats {
   double exposed_comm = 0.0;  ///< time inside ops that the compute stream waited for communication
 };
 
+/// One rank's in-flight activations over time, in per-GPU units (activation_memory_unit): the
+/// level is level[i] from time[i] until time[i + 1], and level.back() after. time[0] = 0 with
+/// level 0, then one point per F or B end in the rank's order (+1 unit at an F's end, -1 at a
+/// B's, full or input-gradient; W and FB pairs change nothing), so its highest level is the rank's
+/// peak_activation_memory and its last is 0. A zero-length B (W = B) puts two points at one time;
+/// the later one holds.
+struct ActivationSteps {
+  std::vector<double> time;
+  std::vector<double> level;
+};
+
 /// Communication totals over all ranks (pipesim/comm.h). hidden = total - exposed.
 struct CommSummary {
   double total = 0.0;
@@ -69,6 +80,8 @@ struct SimResult {
   int max_peak_activations = 0;  ///< max over ranks of peak_activations
   double max_peak_activation_memory = 0.0;  ///< max over ranks of peak_activation_memory
   std::optional<CommSummary> comm;  ///< set exactly when config.costs.comm is
+  /// Per rank, with SimOptions::activation_steps; else empty.
+  std::vector<ActivationSteps> activation_steps;
   std::vector<std::vector<TimedOp>> timeline;  ///< per rank, in execution order (TimelineForm::Ops)
   TimelineTable columns;  ///< the same timeline as columns (TimelineForm::Columns), else empty
 };
@@ -94,6 +107,8 @@ enum class TimelineForm : std::uint8_t {
 /// What to record besides the metrics.
 struct SimOptions {
   TimelineForm timeline = TimelineForm::Ops;
+  /// Also record SimResult::activation_steps (O(ops) after the run; off for sweeps).
+  bool activation_steps = false;
 };
 
 /// Runs `schedule` under `costs`. Errors: invalid_schedule (check_schedule fails), deadlock (the

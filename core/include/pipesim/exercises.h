@@ -118,6 +118,22 @@ ParamCount count_params(const ModelConfig& model);
 /// divided over `ep` GPUs. The one model behind `pipesim params` and the planner's memory.
 double params_per_gpu(int stages, int stages_per_rank, double non_routed, double routed, int ep);
 
+/// Training state (weights, gradients and optimizer state) one GPU holds under a simulated
+/// schedule. `per_gpu` is in units of one rank's share of the model (the whole model's state /
+/// ranks): the schedule's parameter copies (StageLayout::param_copies: 2 for DualPipe and
+/// Chimera, 1 for DualPipeV, ZB-V and the rest). With SimConfig::model_params, the parameters a
+/// GPU holds (params_per_gpu) and their bytes at the planner's 16 per parameter
+/// (kPlanWeightGradBytes + kPlanOptimizerBytes, optimizer state not sharded: one data-parallel
+/// replica).
+struct TrainingState {
+  double per_gpu = 1;
+  std::optional<double> params_per_gpu;
+  std::optional<double> bytes_per_gpu;
+};
+
+/// The training state of `result`'s schedule, for result.config.model_params if given.
+TrainingState training_state(const SimResult& result);
+
 struct ParamsRequest {
   ModelConfig model;
   int pp = 8;                    ///< pipeline-parallel ranks P

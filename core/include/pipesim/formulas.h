@@ -1,6 +1,7 @@
 // Published closed forms, kept beside the simulator so the product can show both and say when a
 // formula applies. DeepSeek's table (deepseek-ai/DualPipe README; DeepSeek-V3 report, Table 2)
-// gives the per-device bubble in terms of the number of pipeline stages PP.
+// gives the per-device bubble in terms of the number of pipeline stages PP; Megatron-LM's and the
+// Zero Bubble paper's forms cover interleaved 1F1B, ZB-H2 and ZB-V.
 #pragma once
 
 #include <string>
@@ -17,15 +18,20 @@ struct ReferenceBubble {
   std::string source;
 };
 
-/// DeepSeek's table value for `schedule` with `stages` pipeline stages (PP) and `microbatches`
-/// (M, over both directions) under `costs`. Regions (derived from the schedules' structure and
-/// checked by simulation in tests/core/table_test.cpp):
+/// The published value for `schedule` on `ranks` ranks with `stages` pipeline stages per direction
+/// (PP; for interleaved 1F1B the formula's PP is `ranks`) and `microbatches` (M, over both
+/// directions) under `costs`. Regions (found by sweeping shapes and costs, and checked by
+/// simulation in tests/core/table_test.cpp and applies_test.cpp):
 /// GPipe, 1F1B: always; ZB-H1: M >= PP, W <= F and W <= B-W (with fewer micro-batches than
 /// stages the warm-up never fills, so the deferred W's cannot fill the cool-down bubbles);
 /// DualPipe, DualPipeV: PP = 2 (the formula's 0: the two ranks feed each other from the first op),
 /// or B-W = F, W <= F and max(F, B) <= F&B <= F+B (their shape rules already give M >= PP).
+/// interleaved 1F1B: (ranks-1)(F+B) with F, B one chunk's costs (Megatron-LM's 1/V of 1F1B),
+/// at every shape it runs; ZB-H2: the paper's (PP-1)(F+B-3W) where PP = 1, W = 0, or M >= 2PP-1,
+/// W <= F and B >= 3W (below B = 3W the last rank's wait for its first forward, (PP-1)F, is
+/// longer); ZB-V: the paper's 0 (at F = B-W = W, inside each rank's span) only on one rank.
 /// All need p2pLatency = 0.
-ReferenceBubble reference_bubble(const std::string& schedule, int stages, int microbatches,
-                                 const Costs& costs);
+ReferenceBubble reference_bubble(const std::string& schedule, int ranks, int stages,
+                                 int microbatches, const Costs& costs);
 
 }  // namespace pipesim

@@ -36,6 +36,7 @@ Result<Schedule> schedule_from_pytorch_csv(const std::string& text);
 
 /// simulate_schedule of the CSV's schedule under `costs`, with structural errors re-pointed to
 /// the CSV: their path becomes /<row>/<column> (0-based) and the message gains "row R, column C:".
-Result<SimResult> simulate_pytorch_csv(const std::string& text, const Costs& costs);
+Result<SimResult> simulate_pytorch_csv(const std::string& text, const Costs& costs,
+                                       const SimOptions& options = {});
 
 }  // namespace pipesim

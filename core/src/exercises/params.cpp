@@ -6,6 +6,7 @@
 
 #include "fields.h"
 #include "pipesim/exercises.h"
+#include "pipesim/planner.h"
 #include "pipesim/rules.h"
 
 namespace pipesim {
@@ -19,6 +20,18 @@ constexpr double kBytesPerGb = 1e9;
 
 double params_per_gpu(int stages, int stages_per_rank, double non_routed, double routed, int ep) {
   return stages_per_rank * (non_routed / stages + routed / (static_cast<double>(stages) * ep));
+}
+
+TrainingState training_state(const SimResult& r) {
+  TrainingState state;
+  state.per_gpu = r.param_copies;
+  if (r.config.model_params) {
+    // The model spread evenly over the stages, as `pipesim params` holds it (no experts, EP 1).
+    state.params_per_gpu =
+        params_per_gpu(r.stages, r.stages_per_rank, *r.config.model_params, 0, 1);
+    state.bytes_per_gpu = *state.params_per_gpu * (kPlanWeightGradBytes + kPlanOptimizerBytes);
+  }
+  return state;
 }
 
 Status validate_params(const ParamsRequest& r) {

@@ -15,7 +15,7 @@ namespace {
 
 // Largest accepted sizes: well past any real run, small enough to stay exact in a double.
 constexpr int kMaxGpus = 10'000'000;
-constexpr double kMaxParams = 1e16;
+constexpr double kMaxParams = kMaxModelParams;
 constexpr double kMaxTokens = 1e18;
 
 using detail::FieldReader;

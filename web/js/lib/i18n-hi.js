@@ -172,7 +172,7 @@ export const strings = {
   'cost.overlapped': 'ओवरलैप-जोड़ी',
   'cost.p2pLatency': 'लिंक विलंब',
   'cost.reset': 'DeepSeek की लागत पर लौटें',
-  'ref.formula': '{schedule} के लिए DeepSeek का बबल सूत्र:',
+  'ref.formula': '{schedule} के लिए प्रकाशित बबल सूत्र:',
   'ref.simulated': 'सिम्युलेशन में प्रति रैंक अधिकतम खाली समय:',
   'ref.applies': 'इन लागतों पर सूत्र सटीक है।',
   'ref.notApplies': 'इन लागतों पर सूत्र सटीक नहीं है; सिम्युलेशन पर भरोसा करें।',

@@ -206,7 +206,7 @@ export const STRINGS = {
     'cost.overlapped.sym': 'F&B',
     'cost.p2pLatency.sym': 'p2p',
     'cost.reset': 'Reset to DeepSeek’s costs',
-    'ref.formula': 'DeepSeek’s bubble formula for {schedule}:',
+    'ref.formula': 'Published bubble formula for {schedule}:',
     'ref.simulated': 'Simulated max idle per rank:',
     'ref.applies': 'The formula is exact for these costs.',
     'ref.notApplies': 'The formula is not exact for these costs; trust the simulation.',

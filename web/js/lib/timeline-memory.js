@@ -1,45 +1,23 @@
-// The memory-over-time lane: each rank's in-flight activations as a step function of time,
-// computed from its op track (lib/timeline-lod.js) by the accounting of docs/schema.md
-// "peakActivations": +1 when an F ends, -1 when a B (full or input-gradient) ends, nothing for
-// a W, and nothing for an overlapped FB pair (it frees its backward's activations as its
-// forward's appear). Core counts stage-micro-batches (perRank[].peakActivations is the step
-// function's maximum in that count); the lane shows per-GPU units (perGpuUnit), so compared
-// schedules with different stage sizes read on one scale. memoryEnvelope() reduces the steps
-// in a view to at most a few points per pixel, keeping each column's highest level so no peak
+// The memory-over-time lane: each rank's in-flight activations as a step function of time, as
+// core reports them (result.activationSteps, docs/schema.md: per-GPU units, +1 when an F ends,
+// -1 when a B ends), with the rank's peak in those units and in stage-micro-batches (core's
+// perRank[].peakActivationMemory and peakActivations). memoryEnvelope() reduces the steps in a
+// view to at most a few points per pixel, keeping each column's highest level so no peak
 // disappears when zoomed out. DOM-free.
-import { firstAfter, isForward, isBackward } from './timeline-lod.js';
+import { firstAfter } from './timeline-lod.js';
 
 /**
- * What one stage-micro-batch of activations is in per-GPU units (one micro-batch's activations
- * through 1/ranks of the model; a DualPipeV stage is half a rank's layers, so it counts 1/2).
- * Core defines the unit (docs/schema.md, peakActivationMemory); this reads it back from core's
- * own pair of peaks rather than restating the definition.
+ * Every rank's memory steps of `result` (the JS API's simulate()): {time, level} as core gives
+ * them (at time[i] the level becomes level[i]; time[0] = 0 at level 0), `peak` the highest level
+ * and `peakCount` the same in stage-micro-batches.
  */
-export function perGpuUnit(result) {
-  return result.maxPeakActivations > 0 ? result.maxPeakActivationMemory / result.maxPeakActivations : 1;
-}
-
-/**
- * A rank's activations over time in `unit`s of a stage-micro-batch (perGpuUnit): at time[i] the
- * level becomes level[i] (time[0] = 0, level 0); `peak` is the highest level, `peakCount` the
- * same in stage-micro-batches (what core's perRank[].peakActivations reports).
- */
-export function activationSteps(track, unit) {
-  const n = track.start.length;
-  const time = [0];
-  const level = [0];
-  let now = 0;
-  let peakCount = 0;
-  for (let i = 0; i < n; i++) {
-    const c = track.cat[i];
-    const delta = isForward(c) ? 1 : isBackward(c) ? -1 : 0;
-    if (!delta) continue;
-    now += delta;
-    peakCount = Math.max(peakCount, now);
-    time.push(track.end[i]);
-    level.push(now * unit);
-  }
-  return { time: Float64Array.from(time), level: Float64Array.from(level), peak: peakCount * unit, peakCount };
+export function memorySteps(result) {
+  return result.activationSteps.map(({ time, level }, r) => ({
+    time,
+    level,
+    peak: result.perRank[r].peakActivationMemory,
+    peakCount: result.perRank[r].peakActivations,
+  }));
 }
 
 /** A reusable buffer of step points: from x[j] (pixels) until x[j + 1] the level is y[j]. */

@@ -9,7 +9,7 @@ import { h, uniqueId } from '../ui/dom.js';
 import { formatNumber } from '../lib/format.js';
 import { showFieldError } from '../ui/field-error.js';
 import { DEFAULT_COSTS, DEFAULT_COMM, PARAMS } from '../state.js';
-import { scheduleTitle } from '../lib/schedules.js';
+import { scheduleInfo, scheduleTitle } from '../lib/schedules.js';
 import CATALOGUE from '../../generated/catalogue.js';
 
 const FIELDS = Object.keys(DEFAULT_COSTS); // forward, backward, weight, overlapped, p2pLatency
@@ -170,7 +170,9 @@ export function mount(element, deps) {
     }
     const applies = Boolean(ref.applies);
     const verdict = applies ? t('ref.applies') : t('ref.notApplies');
-    const condition = ref.condition ? ` ${t('ref.condition', { c: ref.condition })}` : '';
+    // A result's reference has no condition; the region is the catalogue's, the same for any shape.
+    const region = scheduleInfo(config.schedule)?.reference?.condition;
+    const condition = region ? ` ${t('ref.condition', { c: region })}` : '';
     reference.replaceChildren(
       h('p', { class: 'dpl-ref-formula' }, [
         h('span', { text: t('ref.formula', { schedule: scheduleTitle(config.schedule, t) }) }), ' ',

@@ -21,7 +21,7 @@ import { bindGestures } from '../ui/timeline-gestures.js';
 import { readPalette } from '../ui/timeline-palette.js';
 import { normalizeTimeline, opCount, opRecord, eventTimesOf, nextEvent, prevEvent, describeOp } from '../lib/timeline-data.js';
 import { opTracks, rendererFor, partCountOf } from '../lib/timeline-lod.js';
-import { activationSteps, perGpuUnit } from '../lib/timeline-memory.js';
+import { memorySteps } from '../lib/timeline-memory.js';
 import { laneLayout } from '../lib/timeline-layout.js';
 import { viewLimits, fitView, clampView, zoomView, panView, followView, revealSpan, isFit, magnification, xToTime, viewKeyAction, applyViewAction, ZOOM_STEP } from '../lib/timeline-viewport.js';
 import { describePart, partLabel } from '../lib/stream-parts.js';
@@ -121,7 +121,7 @@ export function mount(element, deps) {
     const available = scroll.clientWidth || element.clientWidth || 800;
     lastWidth = available;
     const streams = streamsWanted && !streamsBlocker;
-    if (memoryWanted) for (const lane of lanes) lane.memory ??= lane.tracks.map((track) => activationSteps(track, perGpuUnit(lane.result)));
+    if (memoryWanted) for (const lane of lanes) lane.memory ??= memorySteps(lane.result);
     const memoryMax = memoryWanted ? Math.max(1, ...lanes.flatMap((l) => l.memory.map((m) => m.peak))) : 0;
     if (kind === 'canvas' || !palette) palette = readPalette(root);
     lanes.forEach((lane, index) => {
