@@ -27,7 +27,7 @@ const rowsOf = (page) => page.$$eval(`${PANEL} tbody tr`, (trs) => trs.map((tr) 
   ...tr.dataset,
   published: tr.querySelector('.dpl-papers-published').textContent,
   ours: tr.querySelector('.dpl-papers-ours').textContent,
-  verdict: tr.querySelector('.dpl-papers-verdict').textContent,
+  words: tr.querySelector('.dpl-papers-verdict').textContent,
 })));
 
 test('every published rate beside ours, as the module computes it, with the mismatches explained', async () => {
