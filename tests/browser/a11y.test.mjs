@@ -49,7 +49,7 @@ const PAGES = [
   ['sweep, Hindi', '#view=sweep&lang=hi', '.view-sweep .dpl-sweep-svg'],
   ['planner, Hindi', '#view=planner&plan=deepseek-v3-2048-h800&lang=hi', '.view-planner .dpl-planner-table'],
   // The timing control, a PyTorch CSV with an error beside its box, the papers panel once run.
-  ['runtime timing', '#view=timeline&timing=runtime&backward=1.5&weight=0.9', '.view-timeline .dpl-field-timing:not([hidden])'],
+  ['runtime timing', '#view=timeline&timing=runtime&backward=1.5&weight=0.9', '.dpl-field-timing:not([hidden]) select'],
   ['runtime timing refused, Hindi', '#view=timeline&ranks=4&microbatches=8&timing=runtime&commRatio=1&lang=hi', '.dpl-field-timing .dpl-field-msg:not(:empty)'],
   ['CSV error', '#view=timeline&custom=0F0%2C0X1', '.dpl-own .dpl-own-place:not([hidden])'],
   ['CSV run, Hindi', '#view=timeline&lang=hi&custom=0F0%2C0B0', '.dpl-own .dpl-own-timeline .dpl-op'],

@@ -71,7 +71,7 @@ export function mount(element, deps) {
       h('tbody', {}, rows),
     ]);
     const noteText = [...notes].map((kind) => t(`papers.note.${kind}`, { v: interleavedChunks(group.rows[0]), layers: group.layers, stages: group.stages }));
-    return h('section', { class: 'dpl-papers-model', 'aria-label': caption }, [
+    return h('div', { class: 'dpl-papers-model' }, [
       h('div', { class: 'dpl-table-wrap', tabindex: 0, role: 'region', 'aria-label': caption }, [table]),
       h('p', { class: 'dpl-papers-times', text: t('papers.timesLead', { times }) }),
       ...noteText.map((text) => h('p', { class: 'dpl-papers-note', text })),
