@@ -448,10 +448,14 @@ TEST_CASE("requested chunks must fit the model's layers: P x V stages at most") 
                                      {{"schedule", "interleaved-1f1b"}, {"chunks", 4}, {"ranks", 8}}));
   CHECK(e.rule == "plan.stages_fit_layers");
   CHECK(e.message == "requested.ranks x 4 stages must be <= model.layers = 16 (got 8)");
-  // Chosen depth: 8 x 4 = 32 stages do not fit 16 layers, 4 x 4 do; P = 4 divides 200.
-  const Plan p = plan_of(requested(dense(200, 30e9, 16), {{"schedule", "interleaved-1f1b"}, {"chunks", 4}}));
-  CHECK(p.stages <= 16);
-  CHECK(p.ranks * 4 == p.stages);
+  // Chosen depth starts at the guide (8) and only rises: every P from 8 up needs more than 16
+  // stages at 4 chunks, so no depth is left (with 2 chunks, P = 8 fits exactly).
+  const Error none = error_of(requested(dense(200, 30e9, 16), {{"schedule", "interleaved-1f1b"}, {"chunks", 4}}));
+  CHECK(none.rule == "plan.no_depth");
+  CHECK(none.path == "/cluster/gpus");
+  const Plan p = plan_of(requested(dense(200, 30e9, 16), {{"schedule", "interleaved-1f1b"}, {"chunks", 2}}));
+  CHECK(p.ranks == 8);
+  CHECK(p.stages == 16);
 }
 
 TEST_CASE("every catalogue schedule but 1F1B and GPipe has a simpler schedule to fall back to") {
