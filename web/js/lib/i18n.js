@@ -90,7 +90,7 @@ export const STRINGS = {
     'tl.open': 'Open in the timeline explorer',
     'own.title': 'Write your own schedule',
     'own.intro': 'Type or paste the ops each rank runs, one line per rank, in the order it runs them, as “pipesim simulate” prints them; or paste the JSON request, or a schedule CSV from PyTorch (torch.distributed.pipelining). The simulator checks it and runs it exactly as the CLI would, and draws it below.',
-    'own.label': 'Your schedule: one line of ops per rank',
+    'own.label': 'Your schedule: one line per rank (op labels or CSV actions)',
     'own.hint': 'F0.3@2: the forward of direction 0, micro-batch 3, stage 2. B: its backward; Bz and W: the backward split into its input and weight parts; FB(F0.4@1,B1.0@1): an overlapped pair. Stages, directions and micro-batches are read from the labels, the costs from the panel above.',
     'own.read': 'Read as {ranks} ranks, {stages} stages and {mb} micro-batches, {dirs}.',
     'own.dirs.1': 'in one direction',
