@@ -179,6 +179,7 @@ async function main() {
   await mkdir(OUT, { recursive: true });
   await rm(path.join(OUT, 'lessons'), { recursive: true, force: true });
   await mkdir(path.join(OUT, 'lessons/exercises'), { recursive: true });
+  await mkdir(path.join(OUT, 'lessons/papers'), { recursive: true });
 
   const pipesim = await copyModule();
   pipesim.catalogue = await writeCatalogue();
@@ -197,6 +198,13 @@ async function main() {
     exercises.push(await copyJson(path.join(LESSONS, 'exercises', f), `lessons/exercises/${f}`));
   }
 
+  // Papers' published figures (lessons/papers/), which the page's papers panel sets beside the
+  // simulator's own runs at the same times.
+  const papers = [];
+  for (const f of (await readdir(path.join(LESSONS, 'papers'))).filter((f) => f.endsWith('.json')).sort()) {
+    papers.push(await copyJson(path.join(LESSONS, 'papers', f), `lessons/papers/${f}`));
+  }
+
   const manifest = {
     pipesim,
     fonts,
@@ -204,6 +212,7 @@ async function main() {
       ({ name, lang, source, title, html, sections, sims, compares, numbers })),
     quizzes,
     exercises,
+    papers,
   };
   await writeFile(path.join(OUT, 'manifest.json'), JSON.stringify(manifest, null, 1) + '\n');
   console.log(`build-site: web/generated/ has the wasm module, ${lessons.length} lessons, ` +

@@ -24,6 +24,7 @@
 #include "pipesim/json.h"
 #include "pipesim/lesson_report.h"
 #include "pipesim/planner.h"
+#include "pipesim/pytorch_csv.h"
 #include "pipesim/rules.h"
 #include "pipesim/sweep.h"
 #include "pipesim/timeline_columns.h"
@@ -133,6 +134,13 @@ val simulate_arrays(const std::string& request_json) {
   });
 }
 
+// The torch.distributed.pipelining CSV of any request simulate takes (a built-in config, a
+// hand-written or a CSV schedule), as `pipesim export --input - ` writes it: the result is the
+// CSV text itself, not JSON.
+val export_csv(const std::string& request_json) {
+  return guarded([&] { return ok_envelope(unwrap(pytorch_csv_from_request(unwrap(parse_json(request_json))))); });
+}
+
 // The config as simulate would run it: defaults filled in, every rule checked.
 val validate_config(const std::string& config_json) {
   return guarded([&] {
@@ -225,6 +233,7 @@ EMSCRIPTEN_BINDINGS(pipesim) {
   using namespace pipesim::wasm;
   emscripten::function("simulateJson", &simulate_json);
   emscripten::function("simulate", &simulate_arrays);
+  emscripten::function("exportCsv", &export_csv);
   emscripten::function("validate", &validate_config);
   emscripten::function("sweep", &sweep);
   emscripten::function("schedules", &schedules);

@@ -126,6 +126,18 @@ export interface CustomSchedule {
 }
 
 /**
+ * A schedule in torch.distributed.pipelining's compute-only CSV (`_dump_csv`): one row per rank,
+ * actions such as `0F1`, `1I0`, `2W3`, `3B0`, `(0F7;7B3)OVERLAP_F_B` (docs/schema.md "PyTorch
+ * schedule CSV"). Errors about the text have paths `/csv/<row>/<column>` (0-based) and rules `csv.*`.
+ */
+export interface CsvSchedule {
+  schedule: 'custom';
+  /** The CSV text (rows ending in \n or \r\n). */
+  csv: string;
+  costs?: Costs;
+}
+
+/**
  * The timeline as struct-of-arrays: entry i of every array describes op i. Ops are ordered by rank,
  * then by the order the rank executes them. For an FB pair, dir/mb/stage describe its forward part
  * and bdir/bmb/bstage its backward part; bdir/bmb/bstage are -1 for every other op. The columns and
@@ -254,6 +266,8 @@ export interface CatalogueSchedule extends ScheduleInfo {
   };
   /** The range and default of SimConfig.chunks; null when the layout is fixed. */
   chunks: { min: number; max: number; default: number } | null;
+  /** The values of SimConfig.timing this schedule runs under (`runtime` only for DeepSeek's step()). */
+  timings: ('dependency' | 'runtime')[];
   /** DeepSeek's table formula, the region where it is exact, and its source ("" when none). */
   reference: { formula: string; condition: string; source: string };
 }
@@ -413,13 +427,19 @@ export interface Pipesim {
    * A non-object config, or NaN/Infinity anywhere in it, throws invalid_config before the module
    * is called: JSON cannot carry non-finite numbers.
    */
-  simulate(config: SimConfig | CustomSchedule): SimResult;
+  simulate(config: SimConfig | CustomSchedule | CsvSchedule): SimResult;
   /**
    * Simulates and returns the result as JSON text, byte-identical to
    * `pipesim simulate --input - --format json` without the trailing newline. A string argument is
    * taken as JSON text as it stands (parse_error if it is not JSON).
    */
-  simulateJson(config: SimConfig | CustomSchedule | string): string;
+  simulateJson(config: SimConfig | CustomSchedule | CsvSchedule | string): string;
+  /**
+   * The schedule of `config` (a built-in config, a hand-written or a CSV schedule) as
+   * torch.distributed.pipelining's CSV text, as `pipesim export --input -` writes it. The schedule
+   * is checked, not simulated. Throws SimError as simulate does.
+   */
+  exportCsv(config: SimConfig | CustomSchedule | CsvSchedule): string;
   /** Checks `config` without simulating; returns it with defaults filled in. Throws SimError. */
   validate(config: SimConfig): Required<Omit<SimConfig, 'costs'>> & { costs: Required<Costs> };
   /** Runs every cell, schedule-major, then ranks, then micro-batches. Throws SimError for a bad grid. */

@@ -21,6 +21,7 @@
 export const METHODS = Object.freeze({
   simulate: Object.freeze({ arg: 'config', memo: true, timeline: true }),
   simulateJson: Object.freeze({ arg: 'config', text: true }),
+  exportCsv: Object.freeze({ arg: 'config', text: true, memo: true }),
   validate: Object.freeze({ arg: 'config' }),
   sweep: Object.freeze({ arg: 'sweep' }),
   schedules: Object.freeze({ arg: null }),

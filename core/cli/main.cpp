@@ -40,7 +40,7 @@ commands:
                               hand-written schedule {"schedule":"custom","stages","directions",
                               "microbatches","rankOps":[["F0.0@0","B0.0@0",...],...]}, or a
                               torch.distributed.pipelining CSV (0F0,1F0,...; costs from flags)
-  export     --schedule NAME --ranks R --microbatches M [--chunks V] [--format pytorch-csv]
+  export     --schedule NAME --ranks R --microbatches M [--chunks V] | --input FILE|- [--format pytorch-csv]
              the schedule's per-rank actions as torch.distributed.pipelining's CSV
   sweep      --schedules a,b|all --ranks 4:16:2 --microbatches 8,16,2R [--chunks V] [costs] [--format text|csv|json]
   lesson     the lesson script's four tables, simulated, beside its closed forms [--format text|json]
@@ -141,9 +141,15 @@ int cmd_simulate(const std::vector<std::string>& argv) {
 }
 
 int cmd_export(const std::vector<std::string>& argv) {
-  const Args args = unwrap(Args::parse(argv, {"schedule", "ranks", "microbatches", "chunks", "format"}));
+  const Args args = unwrap(Args::parse(argv, {"schedule", "ranks", "microbatches", "chunks", "format", "input"}));
   unwrap(args.format({"pytorch-csv"}));
-  const std::string csv = schedule_to_pytorch_csv(unwrap(generate_schedule(config_from_flags(args))));
+  std::string csv;
+  if (args.has("input")) {  // any JSON request simulate --input reads, hand-written ones too
+    unwrap(args.reject_with_input({"schedule", "ranks", "microbatches", "chunks"}));
+    csv = unwrap(pytorch_csv_from_request(unwrap(parse_json(unwrap(args.read_input())))));
+  } else {
+    csv = schedule_to_pytorch_csv(unwrap(generate_schedule(config_from_flags(args))));
+  }
   committed_stdout() << csv;  // nothing can fail any more
   return 0;
 }

@@ -38,7 +38,12 @@ Json schedule_to_json(const ScheduleInfo& info) {
                                                     {"default", info.chunks.default_chunks}}
                                              : Json(nullptr)},
               {"reference",
-               {{"formula", ref.formula}, {"condition", ref.condition}, {"source", ref.source}}}};
+               {{"formula", ref.formula}, {"condition", ref.condition}, {"source", ref.source}}},
+              // the timings this schedule runs under: "runtime" only where the op order is
+              // DeepSeek's step() (ScheduleInfo::runtime_timing)
+              {"timings", info.runtime_timing
+                              ? Json::array({timing_name(Timing::Dependency), timing_name(Timing::Runtime)})
+                              : Json::array({timing_name(Timing::Dependency)})}};
 }
 
 Json limits_json() {

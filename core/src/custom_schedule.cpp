@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "fields.h"
+#include "pipesim/pytorch_csv.h"
 #include "pipesim/rules.h"
 #include "simulate_valid.h"
 
@@ -158,6 +159,7 @@ Result<CustomRequest> custom_schedule_from_json(const Json& json) {
 
 Result<SimResult> simulate_request(const Json& json, const SimOptions& options) {
   if (json.is_object() && json.contains("schedule") && json.at("schedule") == "custom") {
+    if (json.contains("csv")) return simulate_csv_request(json, options);  // a torch CSV
     auto req = custom_schedule_from_json(json);
     if (!req.ok()) return req.error();
     return simulate_schedule(req.value().schedule, req.value().costs, options);

@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "fields.h"
+#include "pipesim/custom_schedule.h"
 #include "pipesim/json.h"
 #include "pipesim/rules.h"
 
@@ -250,25 +252,98 @@ Result<Schedule> schedule_from_pytorch_csv(const std::string& text) {
   return s;
 }
 
+namespace {
+
+// check_schedule's /rankOps/<rank>/<index> counts actions; the CSV's columns count cells. An
+// error of `text`'s schedule with such a path becomes csv.schedule at /<row>/<column>.
+Error csv_schedule_error(const std::string& text, Error e) {
+  if (e.path.rfind("/rankOps/", 0) != 0) return e;
+  const std::size_t slash = e.path.find('/', 9);
+  if (slash == std::string::npos) return e;
+  const std::size_t rank = std::stoul(e.path.substr(9, slash - 9));
+  const std::size_t index = std::stoul(e.path.substr(slash + 1));
+  auto grid = read_grid(text);
+  if (!grid.ok() || rank >= grid.value().rows.size() || index >= grid.value().rows[rank].size())
+    return e;
+  const int column = grid.value().rows[rank][index].column;
+  return make_error(Rule::CsvSchedule, "/" + std::to_string(rank) + "/" + std::to_string(column),
+                    {{"row", static_cast<std::int64_t>(rank + 1)}, {"column", column + 1},
+                     {"detail", e.message}});
+}
+
+// An error about the CSV text of a JSON request: its path is inside "csv" ("" becomes "/csv").
+Error in_csv(Error e) {
+  e.path = "/csv" + e.path;
+  return e;
+}
+
+}  // namespace
+
 Result<SimResult> simulate_pytorch_csv(const std::string& text, const Costs& costs,
                                        const SimOptions& options) {
   auto schedule = schedule_from_pytorch_csv(text);
   if (!schedule.ok()) return schedule.error();
   auto result = simulate_schedule(schedule.value(), costs, options);
-  if (result.ok() || result.error().path.rfind("/rankOps/", 0) != 0) return result;
-  // check_schedule's /rankOps/<rank>/<index> counts actions; the CSV's columns count cells.
-  const Error& e = result.error();
-  const std::size_t slash = e.path.find('/', 9);
-  if (slash == std::string::npos) return result;
-  const std::size_t rank = std::stoul(e.path.substr(9, slash - 9));
-  const std::size_t index = std::stoul(e.path.substr(slash + 1));
-  auto grid = read_grid(text);
-  if (!grid.ok() || rank >= grid.value().rows.size() || index >= grid.value().rows[rank].size())
-    return result;
-  const int column = grid.value().rows[rank][index].column;
-  return make_error(Rule::CsvSchedule, "/" + std::to_string(rank) + "/" + std::to_string(column),
-                    {{"row", static_cast<std::int64_t>(rank + 1)}, {"column", column + 1},
-                     {"detail", e.message}});
+  if (result.ok()) return result;
+  return csv_schedule_error(text, result.error());
+}
+
+namespace {
+
+// The csv and costs of {"schedule":"custom","csv":TEXT,"costs"?}.
+struct CsvRequest {
+  std::string text;
+  Costs costs;
+};
+
+Result<CsvRequest> csv_request(const Json& json) {
+  auto fields = detail::FieldReader::open(json, "", "custom schedule", {"schedule", "csv", "costs"});
+  if (!fields.ok()) return fields.error();
+  const detail::FieldReader& f = fields.value();
+  if (!f.has("csv")) return make_error(Rule::CustomMissing, "/csv", {{"field", "csv"}});
+  CsvRequest req;
+  if (Status st = f.read("csv", req.text); !st.ok()) return st.error();
+  if (f.has("costs")) {
+    auto costs = costs_from_json(f.at("costs"), f.path("costs"));
+    if (!costs.ok()) return costs.error();
+    req.costs = costs.value();
+  }
+  if (Status st = validate_costs(req.costs); !st.ok()) return st.error();
+  return req;
+}
+
+}  // namespace
+
+Result<SimResult> simulate_csv_request(const Json& json, const SimOptions& options) {
+  auto req = csv_request(json);
+  if (!req.ok()) return req.error();
+  auto result = simulate_pytorch_csv(req.value().text, req.value().costs, options);
+  if (result.ok()) return result;
+  return in_csv(result.error());
+}
+
+Result<std::string> pytorch_csv_from_request(const Json& json) {
+  const bool custom = json.is_object() && json.contains("schedule") && json.at("schedule") == "custom";
+  if (custom && json.contains("csv")) {
+    auto req = csv_request(json);
+    if (!req.ok()) return req.error();
+    auto schedule = schedule_from_pytorch_csv(req.value().text);
+    if (!schedule.ok()) return in_csv(schedule.error());
+    if (Status st = check_schedule(schedule.value()); !st.ok())
+      return in_csv(csv_schedule_error(req.value().text, st.error()));
+    return schedule_to_pytorch_csv(schedule.value());
+  }
+  if (custom) {
+    auto req = custom_schedule_from_json(json);
+    if (!req.ok()) return req.error();
+    if (Status st = check_schedule(req.value().schedule); !st.ok()) return st.error();
+    return schedule_to_pytorch_csv(req.value().schedule);
+  }
+  auto config = config_from_json(json);  // parses and validates
+  if (!config.ok()) return config.error();
+  auto schedule = generate_schedule(config.value());
+  if (!schedule.ok()) return schedule.error();
+  return schedule_to_pytorch_csv(schedule.value());
 }
 
 }  // namespace pipesim

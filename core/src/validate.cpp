@@ -64,8 +64,9 @@ Status validate_config(const SimConfig& config, bool costs_checked) {
         !st.ok())
       return st;
   if (config.timing == Timing::Runtime) {
-    if (config.schedule != "dualpipe" && config.schedule != "dualpipev")
-      return make_error(Rule::TimingSchedule, "/timing", {{"got", config.schedule}});
+    if (!info.runtime_timing)
+      return make_error(Rule::TimingSchedule, "/timing",
+                        {{"allowed", runtime_timing_schedules()}, {"got", config.schedule}});
     if (config.costs.comm) return make_error(Rule::TimingComm, "/timing");
   }
   const std::int64_t ops =

@@ -21,6 +21,12 @@ async function axe(page) {
   return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')} (${n.failureSummary.split('\n')[1] || v.help})`));
 }
 
+/** Opens the papers panel and waits for its tables. */
+async function OPEN_PAPERS(page) {
+  await page.click('.view-sweep .dpl-papers > summary');
+  await page.waitForSelector('.view-sweep .dpl-papers[data-ready]', { timeout: 60000 });
+}
+
 const PAGES = [
   ['reader', '', '.lesson .sim-widget .dpl-op'],
   ['timeline', '#view=timeline&compare=1f1b', '.view-timeline .dpl-op'],
@@ -42,15 +48,23 @@ const PAGES = [
   ['bad parameter, Hindi', '#view=timeline&ranks=3&lang=hi', '.view-timeline .dpl-error'],
   ['sweep, Hindi', '#view=sweep&lang=hi', '.view-sweep .dpl-sweep-svg'],
   ['planner, Hindi', '#view=planner&plan=deepseek-v3-2048-h800&lang=hi', '.view-planner .dpl-planner-table'],
+  // The timing control, a PyTorch CSV with an error beside its box, the papers panel once run.
+  ['runtime timing', '#view=timeline&timing=runtime&backward=1.5&weight=0.9', '.dpl-field-timing:not([hidden]) select'],
+  ['runtime timing refused, Hindi', '#view=timeline&ranks=4&microbatches=8&timing=runtime&commRatio=1&lang=hi', '.dpl-field-timing .dpl-field-msg:not(:empty)'],
+  ['CSV error', '#view=timeline&custom=0F0%2C0X1', '.dpl-own .dpl-own-place:not([hidden])'],
+  ['CSV run, Hindi', '#view=timeline&lang=hi&custom=0F0%2C0B0', '.dpl-own .dpl-own-timeline .dpl-op'],
+  ['papers panel', '#view=sweep', '.view-sweep .dpl-papers > summary', OPEN_PAPERS],
+  ['papers panel, Hindi', '#view=sweep&lang=hi', '.view-sweep .dpl-papers > summary', OPEN_PAPERS],
 ];
 
 for (const theme of ['light', 'dark']) {
-  for (const [name, url, ready] of PAGES) {
+  for (const [name, url, ready, action] of PAGES) {
     test(`axe finds no violations: ${name}, ${theme} theme`, async () => {
       const { context, page } = await openPage(site.browser, { colorScheme: theme, bypassCSP: true });
       try {
         await page.goto(`${site.server.url}${url}`);
         await page.waitForSelector(ready, { timeout: 30000 });
+        if (action) await action(page);
         if (name.startsWith('reader')) {
           await page.waitForFunction(() => [...document.querySelectorAll('.sim-number')].every((n) => n.dataset.live));
         }

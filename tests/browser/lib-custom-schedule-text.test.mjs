@@ -64,3 +64,46 @@ test('every built-in schedule written back as labels is what the CLI prints, and
   assert.equal(opLabel({ kind: 'B', zb: true, dir: 1, mb: 12, stage: 0 }), 'Bz1.12@0');
   assert.equal(opLabel({ kind: 'FB', fdir: 0, fmb: 4, fstage: 1, bdir: 1, bmb: 0, bstage: 1 }), 'FB(F0.4@1,B1.0@1)');
 });
+
+test('a PyTorch schedule CSV reads as {"schedule":"custom","csv"} and core\'s /csv paths point at its cells', () => {
+  // Rows as torch's _dump_csv writes them (\r\n), an idle cell, an overlapped pair with a ';'.
+  const text = '0F0,0F1,,0B0,0B1\r\n1F0, 1B0 ,(1F1;1B1)OVERLAP_F_B\r\n\r\n';
+  const read = readScheduleText(text);
+  assert.equal(read.kind, 'csv');
+  assert.deepEqual(read.request, { schedule: 'custom', csv: text });
+  assert.deepEqual(read.shape, { ranks: 2, actions: 7 }, 'an OVERLAP_F_B pair is one action, as in torch');
+  let at = locate(read, '/csv/0/3');
+  assert.equal(text.slice(at.start, at.end), '0B0');
+  assert.deepEqual({ line: at.line, rank: at.rank, index: at.index }, { line: 1, rank: 0, index: 3 });
+  at = locate(read, '/csv/1/1');
+  assert.equal(text.slice(at.start, at.end), '1B0', 'spaces around a cell are not part of it');
+  at = locate(read, '/csv/1/2');
+  assert.equal(text.slice(at.start, at.end), '(1F1;1B1)OVERLAP_F_B');
+  assert.deepEqual(locate(read, '/csv/0/2'), { line: 1, rank: 0 }, 'an idle cell: its row');
+  assert.equal(locate(read, '/csv'), null);
+  assert.equal(locate(read, '/rankOps/0/0'), null);
+  // Told apart as the CLI tells it: first character a digit, "(" or ","; and no op label's "@".
+  assert.equal(readScheduleText(',0F0').kind, 'csv');
+  assert.equal(readScheduleText('(0F0;0B0)OVERLAP_F_B').kind, 'csv');
+  assert.equal(readScheduleText('0 24 2 4 F0.0@0 B0.0@0').kind, 'lines', 'the CLI\'s printed run stays labels');
+  assert.equal(readScheduleText('{"schedule":"custom"}').kind, 'json');
+});
+
+test('the native CLI\'s export of every built-in schedule, read as the page reads it, simulates to the CLI\'s own run', async () => {
+  const api = await pipesim();
+  for (const { name } of api.catalogue().schedules) {
+    const shape = { dualpipe: [4, 8], chimera: [4, 8], dualpipev: [3, 7] }[name] ?? [3, 6];
+    const run = spawnSync(NATIVE_CLI, ['export', '--schedule', name, '--ranks', String(shape[0]), '--microbatches', String(shape[1])], { encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stderr);
+    const read = readScheduleText(run.stdout);
+    assert.equal(read.kind, 'csv', name);
+    const costs = { forward: 1, backward: 2.5, weight: 1, overlapped: 3, p2pLatency: 0 };
+    const fromCsv = api.simulate({ ...read.request, costs });
+    const builtIn = api.simulate({ schedule: name, ranks: shape[0], microbatches: shape[1], costs });
+    assert.equal(fromCsv.makespan, builtIn.makespan, name);
+    assert.deepEqual(normalizeTimeline(fromCsv), normalizeTimeline(builtIn), name);
+    // And the JS API writes the same CSV as the CLI, from the config or from the CSV itself.
+    assert.equal(api.exportCsv({ schedule: name, ranks: shape[0], microbatches: shape[1] }), run.stdout, name);
+    assert.equal(api.exportCsv(read.request), run.stdout, name);
+  }
+});

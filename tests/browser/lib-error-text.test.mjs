@@ -4,7 +4,7 @@
 // run through the real module, the Hindi text keeps every number and name.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { errorText, localizedError, formatG15, placeholders, ruleTemplate } from '../../web/js/lib/error-text.js';
+import { errorText, localizedError, formatG15, placeholders, ruleTemplate, parseMessage } from '../../web/js/lib/error-text.js';
 import { RULES_HI, FIELD_NAMES_HI } from '../../web/js/lib/rule-messages-hi.js';
 import { loadLanguage } from '../../web/js/lib/i18n.js';
 import { pipesim } from './helpers.mjs';
@@ -122,4 +122,26 @@ test('bad inputs of every kind, through the real module: English is core\'s mess
     }
   }
   assert.ok(rules.size >= 30, `${rules.size} different rules exercised`);
+});
+
+test('csv.schedule wraps another rule\'s English message: Hindi says that message from its own rule', async () => {
+  await loadLanguage('hi');
+  const api = await pipesim();
+  let error = null;
+  // Rank 1 runs micro-batch 0's forward twice: the custom-schedule check's schedule.op_twice.
+  try { api.simulate({ schedule: 'custom', csv: '0F0,0F1,0B0,0B1\n1F0,1F0,1B0,1F1,1B1\n' }); } catch (e) { error = e; }
+  assert.equal(error.rule, 'csv.schedule');
+  assert.equal(error.path, '/csv/1/1');
+  assert.deepEqual({ row: error.params.row, column: error.params.column }, { row: 2, column: 2 });
+  assert.equal(errorText(error, 'en'), error.message);
+  const inner = parseMessage(error.params.detail);
+  assert.equal(inner.rule, 'schedule.op_twice');
+  assert.equal(errorText(inner, 'en'), error.params.detail, 'parsing is the inverse of the English rendering');
+  const hindi = errorText(error, 'hi');
+  assert.equal(hindi, `पंक्ति 2, कॉलम 2: ${errorText(inner, 'hi')}`);
+  assert.doesNotMatch(hindi, /appears twice/);
+  assert.match(hindi, /F0\.0@1/, 'the op as core names it');
+  // A message no template makes stays as it is.
+  assert.equal(parseMessage('not a message of any rule'), null);
+  assert.equal(errorText({ rule: 'csv.schedule', params: { row: 1, column: 1, detail: 'free text' } }, 'hi'), 'पंक्ति 1, कॉलम 1: free text');
 });

@@ -182,3 +182,20 @@ test('chunks round-trip through the address and reach only the schedules whose c
   assert.equal('chunks' in configOf(state, fixed.name), false);
   assert.equal(parseParams('chunks=two').state.chunks, 'two', 'passed through for core to judge');
 });
+
+test('timing round-trips through the address and reaches only the schedules whose catalogue entry runs under it', () => {
+  const timed = CATALOGUE.schedules.find((s) => s.timings.includes('runtime') && s.name !== DEFAULT_STATE.schedule);
+  const untimed = CATALOGUE.schedules.find((s) => !s.timings.includes('runtime'));
+  assert.equal(DEFAULT_STATE.timing, CATALOGUE.timing.default);
+  assert.equal('timing' in configOf(DEFAULT_STATE, timed.name), false, 'the default is not sent');
+  const state = { ...DEFAULT_STATE, view: 'timeline', schedule: timed.name, compare: untimed.name, timing: 'runtime' };
+  const text = serializeState(state);
+  assert.equal(text, `view=timeline&schedule=${timed.name}&compare=${untimed.name}&timing=runtime`);
+  assert.deepEqual(parseParams(`#${text}`), { state, errors: [] });
+  assert.equal(configOf(state).timing, 'runtime');
+  // Core rejects it for any other schedule (timing.schedule): the compared one runs without.
+  assert.equal('timing' in configOf(state, untimed.name), false);
+  const { errors } = parseParams('timing=eager');
+  assert.equal(errors[0].key, 'timing');
+  assert.match(errors[0].message, /dependency, runtime/);
+});

@@ -5,11 +5,13 @@
 
 #include <catch2/catch.hpp>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 
 #include "pipesim/engine.h"
 #include "pipesim/exercises.h"
+#include "pipesim/schedule.h"
 
 using namespace pipesim;
 
@@ -381,4 +383,150 @@ TEST_CASE("the planner's parameters per GPU are pipesim params' for the DeepSeek
         counted.count.routed);
   for (const ScheduleFootprint& f : counted.schedules)
     if (f.schedule == "dualpipe") CHECK(p.memory->params_per_gpu == Approx(f.params_per_gpu));
+}
+
+// ---- the schedules beside DualPipe: interleaved 1F1B (chunks), ZB-H2, ZB-V ----------------------
+
+namespace {
+
+Json requested(Json spec, const Json& request) {
+  spec["requested"] = request;
+  return spec;
+}
+
+SimResult simulated(const std::string& schedule, int ranks, int microbatches, int chunks = 0,
+                    const Costs& costs = Costs{}) {
+  SimConfig c{schedule, ranks, microbatches, costs};
+  c.chunks = chunks;
+  auto r = simulate(c);
+  REQUIRE(r.ok());
+  return r.value();
+}
+
+}  // namespace
+
+TEST_CASE("a requested interleaved 1F1B plans V chunks per rank: P x V stages, Megatron's bubble") {
+  // 200 dense GPUs: the guide's P = 8, M = 8P = 64. The planner's costs are per chunk (F=1 B=2),
+  // so a rank works M x V x (F+B) = 768 and, M being a multiple of P, idles Megatron's
+  // (P-1)(F+B) = 21 (1/V of 1F1B's bubble at the same work per rank): 21 of a 789 step.
+  const Plan p = plan_of(requested(dense(200, 30e9), {{"schedule", "interleaved-1f1b"}, {"chunks", 4}}));
+  REQUIRE(schedule_of(p) == "interleaved-1f1b");
+  CHECK(p.ranks == 8);
+  CHECK(p.microbatches == 64);
+  CHECK(p.chunks == 4);
+  CHECK(p.stages == 32);
+  CHECK(*p.bubble_fraction == Approx(21.0 / 789));
+  CHECK(*p.bubble_fraction == Approx(simulated("interleaved-1f1b", 8, 64, 4).bubble_fraction));
+  CHECK(p.rollback_fallback == "1f1b");
+  CHECK(plan_to_json(p).at("chunks") == 4);
+  CHECK(plan_to_markdown(p).find("32 stages (V = 4 chunks per rank)") != std::string::npos);
+  // Without chunks: the catalogue's default, and 1F1B's plans say nothing of chunks.
+  const Plan d = plan_of(requested(dense(200, 30e9), {{"schedule", "interleaved-1f1b"}}));
+  CHECK(d.chunks == find_schedule_info("interleaved-1f1b")->chunks.default_chunks);
+  CHECK(d.stages == 8 * d.chunks);
+  CHECK(plan_of(dense(50, 30e9)).chunks == 0);
+  CHECK(plan_to_json(plan_of(dense(50, 30e9))).at("chunks").is_null());
+}
+
+TEST_CASE("chunks for a schedule with a fixed layout is the simulator's chunks.unsupported on /requested/chunks") {
+  Error e = error_of(requested(dense(200, 30e9), {{"schedule", "zb-h1"}, {"chunks", 2}}));
+  CHECK(e.rule == "chunks.unsupported");
+  CHECK(e.path == "/requested/chunks");
+  CHECK(e.message == "chunks applies only to interleaved-1f1b; zb-h1 has a fixed layout (got 2)");
+  // The planner's own pick (ZB-H1 on 200 GPUs) takes no chunks either.
+  e = error_of(requested(dense(200, 30e9), {{"chunks", 2}}));
+  CHECK(e.rule == "chunks.unsupported");
+  CHECK(e.path == "/requested/chunks");
+  // Out of the catalogue's range: a spec error naming the field.
+  e = error_of(requested(dense(200, 30e9), {{"schedule", "interleaved-1f1b"}, {"chunks", 17}}));
+  CHECK(e.rule == "range.integer");
+  CHECK(e.path == "/requested/chunks");
+}
+
+TEST_CASE("requested chunks must fit the model's layers: P x V stages at most") {
+  const Error e = error_of(requested(dense(200, 30e9, 16),
+                                     {{"schedule", "interleaved-1f1b"}, {"chunks", 4}, {"ranks", 8}}));
+  CHECK(e.rule == "plan.stages_fit_layers");
+  CHECK(e.message == "requested.ranks x 4 stages must be <= model.layers = 16 (got 8)");
+  // Chosen depth starts at the guide (8) and only rises: every P from 8 up needs more than 16
+  // stages at 4 chunks, so no depth is left (with 2 chunks, P = 8 fits exactly).
+  const Error none = error_of(requested(dense(200, 30e9, 16), {{"schedule", "interleaved-1f1b"}, {"chunks", 4}}));
+  CHECK(none.rule == "plan.no_depth");
+  CHECK(none.path == "/cluster/gpus");
+  const Plan p = plan_of(requested(dense(200, 30e9, 16), {{"schedule", "interleaved-1f1b"}, {"chunks", 2}}));
+  CHECK(p.ranks == 8);
+  CHECK(p.stages == 16);
+}
+
+TEST_CASE("every catalogue schedule but 1F1B and GPipe has a simpler schedule to fall back to") {
+  for (const ScheduleInfo& info : list_schedules()) {
+    INFO(info.name);
+    const Plan p = plan_of(requested(deepseek(), {{"schedule", info.name}, {"ranks", 16}}));
+    REQUIRE(schedule_of(p) == info.name);
+    if (info.name == "1f1b" || info.name == "gpipe") {
+      CHECK(p.rollback_fallback.empty());
+      continue;
+    }
+    CHECK((p.rollback_fallback == "zb-h1" || p.rollback_fallback == "1f1b"));
+    CHECK(p.rollback_fallback != info.name);
+    // The fallback holds fewer or as many stages per rank and one parameter copy.
+    CHECK(find_schedule_info(p.rollback_fallback)->layout.stages_per_rank == 1);
+  }
+}
+
+TEST_CASE("alternatives: schedules with no more copies that beat the plan at its P and M, as simulated") {
+  // 200 dense GPUs: ZB-H1 at P = 8, M = 64, plain costs F=1 B=2 W=1.
+  const Plan p = plan_of(dense(200, 30e9));
+  REQUIRE(schedule_of(p) == "zb-h1");
+  // 1F1B's peak is P micro-batches' activations on its first rank (one unit each per GPU).
+  CHECK(*p.peak_activation_memory_1f1b == Approx(8));
+  CHECK(*p.peak_activation_memory == Approx(simulated("zb-h1", 8, 64).max_peak_activation_memory));
+  std::set<std::string> listed;
+  for (const PlanAlternative& a : p.alternatives) {
+    INFO(a.schedule);
+    listed.insert(a.schedule);
+    const SimResult r = simulated(a.schedule, 8, 64);
+    CHECK(find_schedule_info(a.schedule)->layout.param_copies == 1);
+    CHECK(a.bubble_fraction == Approx(r.bubble_fraction));
+    CHECK(a.peak_activation_memory == Approx(r.max_peak_activation_memory));
+    CHECK(a.bubble_fraction < *p.bubble_fraction);
+    CHECK_FALSE(a.compute_utilization);
+  }
+  for (std::size_t i = 1; i < p.alternatives.size(); ++i)
+    CHECK(p.alternatives[i - 1].bubble_fraction <= p.alternatives[i].bubble_fraction);
+  // Every one-copy schedule that runs here and is not listed does no better.
+  for (const ScheduleInfo& info : list_schedules()) {
+    if (info.name == "zb-h1" || listed.count(info.name) || info.layout.param_copies > 1) continue;
+    auto r = simulate(SimConfig{info.name, 8, 64, Costs{}});
+    if (!r.ok()) continue;
+    INFO(info.name);
+    CHECK(r.value().bubble_fraction >= *p.bubble_fraction - 1e-12);
+  }
+  // At F = B-W = W, ZB-V has no bubble inside each rank's span (README) and holds 2P half-size
+  // chunks, P units per GPU; ZB-H2's one-step bubble adds P - 1 at the edges, which is exactly
+  // ZB-H1's (P-1)(F+B-2W), so it is not better and not listed.
+  REQUIRE(listed.count("zb-v") == 1);
+  for (const PlanAlternative& a : p.alternatives)
+    if (a.schedule == "zb-v") CHECK(a.peak_activation_memory == Approx(8));
+  CHECK(listed.count("zb-h2") == 0);
+  CHECK(simulated("zb-h2", 8, 64).bubble_max == Approx(simulated("zb-h1", 8, 64).bubble_max));
+  const Json j = plan_to_json(p);
+  CHECK(j.at("alternatives").size() == p.alternatives.size());
+  bool said = false;
+  for (const PlanStep& s : p.reasoning) said = said || (s.topic == "alternatives" && s.text.find("ZB-V idles") != std::string::npos);
+  CHECK(said);
+  // A reject has no plan and so no alternatives.
+  CHECK(plan_to_json(plan_of(requested(dense(2048, 70e9), {{"schedule", "dualpipe"}}))).at("alternatives").is_null());
+}
+
+TEST_CASE("with expert parallelism, alternatives are judged by compute utilisation with the all-to-all") {
+  const Plan p = plan_of(deepseek());
+  REQUIRE(schedule_of(p) == "dualpipe");
+  REQUIRE(p.comm);
+  for (const PlanAlternative& a : p.alternatives) {
+    INFO(a.schedule);
+    REQUIRE(a.compute_utilization);
+    CHECK(*a.compute_utilization > p.comm->compute_utilization);
+    CHECK(find_schedule_info(a.schedule)->layout.param_copies <= 2);
+  }
 }

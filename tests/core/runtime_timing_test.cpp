@@ -83,7 +83,7 @@ TEST_CASE("timing is read, checked and echoed only when not the default") {
   CHECK(e.rule == "timing.schedule");
   CHECK(e.message ==
         "timing \"runtime\" follows DeepSeek's dualpipe.py and dualpipev.py, so schedule must be "
-        "dualpipe or dualpipev (got \"1f1b\")");
+        "one of dualpipe, dualpipev (got \"1f1b\")");
   e = config_from_json(Json::parse(R"({"schedule":"dualpipe","ranks":4,"microbatches":8,
       "timing":"runtime","costs":{"comm":{"ratio":1}}})")).error();
   CHECK(e.rule == "timing.comm");

@@ -160,7 +160,11 @@ function ensureView(name) {
     views.custom = lazyView(() => import('./views/custom-schedule.js'), $('#custom-root'), { sim, t, onChange, mountTimeline });
   }
   // Tabs the landing page does not show load their code when first opened.
-  if (name === 'sweep') views.sweep = lazyView(() => import('./views/sweep-chart.js'), $('#sweep-root'), { sim, t, onChange, onError: onSimError });
+  if (name === 'sweep') {
+    views.sweep = lazyView(() => import('./views/sweep-chart.js'), $('#sweep-root'), { sim, t, onChange, onError: onSimError });
+    // The Zero Bubble paper's published rates beside ours, run when the panel is opened.
+    views.papers = lazyView(() => import('./views/papers.js'), $('#papers-root'), { sim, t });
+  }
   if (name === 'planner') views.planner = lazyView(() => import('./views/planner.js'), $('#planner-root'), { sim, t, onChange });
   return views[name];
 }
@@ -205,7 +209,9 @@ function settingsSummary(state) {
   const chunked = chunkedSchedule(state.view === 'sweep' ? SCHEDULE_NAMES : [state.schedule, state.compare]);
   const chunks = chunked ? ` V=${state.chunks ?? chunked.chunks.default}` : '';
   const shape = state.view === 'sweep' ? `R=${state.ranks} M=${state.microbatches}${chunks}` : `${state.ranks} × ${state.microbatches}${chunks}`;
-  return state.view === 'sweep' ? `${shape} · ${costs}` : `${names} · ${shape} · ${costs}`;
+  if (state.view === 'sweep') return `${shape} · ${costs}`;
+  const timing = configOf(state).timing ? ` · ${t(`timing.lane.${configOf(state).timing}`)}` : '';
+  return `${names} · ${shape} · ${costs}${timing}`;
 }
 
 function updatePanels(state) {

@@ -69,6 +69,10 @@ export const PARAMS = Object.freeze([
   // Model chunks per rank, for the schedules whose catalogue entry takes them; null: each such
   // schedule's own default (the catalogue's), so no default is restated here.
   { key: 'chunks', path: ['chunks'], type: 'sim', default: null },
+  // When ops start (core's SimConfig timing; values and default from the catalogue): applied to
+  // the schedules whose catalogue entry lists it in `timings` (DeepSeek's step()), kept for the
+  // others so switching back restores it.
+  { key: 'timing', path: ['timing'], type: 'choice', values: CATALOGUE.timing.values, default: CATALOGUE.timing.default, embed: false },
   ...Object.entries(DEFAULT_COSTS).map(([field, value]) => ({
     key: field, aliases: [], ...COST_KEYS[field], path: ['costs', field], type: 'sim', default: value,
   })),
@@ -252,12 +256,15 @@ export function paramsFrom(input) {
 /**
  * The simulator config for the main schedule (or the compared one). `chunks` goes only to a
  * schedule whose catalogue entry takes it: core rejects it for any other (chunks.unsupported),
- * and the compared schedule may be one of those.
+ * and the compared schedule may be one of those; `timing` likewise (the entry's `timings`).
  */
 export function configOf(state, schedule = state.schedule) {
   const config = { schedule, ranks: state.ranks, microbatches: state.microbatches, costs: { ...state.costs } };
-  const takesChunks = CATALOGUE.schedules.some((s) => s.name === schedule && s.chunks);
-  if (takesChunks && state.chunks !== null && state.chunks !== undefined) config.chunks = state.chunks;
+  const info = CATALOGUE.schedules.find((s) => s.name === schedule);
+  if (info?.chunks && state.chunks !== null && state.chunks !== undefined) config.chunks = state.chunks;
+  // A timing other than the default goes only to a schedule that runs under it (timing.schedule
+  // otherwise); the compared schedule may not.
+  if (state.timing && state.timing !== CATALOGUE.timing.default && info?.timings.includes(state.timing)) config.timing = state.timing;
   return config;
 }
 

@@ -86,6 +86,9 @@ struct PlanRequest {
   std::string schedule;  ///< "" = choose
   int ranks = 0;         ///< 0 = choose
   int microbatches = 0;  ///< 0 = choose
+  /// Model chunks per rank, for a requested schedule whose catalogue entry takes them
+  /// (interleaved-1f1b); 0 = its default. chunks.unsupported at /requested/chunks otherwise.
+  int chunks = 0;
 };
 
 /// Everything the planner reads (docs/schema.md "Planner", spec).
@@ -135,6 +138,17 @@ struct PlanComm {
   double gpu_hours_saved_vs_1f1b = 0;   ///< utilisation difference x gpu_hours
 };
 
+/// A schedule that would beat the plan's at the same P and M without holding more parameter
+/// copies (so the memory check above still holds): a lower simulated bubble, or with expert
+/// parallelism a higher compute utilisation under the communication model.
+struct PlanAlternative {
+  std::string schedule;
+  int chunks = 0;                 ///< chunks per rank it ran with (its default), 0 for a fixed layout
+  double bubble_fraction = 0;     ///< at the plan's P and M, plain costs
+  std::optional<double> compute_utilization;  ///< with the plan's comm model (EP plans only)
+  double peak_activation_memory = 0;  ///< max over ranks, per-GPU units (SimResult)
+};
+
 /// One line of the plan's reasoning, tagged with what it decides.
 struct PlanStep {
   std::string topic;  ///< e.g. "schedule", "depth", "microbatches"
@@ -148,7 +162,12 @@ struct Plan {
   int ranks = 0;                               ///< P: GPUs in one pipeline
   int stages = 0;                              ///< pipeline stages per direction (2P for DualPipeV)
   int microbatches = 0;                        ///< M
+  int chunks = 0;                              ///< chunks per rank (interleaved-1f1b), else 0
   std::optional<double> bubble_fraction;       ///< simulated, at P and M
+  /// The schedule's peak in-flight activations per GPU (SimResult::max_peak_activation_memory:
+  /// one micro-batch through 1/P of the model is 1), and 1F1B's at the same P and M.
+  std::optional<double> peak_activation_memory;
+  std::optional<double> peak_activation_memory_1f1b;
   std::optional<double> bubble_fraction_1f1b;  ///< 1F1B simulated at the same P and M
   std::optional<double> gpu_hours;             ///< the training budget
   std::string gpu_hours_source;                ///< "given" or "estimated"
@@ -162,6 +181,7 @@ struct Plan {
   std::string rollback_fallback;             ///< schedule to fall back to ("" = none simpler)
   std::optional<double> rollback_threshold;  ///< aggregate utilisation below which to fall back
   std::string rollback;                      ///< the rollback-trigger paragraph
+  std::vector<PlanAlternative> alternatives;  ///< better schedules at the same P and M, best first
   std::vector<PlanStep> reasoning;
 };
 

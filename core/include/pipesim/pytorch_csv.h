@@ -18,6 +18,7 @@
 #include "pipesim/config.h"
 #include "pipesim/engine.h"
 #include "pipesim/error.h"
+#include "pipesim/json.h"
 #include "pipesim/schedule.h"
 
 namespace pipesim {
@@ -38,5 +39,17 @@ Result<Schedule> schedule_from_pytorch_csv(const std::string& text);
 /// the CSV: their path becomes /<row>/<column> (0-based) and the message gains "row R, column C:".
 Result<SimResult> simulate_pytorch_csv(const std::string& text, const Costs& costs,
                                        const SimOptions& options = {});
+
+/// The JSON form of a CSV run, {"schedule":"custom","csv":TEXT,"costs"?:{...}} (what the page
+/// sends; simulate_request hands such a request here): simulate_pytorch_csv of TEXT, the CSV's
+/// errors under /csv (/csv/<row>/<column>), the costs' under /costs. Errors: custom.missing
+/// without csv, field.string for a csv that is not a string, field.unknown for any other key.
+Result<SimResult> simulate_csv_request(const Json& json, const SimOptions& options = {});
+
+/// The CSV of any request simulate_request runs: a built-in schedule's config (its generated op
+/// lists), a hand-written schedule (rankOps) or a CSV one (read and written back). The schedule
+/// is checked first, with the errors simulate_request gives; it is not simulated (a schedule
+/// that deadlocks is still written). What `pipesim export --input` and the JS exportCsv use.
+Result<std::string> pytorch_csv_from_request(const Json& json);
 
 }  // namespace pipesim

@@ -79,7 +79,7 @@ namespace pipesim {
     "microbatches must be a multiple of ranks = {ranks} for {schedule} (got {got})")              \
   X(TimingSchedule, "timing.schedule", InvalidConfig,                                             \
     "timing \"runtime\" follows DeepSeek's dualpipe.py and dualpipev.py, so schedule must be "    \
-    "dualpipe or dualpipev (got \"{got}\")")                                                       \
+    "one of {allowed} (got \"{got}\")")                                                            \
   X(TimingComm, "timing.comm", InvalidConfig,                                                     \
     "timing \"runtime\" cannot be combined with costs.comm: DeepSeek's step waits for its sends "  \
     "and receives between ops, which the communication model does not place")                     \

@@ -89,7 +89,13 @@ struct ScheduleInfo {
   StageLayout layout;        ///< with a ChunkOption, stages_per_rank is the default chunks
   ChunkOption chunks;
   std::string constraints;  ///< the shape rules in words, made from `shape` and `layout`
+  /// timing "runtime" applies: the op order is DeepSeek's step() (dualpipe.py, dualpipev.py),
+  /// whose batched sends and receives runtime_timing.cpp models. Catalogue: "timings".
+  bool runtime_timing = false;
 };
+
+/// The schedules that take timing "runtime", as messages list them ("dualpipe, dualpipev").
+std::string runtime_timing_schedules();
 
 /// Every built-in schedule, in a stable order.
 const std::vector<ScheduleInfo>& list_schedules();

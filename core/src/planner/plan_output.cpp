@@ -52,11 +52,14 @@ Json plan_to_json(const Plan& p) {
   j["ranks"] = positive_or_null(p.ranks);
   j["stages"] = positive_or_null(p.stages);
   j["microbatches"] = positive_or_null(p.microbatches);
+  j["chunks"] = positive_or_null(p.chunks);
   j["bubbleFraction"] = or_null(p.bubble_fraction);
   j["bubbleFraction1f1b"] = or_null(p.bubble_fraction_1f1b);
   j["gpuHours"] = or_null(p.gpu_hours);
   j["gpuHoursSource"] = p.gpu_hours ? Json(p.gpu_hours_source) : Json(nullptr);
   j["gpuHoursSavedVs1f1b"] = or_null(p.gpu_hours_saved_vs_1f1b);
+  j["peakActivationMemory"] = or_null(p.peak_activation_memory);
+  j["peakActivationMemory1f1b"] = or_null(p.peak_activation_memory_1f1b);
   const std::optional<PlanMemory>& mem = p.memory;
   j["paramsPerGpu"] = mem ? Json(mem->params_per_gpu) : Json(nullptr);
   j["paramCopies"] = mem ? Json(mem->param_copies) : Json(nullptr);
@@ -88,6 +91,15 @@ Json plan_to_json(const Plan& p) {
            {"threshold", or_null(p.rollback_threshold)},
            {"fallback", p.rollback_fallback.empty() ? Json(nullptr) : Json(p.rollback_fallback)},
            {"text", p.rollback}};
+  Json alternatives = Json::array();
+  for (const PlanAlternative& a : p.alternatives)
+    alternatives.push_back(Json{{"schedule", a.schedule},
+                                {"scheduleTitle", schedule_title(a.schedule)},
+                                {"chunks", positive_or_null(a.chunks)},
+                                {"bubbleFraction", a.bubble_fraction},
+                                {"computeUtilization", or_null(a.compute_utilization)},
+                                {"peakActivationMemory", a.peak_activation_memory}});
+  j["alternatives"] = p.bubble_fraction ? std::move(alternatives) : Json(nullptr);
   Json steps = Json::array();
   for (const PlanStep& s : p.reasoning) steps.push_back(Json{{"topic", s.topic}, {"text", s.text}});
   j["reasoning"] = std::move(steps);
@@ -109,7 +121,8 @@ std::string plan_to_markdown(const Plan& p) {
     md += "| | |\n|---|---|\n";
     md += "| Schedule | **" + schedule_title(*p.schedule) + "** (rule `" + p.rule + "`) |\n";
     md += "| Pipeline depth P | " + std::to_string(p.ranks) + " ranks, " +
-          std::to_string(p.stages) + " stages |\n";
+          std::to_string(p.stages) + " stages" +
+          (p.chunks > 0 ? " (V = " + std::to_string(p.chunks) + " chunks per rank)" : "") + " |\n";
     md += "| Micro-batches M | " + std::to_string(p.microbatches) +
           " (M/P = " + fixed(static_cast<double>(p.microbatches) / p.ranks, 1) + ") |\n";
     md += "| Bubble fraction (simulated) | " + percent(*p.bubble_fraction) +

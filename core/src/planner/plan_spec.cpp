@@ -144,7 +144,7 @@ Status read_model(const FieldReader& root, ModelSpec& m) {
 
 Status read_requested(const FieldReader& root, const ClusterSpec& cluster, PlanRequest& r) {
   if (!root.has("requested")) return Ok{};
-  auto reader = open_object(root, "requested", {"schedule", "ranks", "microbatches"});
+  auto reader = open_object(root, "requested", {"schedule", "ranks", "microbatches", "chunks"});
   if (!reader.ok()) return reader.error();
   const FieldReader& j = reader.value();
   if (j.has("schedule")) {
@@ -154,6 +154,7 @@ Status read_requested(const FieldReader& root, const ClusterSpec& cluster, PlanR
   // P above 64 is a hard reject, not a bad spec, so ranks may exceed it here; whether it divides
   // the cluster is checked after that reject (make_plan).
   if (Status st = read_int(j, "ranks", 1, cluster.gpus, r.ranks, 0); !st.ok()) return st;
+  if (Status st = read_int(j, "chunks", 1, kMaxChunks, r.chunks, 0); !st.ok()) return st;
   return read_int(j, "microbatches", 1, kMaxMicrobatches, r.microbatches, 0);
 }
 

@@ -41,20 +41,29 @@ using detail::percent;
 using detail::scaled;
 
 // What a schedule needs per rank: parameter copies and stages of one copy per rank, read from
-// the catalogue's stage layout so new schedules need no entry here.
+// the catalogue's stage layout (and for a schedule that takes chunks, its chunks per rank), so
+// new schedules need no entry here.
 struct ScheduleShape {
   int copies = 1;
   int stages_per_rank = 1;
 };
-ScheduleShape shape_of(const std::string& schedule) {
+ScheduleShape shape_of(const std::string& schedule, int chunks) {
   const ScheduleInfo* info = find_schedule_info(schedule);
   PIPESIM_CHECK(info != nullptr, "the planner picks schedules from the catalogue");
-  return ScheduleShape{info->layout.param_copies, info->layout.stages_per_rank / info->layout.directions};
+  SimConfig config{schedule, 1, 1, Costs{}};
+  config.chunks = chunks;
+  return ScheduleShape{info->layout.param_copies,
+                       effective_chunks(*info, config) / info->layout.directions};
 }
 
+// The simpler schedule a plan falls back to when the measured utilisation says its schedule is
+// not paying for its complexity: DualPipe(V), ZB-V and ZB-H2 to ZB-H1 (one chunk per rank, P
+// activations), ZB-H1, Chimera and interleaved 1F1B to plain 1F1B; "" for 1F1B and GPipe, which
+// have nothing simpler. tests/core/planner_test.cpp checks every catalogue schedule has its entry.
 std::string fallback_of(const std::string& schedule) {
-  if (schedule == "dualpipe" || schedule == "dualpipev") return "zb-h1";
-  if (schedule == "zb-h1" || schedule == "chimera") return "1f1b";
+  if (schedule == "dualpipe" || schedule == "dualpipev" || schedule == "zb-v" || schedule == "zb-h2")
+    return "zb-h1";
+  if (schedule == "zb-h1" || schedule == "chimera" || schedule == "interleaved-1f1b") return "1f1b";
   return "";
 }
 
@@ -64,11 +73,14 @@ std::string title_of(const std::string& schedule) {
 }
 
 Result<SimResult> simulate_at(const std::string& schedule, int ranks, int microbatches,
-                              const Costs& costs = Costs{}) {
-  auto r = simulate(SimConfig{schedule, ranks, microbatches, costs});
+                              const Costs& costs = Costs{}, int chunks = 0) {
+  SimConfig config{schedule, ranks, microbatches, costs};
+  config.chunks = chunks;
+  auto r = simulate(config);
   if (r.ok()) return r;
   Error e = r.error();  // point at the requested field the simulator objected to
-  if (e.path == "/ranks" || e.path == "/microbatches") e.path = "/requested" + e.path;
+  if (e.path == "/ranks" || e.path == "/microbatches" || e.path == "/chunks")
+    e.path = "/requested" + e.path;
   return e;
 }
 
@@ -104,6 +116,14 @@ class Planner {
                         "grows with P whatever the schedule.",
                     "P <= 64, with more data parallelism");
     choose_schedule();
+    if (s_.requested.chunks > 0 && !find_schedule_info(schedule_)->chunks.taken()) {
+      // The simulator's own rule and message (which schedules take chunks), at the spec's field.
+      SimConfig probe{schedule_, 2, 8, Costs{}};
+      probe.chunks = s_.requested.chunks;
+      Error e = validate(probe).error();
+      e.path = "/requested/chunks";
+      return e;
+    }
     if (schedule_ == "dualpipe" && !expert_parallel(m_))
       return reject(
           "dualpipe-without-ep",
@@ -212,7 +232,7 @@ class Planner {
   }
 
   Status choose_depth() {
-    const ScheduleShape shape = shape_of(schedule_);
+    const ScheduleShape shape = shape_of(schedule_, s_.requested.chunks);
     const int per_rank = shape.stages_per_rank;
     if (s_.requested.ranks > 0) {
       ranks_ = s_.requested.ranks;
@@ -247,8 +267,9 @@ class Planner {
         const bool divides = c_.gpus % p == 0 && p * per_rank <= m_.layers;
         const bool ep_fits = !expert_parallel(m_) || (c_.gpus / p) % m_.expert_parallel == 0;
         // The schedule's rules on P alone (DualPipe: even); a requested M is checked later.
-        const bool shape_ok =
-            validate(SimConfig{schedule_, p, kPlanMicrobatchesPerRank * p, Costs{}}).ok();
+        SimConfig probe{schedule_, p, kPlanMicrobatchesPerRank * p, Costs{}};
+        probe.chunks = s_.requested.chunks;
+        const bool shape_ok = validate(probe).ok();
         if (divides && ep_fits && shape_ok) ranks_ = p;
       }
       if (ranks_ == 0)
@@ -269,6 +290,14 @@ class Planner {
     }
     p_.ranks = ranks_;
     p_.stages = ranks_ * per_rank;
+    if (find_schedule_info(schedule_)->chunks.taken()) {
+      p_.chunks = per_rank;
+      note("chunks", "V = " + std::to_string(per_rank) + " model chunks per rank" +
+                         (s_.requested.chunks > 0 ? " (requested)" : " (the schedule's default)") +
+                         ": each rank holds " + std::to_string(per_rank) +
+                         " non-adjacent stages, which divides the warm-up bubble by V and "
+                         "multiplies the point-to-point transfers by V.");
+    }
     p_.memory = memory_at(s_, ranks_, shape.copies, true);
     note("layers", std::to_string(m_.layers) + " layers over " + std::to_string(p_.stages) +
                        " stages: about " + fixed(static_cast<double>(m_.layers) / p_.stages, 1) +
@@ -277,7 +306,7 @@ class Planner {
   }
 
   Status simulate_plan(int m) {
-    auto r = simulate_at(schedule_, ranks_, m);
+    auto r = simulate_at(schedule_, ranks_, m, Costs{}, s_.requested.chunks);
     if (!r.ok()) return r.error();
     auto base = simulate_at("1f1b", ranks_, m);
     if (!base.ok()) return base.error();
@@ -293,6 +322,8 @@ class Planner {
                                   : "; we take the low end to keep the global batch small)."));
     p_.bubble_fraction = r.value().bubble_fraction;
     p_.bubble_fraction_1f1b = base.value().bubble_fraction;
+    p_.peak_activation_memory = r.value().max_peak_activation_memory;
+    p_.peak_activation_memory_1f1b = base.value().max_peak_activation_memory;
     const auto speed = relative_gpu_speed(c_.gpu_model);
     if (s_.gpu_hours) {
       p_.gpu_hours = *s_.gpu_hours;
@@ -332,6 +363,68 @@ class Planner {
                   ? " Without model.routedParams the active parameters are counted as replicated, "
                     "which overstates memory."
                   : ""));
+    note("activations",
+         title_of(schedule_) + " holds at most " + fixed(*p_.peak_activation_memory, 1) +
+             " micro-batches' activations per GPU at once (one unit: a micro-batch through 1/P of "
+             "the model), against 1F1B's " + fixed(*p_.peak_activation_memory_1f1b, 1) +
+             " at the same P and M; activation memory is not in the training state above.");
+    return consider_alternatives(m);
+  }
+
+  // Every other catalogue schedule that runs at (P, M), fits the layers and holds no more
+  // parameter copies than the plan's (so the memory check stands), simulated at the plan's costs:
+  // those that beat the plan (a lower bubble; with expert parallelism a higher compute
+  // utilisation with the all-to-all, which is what DualPipe is for) are listed, best first, with
+  // their activation memory, the price most of them pay.
+  Status consider_alternatives(int m) {
+    const ScheduleShape own = shape_of(schedule_, s_.requested.chunks);
+    for (const ScheduleInfo& info : list_schedules()) {
+      if (info.name == schedule_) continue;
+      const ScheduleShape shape = shape_of(info.name, 0);
+      if (shape.copies > own.copies || ranks_ * shape.stages_per_rank > m_.layers) continue;
+      if (!validate(SimConfig{info.name, ranks_, m, Costs{}}).ok()) continue;
+      auto r = simulate_at(info.name, ranks_, m);
+      if (!r.ok()) continue;
+      PlanAlternative alt{info.name, info.chunks.taken() ? shape.stages_per_rank : 0,
+                          r.value().bubble_fraction, std::nullopt,
+                          r.value().max_peak_activation_memory};
+      bool better = alt.bubble_fraction < *p_.bubble_fraction - 1e-12;
+      if (p_.comm) {
+        auto rc = simulate_at(info.name, ranks_, m, comm_costs());
+        if (!rc.ok()) continue;
+        alt.compute_utilization = rc.value().comm->compute_utilization;
+        better = *alt.compute_utilization > p_.comm->compute_utilization + 1e-12;
+      }
+      if (better) p_.alternatives.push_back(alt);
+    }
+    std::stable_sort(p_.alternatives.begin(), p_.alternatives.end(),
+                     [&](const PlanAlternative& a, const PlanAlternative& b) {
+                       return p_.comm ? *a.compute_utilization > *b.compute_utilization
+                                      : a.bubble_fraction < b.bubble_fraction;
+                     });
+    if (p_.alternatives.empty()) {
+      note("alternatives", "No other schedule with at most " + std::to_string(own.copies) +
+                               (own.copies == 1 ? " parameter copy" : " parameter copies") +
+                               " does better at the same P and M" +
+                               (p_.comm ? " with the all-to-all counted." : "."));
+      return Ok{};
+    }
+    std::string list;
+    for (const PlanAlternative& a : p_.alternatives) {
+      list += (list.empty() ? "" : "; ") + title_of(a.schedule) +
+              (a.chunks > 0 ? " (V = " + std::to_string(a.chunks) + ")" : "") + " " +
+              (p_.comm ? "computes " + percent(*a.compute_utilization) + " of the time"
+                       : "idles " + percent(a.bubble_fraction)) +
+              " and holds " + fixed(a.peak_activation_memory, 1) + " units of activations";
+    }
+    note("alternatives",
+         "At the same P and M, with no more parameter copies, these would do better than " +
+             title_of(schedule_) + " (" +
+             (p_.comm ? "computes " + percent(p_.comm->compute_utilization)
+                      : "idles " + percent(*p_.bubble_fraction)) +
+             ", " + fixed(*p_.peak_activation_memory, 1) + " units of activations): " + list +
+             ". The spec's decision table does not choose them; weigh their activation memory "
+             "before requesting one.");
     return Ok{};
   }
 
@@ -349,7 +442,7 @@ class Planner {
 
   Status simulate_comm(int m) {
     const Costs costs = comm_costs();
-    auto r = simulate_at(schedule_, ranks_, m, costs);
+    auto r = simulate_at(schedule_, ranks_, m, costs, s_.requested.chunks);
     if (!r.ok()) return r.error();
     auto base = simulate_at("1f1b", ranks_, m, costs);
     if (!base.ok()) return base.error();

@@ -37,8 +37,14 @@ std::string describe_shape(const ShapeRules& s, const StageLayout& l, const Chun
 ScheduleEntry entry(const char* name, const char* title, const char* source, ShapeRules shape,
                     StageLayout layout, void (*generate)(const SimConfig&, OpPlan&),
                     ChunkOption chunks = {}) {
-  ScheduleEntry e{{name, title, source, shape, layout, chunks, ""}, generate};
+  ScheduleEntry e{{name, title, source, shape, layout, chunks, "", false}, generate};
   e.info.constraints = describe_shape(shape, layout, chunks);
+  return e;
+}
+
+// A schedule whose op order is DeepSeek's step(), so timing "runtime" applies to it.
+ScheduleEntry with_runtime_timing(ScheduleEntry e) {
+  e.info.runtime_timing = true;
   return e;
 }
 
@@ -53,11 +59,13 @@ const std::vector<ScheduleEntry>& entries() {
       entry("zb-h1", "ZB-H1", "Qi et al., Zero Bubble Pipeline Parallelism (ICLR 2024), ZB-H1", {},
             {1, 1, 1, 3}, generate_zb_h1),
       // DualPipe reference asserts: even ranks; even M (split over two directions); M >= 2R.
-      entry("dualpipe", "DualPipe", "DeepSeek-V3 technical report §3.2.1; deepseek-ai/DualPipe",
-            {2, true, true, 2, false}, {2, 2, 2, 3}, generate_dualpipe),
+      with_runtime_timing(entry("dualpipe", "DualPipe",
+                                "DeepSeek-V3 technical report §3.2.1; deepseek-ai/DualPipe",
+                                {2, true, true, 2, false}, {2, 2, 2, 3}, generate_dualpipe)),
       // DualPipeV reference asserts M >= 2R (R ranks, 2R stages of one copy); M need not be even.
-      entry("dualpipev", "DualPipeV", "Sea AI Lab cut-in-half; deepseek-ai/DualPipe dualpipev.py",
-            {1, false, false, 2, false}, {1, 2, 1, 3}, generate_dualpipev),
+      with_runtime_timing(entry("dualpipev", "DualPipeV",
+                                "Sea AI Lab cut-in-half; deepseek-ai/DualPipe dualpipev.py",
+                                {1, false, false, 2, false}, {1, 2, 1, 3}, generate_dualpipev)),
       // Chimera (Li & Hoefler, SC'21, §3.1): D even, so the two directions never collide; M a
       // multiple of D, since the basic unit holds D micro-batches and longer runs concatenate
       // whole units (§3.4).
@@ -155,6 +163,13 @@ Status check_schedule_name(const std::string& name, const std::string& path) {
   for (char& ch : field)
     if (ch == '/') ch = '.';
   return make_error(Rule::ScheduleUnknown, path, {{"field", field}, {"allowed", names}, {"got", summary(name)}});
+}
+
+std::string runtime_timing_schedules() {
+  std::string names;
+  for (const auto& info : list_schedules())
+    if (info.runtime_timing) names += (names.empty() ? "" : ", ") + info.name;
+  return names;
 }
 
 int effective_chunks(const ScheduleInfo& info, const SimConfig& config) {

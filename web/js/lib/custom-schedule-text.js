@@ -1,14 +1,18 @@
 // A hand-written schedule as a learner types it, read into the request core's simulate takes
 // ({"schedule":"custom","stages","directions","microbatches","rankOps"}, docs/schema.md), and
-// back: a simulated timeline written as op labels to start editing from. Two forms are read:
+// back: a simulated timeline written as op labels to start editing from. Three forms are read:
 //   - the JSON request itself (text starting with "{"), sent as written;
+//   - torch.distributed.pipelining's schedule CSV (one row of actions such as 0F1, 1I0, 2W3, 3B0
+//     per rank), told apart as the CLI's `simulate --input` tells it (it starts with a digit, "("
+//     or ",") and holding no "@"; sent as {"schedule":"custom","csv":text} for core to read;
 //   - one line of op labels per rank, as `pipesim simulate` prints them (F0.3@2, B0.3@2,
 //     Bz0.3@2, W0.3@2, FB(F0.4@1,B1.0@1)). Stages, directions and micro-batches are the smallest
 //     that hold every label; lines without a label (blank, "# notes", the CLI's headings) are
 //     skipped, and so are leading columns that are not ops (the CLI's "0 24 2 4" before a
 //     rank's ops), so a pasted CLI run reads as it printed.
 // Core judges everything: a malformed label is passed on as written for core to reject, and
-// `where` maps core's error paths (/rankOps/<rank>/<index>) back to the text. DOM-free.
+// `where` maps core's error paths (/rankOps/<rank>/<index>, /csv/<row>/<column>) back to the
+// text. DOM-free.
 
 // One op token: an FB pair (which holds a comma), or a run of text up to a space, comma or ';'.
 const TOKEN = /FB\([^)]*\)|[^\s,;]+/g;
@@ -22,6 +26,7 @@ const LEADER = /^(\d+(\.\d+)?|rank|(rank)?\d+:)$/i;
  *   {kind: 'empty'}                                 nothing to simulate
  *   {kind: 'json', request} | {kind: 'json', request: null}   (null: not valid JSON; core says why)
  *   {kind: 'lines', request, where, shape}
+ *   {kind: 'csv', request, where, shape: {ranks, actions}}
  * where `where[rank][index]` = {line (from 1), start, end (offsets in text)} of each op and
  * `where[rank].line` its line; `shape` = {ranks, stages, directions, microbatches}. The request
  * has no costs: the caller adds the page's.
@@ -36,6 +41,7 @@ export function readScheduleText(text) {
       return { kind: 'json', request: null };
     }
   }
+  if (/^[\d(,]/.test(trimmed) && !trimmed.includes('@')) return readCsv(source);
   const rankOps = [];
   const where = [];
   let offset = 0;
@@ -72,11 +78,50 @@ export function readScheduleText(text) {
 }
 
 /**
- * Where in the text core's error path points: {line, start, end, rank, index} for an op,
- * {line, rank} for a rank's line, or null (the whole schedule, or a JSON request).
+ * A torch CSV as core reads it (core/src/pytorch_csv.cpp): every line a row (a rank), cells
+ * split at commas, blank cells idle slots. `where[row][column]` = {line, start, end} of each
+ * non-blank cell, `where[row].line` its line; the request carries the text exactly as given.
+ */
+function readCsv(source) {
+  const where = [];
+  let offset = 0;
+  let actions = 0;
+  source.split('\n').forEach((line, i) => {
+    const places = [];
+    places.line = i + 1;
+    let start = 0;
+    line.split(',').forEach((cell, column) => {
+      const lead = cell.length - cell.trimStart().length;
+      const text = cell.trim();
+      if (text) {
+        places[column] = { line: i + 1, start: offset + start + lead, end: offset + start + lead + text.length };
+        actions++;
+      }
+      start += cell.length + 1;
+    });
+    offset += line.length + 1;
+    where.push(places);
+  });
+  while (where.length && !where[where.length - 1].some(Boolean)) where.pop(); // trailing blank lines
+  return { kind: 'csv', request: { schedule: 'custom', csv: source }, where, shape: { ranks: where.length, actions } };
+}
+
+/**
+ * Where in the text core's error path points: {line, start, end, rank, index} for an op (for a
+ * CSV: its cell, index = column), {line, rank} for a rank's line, or null (the whole schedule,
+ * or a JSON request).
  */
 export function locate(read, path) {
-  if (read.kind !== 'lines' || typeof path !== 'string') return null;
+  if (typeof path !== 'string') return null;
+  if (read.kind === 'csv') {
+    const cell = /^\/csv\/(\d+)\/(\d+)$/.exec(path);
+    const places = cell ? read.where[Number(cell[1])] : null;
+    if (!places) return null;
+    const index = Number(cell[2]);
+    const rank = Number(cell[1]);
+    return places[index] ? { ...places[index], rank, index } : { line: places.line, rank };
+  }
+  if (read.kind !== 'lines') return null;
   const match = /^\/rankOps\/(\d+)(?:\/(\d+))?/.exec(path);
   if (!match) return null;
   const rank = Number(match[1]);

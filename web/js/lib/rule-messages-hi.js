@@ -67,7 +67,7 @@ export const RULES_HI = Object.freeze({
   'csv.too_large': 'CSV शेड्यूल में अधिकतम {ranks} पंक्तियाँ, {ops} actions और {stages} स्टेज हो सकते हैं',
   'csv.empty': 'CSV में कोई action नहीं है',
   'csv.schedule': 'पंक्ति {row}, कॉलम {column}: {detail}',
-  'timing.schedule': 'timing "runtime" DeepSeek की dualpipe.py और dualpipev.py पर चलता है, इसलिए schedule dualpipe या dualpipev होना चाहिए (मिला "{got}")',
+  'timing.schedule': 'timing "runtime" DeepSeek की dualpipe.py और dualpipev.py पर चलता है, इसलिए schedule इनमें से एक होना चाहिए: {allowed} (मिला "{got}")',
   'timing.comm': 'timing "runtime" को costs.comm के साथ नहीं जोड़ा जा सकता: DeepSeek का step ऑप्स के बीच अपने send और receive का इंतज़ार करता है, जिसे संचार मॉडल नहीं रखता',
   'op.label': 'ऑप "{label}" F0.3@2, B0.3@2, Bz0.3@2, W0.3@2 या FB(F0.4@1,B1.0@1) के रूप में नहीं है',
   'op.type': 'ऑप एक लेबल स्ट्रिंग या ऑप ऑब्जेक्ट होना चाहिए',

@@ -34,7 +34,16 @@ export function scheduleIndex(name) {
 /** A timeline lane's title: "DualPipe · 8 ranks · 20 micro-batches", counted in the language's plurals. */
 export function laneTitle(config, t) {
   const count = (key, n) => (typeof n === 'number' ? t.plural(key, n) : String(n));
-  return t('lane.title', { schedule: scheduleTitle(config.schedule, t), ranks: count('lane.ranks', config.ranks), mb: count('lane.mb', config.microbatches) });
+  const title = t('lane.title', { schedule: scheduleTitle(config.schedule, t), ranks: count('lane.ranks', config.ranks), mb: count('lane.mb', config.microbatches) });
+  return config.timing && config.timing !== CATALOGUE.timing.default ? `${title} · ${t(`timing.lane.${config.timing}`)}` : title;
+}
+
+/**
+ * The first of `names` whose catalogue entry runs under more than one timing (its `timings`), or
+ * null: the form offers the timing control only then.
+ */
+export function timedSchedule(names) {
+  return names.map(scheduleInfo).find((info) => info?.timings?.length > 1) || null;
 }
 
 /**

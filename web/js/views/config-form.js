@@ -9,7 +9,8 @@
 import { h, uniqueId } from '../ui/dom.js';
 import { PRESETS, matchPreset } from '../lib/presets.js';
 import { showFieldError } from '../ui/field-error.js';
-import { SCHEDULES, SCHEDULE_NAMES, chunkedSchedule, scheduleTitle } from '../lib/schedules.js';
+import { SCHEDULES, SCHEDULE_NAMES, chunkedSchedule, timedSchedule, scheduleTitle } from '../lib/schedules.js';
+import CATALOGUE from '../../generated/catalogue.js';
 import { shapeHint } from '../lib/shape-hint.js';
 
 const TYPING_DELAY_MS = 400;
@@ -41,7 +42,8 @@ export function mount(element, deps) {
   const microbatches = field('microbatches', h('input', { type: 'number', min: 1, step: 1, inputmode: 'numeric' }), 'dpl-shape-hint');
   // Its range hint stays in the sweep, where the shape hints (which name one schedule) are hidden.
   const chunks = field('chunks', h('input', { type: 'number', step: 1, inputmode: 'numeric' }), 'dpl-chunks-hint');
-  const fields = { preset, schedule, compare, ranks, microbatches, chunks };
+  const timing = field('timing', h('select', {}, CATALOGUE.timing.values.map((value) => h('option', { value, text: t(`timing.${value}`) }))), 'dpl-timing-hint');
+  const fields = { preset, schedule, compare, ranks, microbatches, chunks, timing };
   const root = h('fieldset', { class: 'dpl dpl-form' }, [
     h('legend', { text: t('form.legend') }),
     h('div', { class: 'dpl-form-grid' }, Object.values(fields).map((f) => f.wrap)),
@@ -62,6 +64,7 @@ export function mount(element, deps) {
   });
   schedule.control.addEventListener('change', () => deps.onChange({ schedule: schedule.control.value, t: null }));
   compare.control.addEventListener('change', () => deps.onChange({ compare: compare.control.value, t: null }));
+  timing.control.addEventListener('change', () => deps.onChange({ timing: timing.control.value, t: null }));
   const commitShape = () => {
     clearTimeout(timer);
     deps.onChange({ ranks: num(ranks.control), microbatches: num(microbatches.control), t: null });
@@ -98,6 +101,14 @@ export function mount(element, deps) {
         set(chunks, state.chunks ?? initial);
         chunks.hint.textContent = t('form.chunks.hint', { min, max });
       }
+      // Timing: only in the explorer, and only for a schedule that runs under more than one.
+      const timed = state.view !== 'sweep' && timedSchedule([state.schedule, state.compare]);
+      timing.wrap.hidden = !timed;
+      if (timed) {
+        const value = state.timing ?? CATALOGUE.timing.default;
+        set(timing, value);
+        timing.hint.textContent = t(`timing.hint.${value}`);
+      }
       const match = matchPreset(state);
       preset.control.value = match ? match.id : '';
       // The sweep runs every schedule: there the hints (which name the chosen ones) are hidden.
@@ -117,6 +128,7 @@ export function mount(element, deps) {
       show(ranks, errors['/ranks']);
       show(microbatches, errors['/microbatches']);
       show(chunks, errors['/chunks']);
+      show(timing, errors['/timing']);
     },
     destroy() {
       clearTimeout(timer);

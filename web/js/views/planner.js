@@ -289,6 +289,20 @@ export function mount(element, deps) {
         row(t('plan.r.memory'), t('plan.v.memory', { used: gb(plan.memoryPerGpuGb), usable: gb(plan.usableMemoryGb) })),
         row(t('plan.r.fits'), plan.fits ? t('plan.yes') : t('plan.no'), plan.fits ? 'is-ok' : 'is-bad'),
       ];
+      if (plan.chunks) rows.splice(3, 0, row(t('plan.r.chunks'), t('plan.v.chunks', { v: plan.chunks })));
+      if (typeof plan.peakActivationMemory === 'number') {
+        rows.push(row(t('plan.r.activations'), t('plan.v.activations', { a: plan.peakActivationMemory.toFixed(1), a1: plan.peakActivationMemory1f1b.toFixed(1) })));
+      }
+      // Schedules core found would beat this one at the same P and M (its decision table does
+      // not pick them), with the activation memory they cost.
+      if (plan.alternatives?.length) {
+        rows.push(row(t('plan.r.alternatives'), plan.alternatives.map((a) => t('plan.v.alternative', {
+          schedule: a.chunks ? `${a.scheduleTitle} (V = ${a.chunks})` : a.scheduleTitle,
+          value: a.computeUtilization === null ? t('plan.v.alternativeBubble', { b: formatPercent(a.bubbleFraction, 2) })
+            : t('plan.v.alternativeCompute', { u: formatPercent(a.computeUtilization, 1) }),
+          a: a.peakActivationMemory.toFixed(1),
+        })).join('; ')));
+      }
       if (plan.comm) {
         rows.push(row(t('plan.r.comm'), t('plan.v.comm', {
           u: formatPercent(plan.comm.computeUtilization, 1), u1: formatPercent(plan.comm.computeUtilization1f1b, 1),
