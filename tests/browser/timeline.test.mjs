@@ -27,6 +27,8 @@ test('the DualPipe 8x20 timeline draws 8 rank rows and exactly the simulated ops
     // DeepSeek's figure: max idle per rank (F&B + B - 3W)(PP/2 - 1) = (3 + 2 - 3)(4 - 1) = 6.
     const stats = await page.$eval('.view-timeline .dpl-lane-stats', (e) => e.textContent);
     assert.match(stats, /max idle per rank 6\b/);
+    // DualPipe keeps two copies of its weights and optimizer state: core's trainingState.perGpu.
+    assert.match(stats, /weights and optimizer 2× a rank's share/);
     // Every op shows its micro-batch id(s): one label per F/B/W, two per overlapped pair.
     const labels = await page.$$eval('.view-timeline .dpl-op', (gs) => gs.every((g) => g.querySelectorAll('.dpl-cell-label').length === (g.dataset.op === 'FB' ? 2 : 1)));
     assert.ok(labels);

@@ -54,6 +54,7 @@ export const strings = {
   'stat.bubbleMax': 'प्रति रैंक अधिकतम खाली समय {v}',
   'stat.bubbleFraction': 'बबल {v}',
   "stat.peak": "प्रति GPU अधिकतम एक्टिवेशन {v}",
+  "stat.trainingState": "वेट और ऑप्टिमाइज़र: एक रैंक के हिस्से का {v}×",
   'ctl.toolbar': 'प्लेबैक',
   'ctl.play': 'चलाएँ',
   'ctl.pause': 'रोकें',

@@ -63,6 +63,7 @@ export const STRINGS = {
     'stat.bubbleMax': 'max idle per rank {v}',
     'stat.bubbleFraction': 'bubble {v}',
     "stat.peak": "peak activations {v} per GPU",
+    "stat.trainingState": "weights and optimizer {v}× a rank's share",
     'ctl.toolbar': 'Playback',
     'ctl.play': 'Play',
     'ctl.pause': 'Pause',

@@ -82,6 +82,8 @@ export function buildLaneHeading(lane, t) {
     t('stat.bubbleMax', { v: formatNumber(r.bubble.max) }),
     t('stat.bubbleFraction', { v: formatPercent(r.bubble.fraction) }),
     t('stat.peak', { v: formatNumber(r.maxPeakActivationMemory) }),
+    // Weights, gradients and optimizer state: core's copies per GPU, one = a rank's share.
+    t('stat.trainingState', { v: formatNumber(r.trainingState.perGpu) }),
   ];
   if (r.comm) {
     stats.push(t('stat.hidden', { v: formatPercent(r.comm.hiddenFraction) }), t('stat.computeUtil', { v: formatPercent(r.comm.computeUtilization) }));
