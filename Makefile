@@ -1,7 +1,8 @@
 # DualPipe Lab. `make serve` and `make test` install what is missing, build and run.
 # Build trees: build/native (g++), build/wasm (Emscripten). See README.md for the code map.
 PORT ?= 8000
-JOBS ?= 2
+# Compile jobs: every core the machine has (CI machines may have more than the 2 of a dev box).
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
 .PHONY: all native wasm site test test-native test-wasm test-js test-sanitize fuzz serve bench goldens deps clean
 
