@@ -213,7 +213,7 @@ test('the memory lane shows each rank\'s in-flight activations with core\'s peak
   }
 });
 
-test('a panned canvas shows the same pixels as the same view painted afresh', async () => {
+test('a panned canvas shows the same pixels as the same view painted afresh (to one level of a channel)', async () => {
   // Panning shifts the bitmap and paints only the strip it exposed (ui/timeline-canvas.js): the
   // result must be what painting the view from scratch gives, hatching and seams included.
   const { context, page, log } = await openPage(site.browser, { viewport: { width: 1280, height: 900 } });
@@ -241,9 +241,16 @@ test('a panned canvas shows the same pixels as the same view painted afresh', as
     assert.deepEqual(await viewOf(page), after);
     const fresh = await pixels();
     assert.equal(panned.length, fresh.length);
+    // A whole paint writes the rows as pixels and a strip fills them as paths: where a grouped
+    // column is blended, the two may round one level apart, never more.
     let differing = 0;
-    for (let i = 0; i < fresh.length; i++) if (panned[i] !== fresh[i]) differing++;
-    assert.equal(differing, 0, `${differing} of ${fresh.length} channel values differ`);
+    let most = 0;
+    for (let i = 0; i < fresh.length; i++) {
+      const d = Math.abs(panned[i] - fresh[i]);
+      if (d) differing++;
+      most = Math.max(most, d);
+    }
+    assert.ok(most <= 1, `${differing} of ${fresh.length} channel values differ, by up to ${most}`);
     assert.deepEqual(log.errors, []);
   } finally {
     await context.close();
