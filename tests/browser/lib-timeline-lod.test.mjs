@@ -66,6 +66,38 @@ test('however many ops, grouped runs never outnumber the pixel columns', () => {
   assert.deepEqual([...runs.op.slice(0, 10)], Array.from({ length: 10 }, (_, i) => 50000 + i));
 });
 
+/** What `runs` paint in pixel column c: [cat, alpha] of a grouped run, or ['op', index, x0, x1]. */
+function paintAt(runs, n, c) {
+  const found = [];
+  for (let j = 0; j < n; j++) {
+    if (runs.op[j] >= 0 ? runs.x1[j] > c && runs.x0[j] < c + 1 : runs.x0[j] <= c && runs.x1[j] > c) {
+      found.push(runs.op[j] >= 0 ? ['op', runs.op[j], runs.x0[j], runs.x1[j]] : [runs.cat[j], runs.alpha[j]]);
+    }
+  }
+  return found;
+}
+
+test('runs for a range of pixel columns paint those columns exactly as the whole plot\'s runs do', () => {
+  // Ops of varied widths (0.05 to 6 units, some idle between) in a 200 px plot: grouped columns
+  // and single ops both, and ops that straddle the range's edges.
+  const ops = [];
+  let t = 0;
+  for (let i = 0; i < 400; i++) {
+    const len = [0.05, 0.3, 1, 2.5, 6][(i * 7) % 5] * (1 + (i % 3) / 10);
+    ops.push([t, t + len, (i * 5) % 12]);
+    t += len + ((i % 11) === 0 ? 0.4 : 0);
+  }
+  const tr = track(ops);
+  const view = { start: 37.3, end: 37.3 + 211.7 };
+  const whole = createRuns();
+  const part = createRuns();
+  const n = lodRuns(tr, view, 200, whole);
+  for (const [from, to] of [[0, 60], [140, 200], [57, 61], [199, 200], [0, 200]]) {
+    const m = lodRuns(tr, view, 200, part, undefined, from, to);
+    for (let c = from; c < to; c++) assert.deepEqual(paintAt(part, m, c), paintAt(whole, n, c), `column ${c} of [${from}, ${to})`);
+  }
+});
+
 test('the op under a time is found by binary search over a rank\'s ops', () => {
   const tr = track([[0, 2, 0], [2, 5, 4], [6, 10, 6]]);
   assert.equal(opAtTime(tr, 0), 0);

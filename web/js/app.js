@@ -6,7 +6,7 @@ import { translator, loadLanguage, isLoaded } from './lib/i18n.js';
 import { withCache } from './lib/sim-cache.js';
 import { createSimClient } from './lib/sim-client.js';
 import { h } from './ui/dom.js';
-import { lazyView } from './ui/lazy-view.js';
+import { lazyView, loadStyle } from './ui/lazy-view.js';
 import * as timelineView from './views/timeline.js';
 import * as costView from './views/cost-controls.js';
 import * as formView from './views/config-form.js';
@@ -165,7 +165,7 @@ function ensureView(name) {
     // The Zero Bubble paper's published rates beside ours, run when the panel is opened.
     views.papers = lazyView(() => import('./views/papers.js'), $('#papers-root'), { sim, t });
   }
-  if (name === 'planner') views.planner = lazyView(() => import('./views/planner.js'), $('#planner-root'), { sim, t, onChange });
+  if (name === 'planner') views.planner = lazyView(() => Promise.all([import('./views/planner.js'), loadStyle('css/planner.css')]).then(([module]) => module), $('#planner-root'), { sim, t, onChange });
   return views[name];
 }
 

@@ -173,13 +173,21 @@ const cover = new Float64Array(CATEGORY_COUNT); // pixels per category in the co
 
 /**
  * The runs that paint `track` in `view` on a plot `width` pixels wide, written into `runs`
- * (from createRuns; its previous content is dropped). Returns runs.n.
+ * (from createRuns; its previous content is dropped). Returns runs.n. With `from` and `to`, only
+ * the pixel columns [from, to) are wanted (a renderer that shifted its bitmap draws the strip the
+ * pan exposed): the runs cover them exactly as the whole plot's runs do, at the same x, and may
+ * spill a column or an op beyond them, which the caller clips.
  */
-export function lodRuns(track, view, width, runs, detailPx = DETAIL_PX) {
+export function lodRuns(track, view, width, runs, detailPx = DETAIL_PX, from = 0, to = width) {
   runs.n = 0;
   const { start, end, cat } = track;
   const n = start.length;
   const k = width / (view.end - view.start);
+  // Ops that touch the columns wanted, with a column to spare each side (rounding at the edges).
+  const t0 = from > 0 ? view.start + (from - 1) / k : view.start;
+  const t1 = to < width ? view.start + (to + 1) / k : view.end;
+  const lo = Math.max(-1, from - 1);
+  const hi = Math.min(width, to) + 1;
   let column = NaN;
   let pending = false;
 
@@ -206,7 +214,7 @@ export function lodRuns(track, view, width, runs, detailPx = DETAIL_PX) {
     pending = false;
   };
 
-  for (let i = firstAfter(end, view.start); i < n && start[i] < view.end; i++) {
+  for (let i = firstAfter(end, t0); i < n && start[i] < t1; i++) {
     const x0 = (start[i] - view.start) * k;
     const x1 = (end[i] - view.start) * k;
     if (x1 - x0 >= detailPx) {
@@ -216,8 +224,8 @@ export function lodRuns(track, view, width, runs, detailPx = DETAIL_PX) {
     }
     // A narrow op adds the share of each pixel column it covers (clipped to the plot, so an op
     // that starts far before the view does not walk every column on the way).
-    const a = Math.max(x0, -1);
-    const b = Math.min(x1, width + 1);
+    const a = Math.max(x0, lo);
+    const b = Math.min(x1, hi);
     for (let c = Math.floor(a); c < b; c++) {
       if (c !== column) {
         flush();

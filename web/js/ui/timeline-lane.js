@@ -1,10 +1,24 @@
 // One lane of a timeline widget behind one interface, whichever renderer lib/timeline-lod.js's
 // rendererFor() picked: {element, render(view), setCursor(t), hit(x, y), cells, where, svg}. The SVG
 // renderer is redrawn for each view (only the ops in view) inside a stable container, keeping
-// keyboard focus on the same op; the canvas renderer repaints.
+// keyboard focus on the same op; the canvas renderer repaints. The canvas renderer is fetched on
+// first use (loadCanvas): the lesson and most explorer runs are SVG and never need it.
 import { h } from './dom.js';
 import { drawLane } from './timeline-draw.js';
-import { canvasLane } from './timeline-canvas.js';
+
+let canvasLane = null;
+let canvasLoad = null;
+
+/** Fetches the canvas renderer; mountLane('canvas', ...) works once this has resolved. */
+export function loadCanvas() {
+  canvasLoad ??= import('./timeline-canvas.js').then(
+    (module) => { canvasLane = module.canvasLane; },
+    (error) => { canvasLoad = null; throw error; },
+  );
+  return canvasLoad;
+}
+
+export const canvasReady = () => canvasLane !== null;
 
 /**
  * `kind`: 'svg' | 'canvas'; `opts`: what the renderer needs (layout, makespan, prefix, id, t,

@@ -15,7 +15,7 @@ import { h, clear, uniqueId, prefersReducedMotion, errorBox } from '../ui/dom.js
 import { localizedError } from '../lib/error-text.js';
 import { drawDefs } from '../ui/timeline-draw.js';
 import { buildLegend, buildLaneHeading, buildTransport, buildViewBar, buildTables, cellTarget, streamsBlockerOf, showStreamsToggle } from '../ui/timeline-parts.js';
-import { mountLane } from '../ui/timeline-lane.js';
+import { mountLane, loadCanvas, canvasReady } from '../ui/timeline-lane.js';
 import { createOverview } from '../ui/timeline-overview.js';
 import { bindGestures } from '../ui/timeline-gestures.js';
 import { readPalette } from '../ui/timeline-palette.js';
@@ -114,6 +114,7 @@ export function mount(element, deps) {
 
   /** Builds every lane for the current width and toggles, then paints the current view. */
   function draw() {
+    if (kind === 'canvas' && !canvasReady()) return; // redraw() draws once it is fetched
     clear(scroll);
     scroll.classList.remove('is-message');
     scroll.classList.toggle('is-canvas', kind === 'canvas');
@@ -158,7 +159,9 @@ export function mount(element, deps) {
     viewBar.zoomOut.disabled = fit;
     viewBar.fit.disabled = fit;
     viewBar.zoomIn.disabled = view.end - view.start <= limits.minSpan * (1 + 1e-9);
-    viewBar.level.textContent = fit ? t('zoom.whole') : t('zoom.level', { x: formatNumber(magnification(view, limits), 1) });
+    // Only what changed: a pan or playback calls this every frame, and each text write is a layout.
+    const level = fit ? t('zoom.whole') : t('zoom.level', { x: formatNumber(magnification(view, limits), 1) });
+    if (viewBar.level.textContent !== level) viewBar.level.textContent = level;
     scroll.classList.toggle('is-zoomed', !fit);
   }
 
@@ -189,8 +192,8 @@ export function mount(element, deps) {
       return;
     }
     streamsWanted = !streamsWanted;
-    chooseRenderer();
-    if (lanes.length) draw();
+    if (lanes.length) redraw();
+    else chooseRenderer();
     report({ streams: streamsWanted });
   }
 
@@ -198,6 +201,22 @@ export function mount(element, deps) {
     memoryWanted = !memoryWanted;
     if (lanes.length) draw();
     report({ memory: memoryWanted });
+  }
+
+  /** Chooses the renderer again and draws, once the canvas renderer is fetched if it is the one. */
+  async function redraw() {
+    chooseRenderer();
+    if (kind === 'canvas') {
+      const mine = token;
+      try {
+        await loadCanvas();
+      } catch (error) {
+        if (mine === token) showMessage(errorBox(error, t('page.viewLoadError')));
+        return;
+      }
+      if (mine !== token || !lanes.length) return; // a newer run took over meanwhile
+    }
+    draw();
   }
 
   /** SVG or canvas, from the items the chart would draw (the choice itself is rendererFor's). */
@@ -247,8 +266,8 @@ export function mount(element, deps) {
     focusOp = null;
     events = eventTimesOf(lanes.map((l) => l.tracks));
     cursor = wantedT === null ? makespan : clamp(wantedT, 0, makespan);
-    chooseRenderer();
-    draw();
+    await redraw();
+    if (mine !== token || !lanes.length) return;
     if (autoplay) { autoplay = false; play(); }
   }
 
@@ -552,8 +571,7 @@ export function mount(element, deps) {
         if (!lanes.length) reserveHeight(state.configs);
         simulate(state.configs, titles);
       } else if ((streamsChanged || memoryChanged) && lanes.length) {
-        chooseRenderer();
-        draw();
+        redraw();
       }
       if (wanted !== lastReported && lanes.length && !playing) {
         // Only a cursor the widget did not report itself (a pasted URL, back/forward) moves it.
