@@ -25,7 +25,11 @@ fi
 
 # npm packages (playwright-core, markdown-it, axe-core...) from the committed lockfile.
 if [ "$level" != native ] && [ "$level" != sanitize ] && [ -f package-lock.json ]; then
-  if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  # Installed for this lockfile's content, not its mtime: a fresh checkout or a git worktree
+  # sharing node_modules has a newer lockfile with the same packages, and npm ci would empty it.
+  lock_hash=$(sha256sum package-lock.json | cut -d' ' -f1)
+  if [ "$(cat node_modules/.lock-sha256 2>/dev/null)" != "$lock_hash" ]; then
     npm ci --no-audit --no-fund --loglevel=error
+    echo "$lock_hash" > node_modules/.lock-sha256
   fi
 fi
