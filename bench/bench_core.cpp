@@ -72,12 +72,14 @@ void bench_simulation(int ranks, int microbatches) {
     SimOptions options;
     const char* name;
   };
-  for (const auto& [options, name] : {Variant{{TimelineForm::Ops, false}, "ops"},
-                                      Variant{{TimelineForm::Columns, false}, "columns"},
-                                      Variant{{TimelineForm::Columns, true}, "steps"}}) {
-    const std::vector<double> times = sorted_seconds(kDistributionReps, [&] { (void)simulate(config, options); });
+  // A plain loop variable: C++17 lambdas cannot capture structured bindings (clang rejects it).
+  for (const Variant& variant : {Variant{{TimelineForm::Ops, false}, "ops"},
+                                 Variant{{TimelineForm::Columns, false}, "columns"},
+                                 Variant{{TimelineForm::Columns, true}, "steps"}}) {
+    const std::vector<double> times =
+        sorted_seconds(kDistributionReps, [&] { (void)simulate(config, variant.options); });
     std::printf("dualpipe R=%-3d M=%-5d simulate(%s) over %d calls: median %.3f ms, p95 %.3f ms\n", ranks,
-                microbatches, name, kDistributionReps, times[times.size() / 2] * 1e3,
+                microbatches, variant.name, kDistributionReps, times[times.size() / 2] * 1e3,
                 times[times.size() * 95 / 100] * 1e3);
   }
 }
