@@ -561,7 +561,7 @@ export const strings = {
   "papers.error": "तुलना नहीं चल सकी: {message}",
   'timing.dependency': 'सिर्फ़ निर्भरताएँ',
   'timing.runtime': 'DeepSeek का रनटाइम',
-  'timing.hint.dependency': 'ऑप तभी शुरू होता है जब उसका रैंक ख़ाली हो और जिन ऑप पर वह निर्भर है वे पूरे हो चुके हों: वही आदर्श टाइमिंग जो हर closed form मानता है।',
+  'timing.hint.dependency': 'ऑप तभी शुरू होता है जब उसका रैंक ख़ाली हो और जिन ऑप पर वह निर्भर है वे पूरे हो चुके हों: वही आदर्श टाइमिंग जो हर बंद सूत्र (closed form) मानता है।',
   'timing.hint.runtime': 'ऑप उन जगहों पर भी रुकते हैं जहाँ DeepSeek का step() अपने send और receive एक साथ भेजता है और उनके पूरे होने का इंतज़ार करता है, इसलिए कुछ ऑप सिर्फ़ निर्भरताओं वाली टाइमिंग से देर से शुरू होते हैं (पहले कभी नहीं)।',
   'timing.lane.runtime': 'DeepSeek की रनटाइम टाइमिंग',
   'plan.f.model.routedParams': 'रूटेड-एक्सपर्ट पैरामीटर',
