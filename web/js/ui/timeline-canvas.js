@@ -291,8 +291,8 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }
     const dx = Math.round(px);
     if (Math.abs(dx) > L.plotWidth * MAX_SHIFT) return null;
     // A view at either end of the run is painted exactly (its first or last op at the plot's
-    // edge), not to the nearest pixel of the shifted bitmap.
-    if (Math.abs(px - dx) > 1e-6 && (next.start <= 0 || next.end >= makespan)) return null;
+    // edge), not to the nearest pixel of the shifted bitmap (a thousandth of a pixel is whole).
+    if (Math.abs(px - dx) > 1e-3 && (next.start <= 0 || next.end >= makespan)) return null;
     return dx;
   }
 
