@@ -193,32 +193,23 @@ export function mount(element, deps) {
     fileStatus.textContent = t('own.loaded', { name: file.name });
     box.focus();
   });
-  fromExplorerCsv.addEventListener('click', async () => {
+  // Fills the box with the explorer's schedule as `textOf(config)` writes it (labels or CSV).
+  const startFromExplorer = async (textOf) => {
     if (!config) return;
     const mine = ++token;
     try {
-      const csv = await deps.sim.exportCsv(config);
+      const text = await textOf(config);
       if (mine !== token) return;
-      box.value = csv;
+      box.value = text;
       commit();
       box.focus();
     } catch (error) {
       if (mine === token) showError(error); // the explorer's config cannot run: its message says why
     }
-  });
-  fromExplorer.addEventListener('click', async () => {
-    if (!config) return;
-    const mine = ++token;
-    try {
-      const result = await deps.sim.simulate(config);
-      if (mine !== token) return;
-      box.value = scheduleText(normalizeTimeline(result));
-      commit();
-      box.focus();
-    } catch (error) {
-      if (mine === token) showError(error); // the explorer's config cannot run: its message says why
-    }
-  });
+  };
+  fromExplorerCsv.addEventListener('click', () => startFromExplorer((c) => deps.sim.exportCsv(c)));
+  fromExplorer.addEventListener('click', () =>
+    startFromExplorer(async (c) => scheduleText(normalizeTimeline(await deps.sim.simulate(c)))));
 
   return {
     update(state) {
