@@ -15,6 +15,10 @@
 #include "pipesim/pytorch_csv.h"
 #include "pipesim/sweep.h"
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 using namespace pipesim;
 using Clock = std::chrono::steady_clock;
 
@@ -39,6 +43,13 @@ std::vector<double> sorted_seconds(int reps, F&& f) {
 template <typename F>
 double best_seconds(int reps, F&& f) {
   return sorted_seconds(reps, f).front();
+}
+
+std::size_t op_count(const SimConfig& config) {
+  const Schedule schedule = generate_schedule(config).value();
+  std::size_t ops = 0;
+  for (const auto& list : schedule.rank_ops) ops += list.size();
+  return ops;
 }
 
 SweepRequest full_sweep() {
@@ -105,15 +116,35 @@ void bench_every_schedule(int ranks, int microbatches) {
   metrics_only.timeline = TimelineForm::None;
   for (const auto& info : list_schedules()) {
     const SimConfig config{info.name, ranks, microbatches, Costs{}};
-    const Schedule schedule = generate_schedule(config).value();
-    std::size_t ops = 0;
-    for (const auto& list : schedule.rank_ops) ops += list.size();
+    const std::size_t ops = op_count(config);
     const double full = best_seconds(5, [&] { (void)simulate(config); });
     const double metrics = best_seconds(5, [&] { (void)simulate(config, metrics_only); });
     std::printf("  %-17s %8zu ops %7.2f Mops/s %7.2f Mops/s\n", info.name.c_str(), ops,
                 ops / full / 1e6, ops / metrics / 1e6);
   }
 }
+
+#ifdef __GLIBC__
+// Natively, a timeline of more than a few MB is slow in a loop for a reason outside the engine:
+// glibc sizes its heap thresholds by the largest single block freed (one rank's op list, ~150
+// KB), so after each call it hands the timeline's ~10 MB back to the OS and the next call faults
+// every page in again. Page faults are slow on the VMs this runs on (zb-h1 64x1024: ~250 ms a
+// call with defaults, ~2 ms with the heap kept). A long-running embedder would keep its heap, so
+// this repeats the with-timeline figures with glibc told to, printed last because the setting
+// changes the process for good. wasm never returns memory, so its figures need no such line.
+void bench_every_schedule_heap_kept(int ranks, int microbatches) {
+  mallopt(M_MMAP_THRESHOLD, 64 << 20);
+  mallopt(M_TRIM_THRESHOLD, 256 << 20);
+  std::printf("every schedule at R=%d M=%d, simulate() with timeline, glibc heap kept between calls:\n",
+              ranks, microbatches);
+  for (const auto& info : list_schedules()) {
+    const SimConfig config{info.name, ranks, microbatches, Costs{}};
+    const std::size_t ops = op_count(config);
+    const double full = best_seconds(5, [&] { (void)simulate(config); });
+    std::printf("  %-17s %8zu ops %7.2f Mops/s\n", info.name.c_str(), ops, ops / full / 1e6);
+  }
+}
+#endif
 
 }  // namespace
 
@@ -134,5 +165,8 @@ int main() {
               sweep.schedules.size(), sweep.ranks.size(), seconds * 1e3);
   std::printf("the process's first sweep (cold): %.1f ms\n", first * 1e3);
   bench_csv_import();
+#ifdef __GLIBC__
+  bench_every_schedule_heap_kept(64, 1024);
+#endif
   return 0;
 }
