@@ -170,17 +170,22 @@ function ensureView(name) {
 }
 
 // Keyboard order follows what the eye sees: the settings come first in the document wherever
-// they are drawn first (above the chart; above the lesson on narrow screens) and after the
-// lesson where they sit beside it on its right.
-const besideLesson = matchMedia('(min-width: 1100px)');
+// they are drawn first (above the sweep; above the lesson and the explorer on narrow screens)
+// and after the lesson and the explorer where they sit beside them on the right. The explorer's
+// chart fits any width, so its settings move beside it from 900 px: drawn above as a band, they
+// left the chart below the first screen of a 1280x800 laptop.
+const besideWhen = { lesson: matchMedia('(min-width: 1100px)'), timeline: matchMedia('(min-width: 900px)') };
 function placeSettings(view) {
   const side = $('.layout > .side');
   const main = $('#main');
-  const after = view === 'lesson' && besideLesson.matches;
+  const after = besideWhen[view]?.matches ?? false;
   if (after && side.nextElementSibling === main) main.after(side);
   if (!after && main.nextElementSibling === side) main.before(side);
+  // page.css lays the settings out by this: a column beside, a compact band above the sweep's
+  // charts (from 900 px), or stacked above the lesson or the chart.
+  $('#layout').dataset.settings = after ? 'beside' : view === 'sweep' ? 'band' : 'above';
 }
-besideLesson.addEventListener('change', () => placeSettings(store.get().view));
+for (const query of Object.values(besideWhen)) query.addEventListener('change', () => placeSettings(store.get().view));
 
 // The lesson's text is fetched as soon as this module runs, alongside the simulator's start,
 // instead of after it: the reader takes the response from here.
