@@ -470,6 +470,12 @@ export interface Pipesim {
 export interface LoadOptions {
   /** The bytes of pipesim.wasm; otherwise it is fetched (read, in Node) beside the module. */
   wasmBinary?: ArrayBuffer | Uint8Array;
+  /**
+   * pipesim.wasm already compiled (or being compiled: a Promise), e.g. by WebAssembly.compileStreaming
+   * started before this file loaded; it is instantiated instead of fetching the bytes again. A
+   * rejected Promise makes loadPipesim reject with its reason.
+   */
+  wasmModule?: WebAssembly.Module | Promise<WebAssembly.Module>;
   /** URL of the generated pipesim.mjs; default: beside pipesim.js. Relative URLs resolve against pipesim.js. */
   moduleUrl?: string | URL;
 }

@@ -260,19 +260,31 @@ async function readNodeFile(url) {
 /**
  * Loads the module and returns the pipesim API. `moduleUrl` (default: pipesim.mjs beside this
  * file; relative URLs resolve against this file) locates the generated module, and pipesim.wasm
- * is looked up beside it unless `wasmBinary` is given.
+ * is looked up beside it unless `wasmBinary` or `wasmModule` is given.
  * @param {import('./pipesim.js').LoadOptions} [options]
  * @returns {Promise<import('./pipesim.js').Pipesim>}
  */
-export async function loadPipesim({ wasmBinary, moduleUrl } = {}) {
+export async function loadPipesim({ wasmBinary, wasmModule, moduleUrl } = {}) {
   const url = new URL(moduleUrl ?? './pipesim.mjs', import.meta.url);
-  const { default: createPipesimModule } = await import(url.href);
+  // The glue and a module compiled elsewhere (a worker that started compiling before this file
+  // had loaded) arrive side by side; a compile that failed rejects here, as a failed fetch would.
+  const [{ default: createPipesimModule }, compiled] = await Promise.all([import(url.href), wasmModule]);
   /** @type {Record<string, any>} */
   const options = { locateFile: (/** @type {string} */ file) => new URL(file, url).href };
   // Node's fetch() cannot load file: URLs, so Node reads the bytes itself.
   if (wasmBinary) options.wasmBinary = wasmBinary;
-  else if (IS_NODE && url.protocol === 'file:') options.wasmBinary = await readNodeFile(new URL('pipesim.wasm', url));
-  const module = await createPipesimModule(options);
+  else if (IS_NODE && url.protocol === 'file:' && !compiled) options.wasmBinary = await readNodeFile(new URL('pipesim.wasm', url));
+  /** @type {(reason: unknown) => void} */
+  let failed = () => {};
+  const instantiated = new Promise((_, reject) => { failed = reject; });
+  if (compiled) {
+    // Emscripten's hook: it hands over the imports and waits for receive(instance).
+    options.instantiateWasm = (/** @type {WebAssembly.Imports} */ imports, /** @type {(instance: WebAssembly.Instance) => void} */ receive) => {
+      WebAssembly.instantiate(compiled, imports).then(receive, failed);
+      return {};
+    };
+  }
+  const module = await Promise.race([createPipesimModule(options), instantiated]);
 
   const catalogue = deepFreeze(JSON.parse(unwrap(module.catalogue()).result));
   /** @type {Map<string, {code: string, message: string}>} */

@@ -1,6 +1,7 @@
 // Wires the page: state from the URL hash, the simulator client, and the views (lesson reader,
 // timeline explorer, sweep, schedule form, cost controls). Views never import each other; this
 // file hands each one what it needs and forwards their changes to the store.
+import { takeWorker } from './boot.js';
 import { parseParams, createStore, bindHash, configOf, serializeState } from './state.js';
 import { translator, loadLanguage, isLoaded } from './lib/i18n.js';
 import { withCache } from './lib/sim-cache.js';
@@ -296,7 +297,7 @@ function start() {
 }
 
 // The simulator starts before the language's strings are awaited, so a Hindi page does not
-// fetch its module any later than an English one.
-sim = withCache(createSimClient());
+// fetch its module any later than an English one; its worker has been loading since boot.js ran.
+sim = withCache(createSimClient({ startedWorker: takeWorker() }));
 const simLoaded = sim.catalogue();
 initialLangReady.then(start);

@@ -26,13 +26,17 @@ export function defaultPoolSize() {
  * Returns every method of pipesim.js's manifest (METHODS) plus prewarm, terminate, mode and
  * workers: each method returns a Promise of what pipesim.js returns, or rejects with a SimError.
  * Options: useWorker (default: when Worker exists), workerUrl (default: ../sim-worker.js),
- * poolSize (workers a large sweep may use, default defaultPoolSize()). Workers start on first
- * use; the extra sweep workers on the first sweep large enough to split, or on prewarm().
+ * poolSize (workers a large sweep may use, default defaultPoolSize()), startedWorker (a worker of
+ * workerUrl already running, as boot.js's takeWorker() hands it over: {worker, events}, the
+ * message and error events it sent before this client listened; it becomes the first worker).
+ * Workers start on first use; the extra sweep workers on the first sweep large enough to split,
+ * or on prewarm().
  */
 export function createSimClient({
   useWorker = typeof Worker === 'function',
   workerUrl = new URL('../sim-worker.js', import.meta.url),
   poolSize = defaultPoolSize(),
+  startedWorker = null,
 } = {}) {
   const size = Math.max(1, Math.floor(poolSize) || 1);
   let local = null;  // Promise of the in-thread API, created on first need
@@ -96,17 +100,17 @@ export function createSimClient({
     }
   };
 
-  const startWorker = () => {
-    let worker;
+  const startWorker = (early = null) => {
+    let worker = early?.worker;
     try {
-      worker = new Worker(workerUrl, { type: 'module' });
+      worker ??= new Worker(workerUrl, { type: 'module' });
     } catch {
       abandonWorkers();
       return;
     }
     const slot = { worker, ready: false, parts: 0, loaded: null };
     slot.whenLoaded = new Promise((resolve) => { slot.loaded = resolve; });
-    worker.addEventListener('message', ({ data }) => {
+    const onMessage = ({ data }) => {
       if (data.id === undefined) {  // {ready}: the module loaded (or failed to: calls then report why)
         slot.ready = data.ready === true;
         slot.loaded();
@@ -122,17 +126,25 @@ export function createSimClient({
         slot.parts--;
         pump();
       }
-    });
-    worker.addEventListener('error', (event) => {
+    };
+    const onError = (event) => {
       event.preventDefault();
       abandonWorkers();
-    });
+    };
+    worker.addEventListener('message', onMessage);
+    worker.addEventListener('error', onError);
     slots.push(slot);
+    for (const event of early?.events ?? []) {
+      if (slots[0] !== slot) break;  // an error replayed below abandoned the workers
+      (event.type === 'error' ? onError : onMessage)(event);
+    }
   };
 
   /** The worker for ordinary calls, started on first need; null when calls run in this thread. */
   const mainWorker = () => {
-    if (useWorker && slots.length === 0) startWorker();
+    if (useWorker && slots.length === 0) startWorker(startedWorker);
+    else if (startedWorker && !useWorker) startedWorker.worker.terminate();
+    startedWorker = null;
     return useWorker ? slots[0] : null;
   };
 
