@@ -268,6 +268,8 @@ export interface CatalogueSchedule extends ScheduleInfo {
   chunks: { min: number; max: number; default: number } | null;
   /** The values of SimConfig.timing this schedule runs under (`runtime` only for DeepSeek's step()). */
   timings: ('dependency' | 'runtime')[];
+  /** The simpler schedule the planner's rollback falls back to; null when nothing is simpler. */
+  fallback: string | null;
   /** DeepSeek's table formula, the region where it is exact, and its source ("" when none). */
   reference: { formula: string; condition: string; source: string };
 }
