@@ -272,9 +272,12 @@ Error csv_schedule_error(const std::string& text, Error e) {
   if (!grid.ok() || rank >= grid.value().rows.size() || index >= grid.value().rows[rank].size())
     return e;
   const int column = grid.value().rows[rank][index].column;
-  return make_error(Rule::CsvSchedule, "/" + std::to_string(rank) + "/" + std::to_string(column),
-                    {{"row", static_cast<std::int64_t>(rank + 1)}, {"column", column + 1},
-                     {"detail", e.message}});
+  Error wrapped = make_error(Rule::CsvSchedule, "/" + std::to_string(rank) + "/" + std::to_string(column),
+                             {{"row", static_cast<std::int64_t>(rank + 1)}, {"column", column + 1},
+                              {"detail", e.message}});
+  // The check's own error, for clients that say it in another language (its English is detail).
+  wrapped.cause = ErrorCause{e.rule, e.params, e.path};
+  return wrapped;
 }
 
 // An error about the CSV text of a JSON request: its path is inside "csv" ("" becomes "/csv").

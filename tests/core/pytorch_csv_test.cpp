@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include "pipesim/pytorch_csv.h"
+#include "pipesim/rules.h"
 
 using namespace pipesim;
 
@@ -159,6 +160,21 @@ TEST_CASE("a bad CSV gives one error naming row and column") {
   CHECK(e.rule == "csv.schedule");
   CHECK(e.path == "/0/2");
   CHECK(e.message.rfind("row 1, column 3: ", 0) == 0);
+  // The check's own error rides along structured, for clients that say it in another language:
+  // its rule and params make exactly the detail, and its path is in the schedule it checked.
+  REQUIRE(e.cause.has_value());
+  CHECK(e.cause->rule == "schedule.op_twice");
+  CHECK(e.cause->path == "/rankOps/0/1");
+  const Error inner = make_error(Rule::ScheduleOpTwice, e.cause->path, e.cause->params);
+  CHECK(e.message == "row 1, column 3: " + inner.message);
+  const Json json = error_to_json(e);
+  CHECK(json.at("cause").at("rule") == "schedule.op_twice");
+  CHECK(json.at("cause").at("path") == "/rankOps/0/1");
+  CHECK(json.at("cause").at("params").at("op") == "F0.0@0");
+  // Errors that wrap nothing have no cause, in C++ or JSON.
+  const Error plain = simulate_pytorch_csv("0F0,1X0\n", Costs{}).error();
+  CHECK_FALSE(plain.cause.has_value());
+  CHECK_FALSE(error_to_json(plain).contains("cause"));
   CHECK(simulate_pytorch_csv("\n,,\n", Costs{}).error().message == "the CSV holds no action");
 }
 
