@@ -14,6 +14,14 @@ export type ErrorCode =
 /** A value an error message quotes: numbers stay numbers (see Catalogue.rules). */
 export type ErrorParams = Record<string, string | number>;
 
+/** The error another wraps (csv.schedule wraps a schedule check's): said from its own rule. */
+export interface ErrorCause {
+  rule: string;
+  params: ErrorParams;
+  /** Its JSON pointer in the wrapped input (e.g. `/rankOps/1/1`), or `""`. */
+  path: string;
+}
+
 /** An error as core and the worker send it. */
 export interface ErrorData {
   code: ErrorCode | string;
@@ -23,6 +31,8 @@ export interface ErrorData {
   rule: string;
   /** The values `message` quotes, by the rule's placeholder names. */
   params: ErrorParams;
+  /** The wrapped error, for a rule whose message quotes another's (csv.schedule's `detail`). */
+  cause?: ErrorCause;
 }
 
 /**
@@ -32,8 +42,8 @@ export interface ErrorData {
  * with `params`, so another language can say the same from its own template.
  */
 export class SimError extends Error implements ErrorData {
-  constructor(code: ErrorCode | string, message: string, path?: string, rule?: string, params?: ErrorParams);
-  static from(error: { code: string; message: string; path?: string; rule?: string; params?: ErrorParams }): SimError;
+  constructor(code: ErrorCode | string, message: string, path?: string, rule?: string, params?: ErrorParams, cause?: ErrorCause);
+  static from(error: { code: string; message: string; path?: string; rule?: string; params?: ErrorParams; cause?: ErrorCause }): SimError;
   readonly name: 'SimError';
   /** Stable snake_case id, e.g. `invalid_config`. */
   code: ErrorCode | string;
@@ -41,6 +51,8 @@ export class SimError extends Error implements ErrorData {
   path: string;
   rule: string;
   params: ErrorParams;
+  /** Set only for a rule that wraps another error (Error's own `cause`, holding {rule, params, path}). */
+  cause?: ErrorCause;
 }
 
 /** How one API method is called (see METHODS). */
@@ -268,6 +280,8 @@ export interface CatalogueSchedule extends ScheduleInfo {
   chunks: { min: number; max: number; default: number } | null;
   /** The values of SimConfig.timing this schedule runs under (`runtime` only for DeepSeek's step()). */
   timings: ('dependency' | 'runtime')[];
+  /** The simpler schedule the planner's rollback falls back to; null when nothing is simpler. */
+  fallback: string | null;
   /** DeepSeek's table formula, the region where it is exact, and its source ("" when none). */
   reference: { formula: string; condition: string; source: string };
 }

@@ -92,22 +92,32 @@ export class SimError extends Error {
    * @param {string} [path]
    * @param {string} [rule]
    * @param {Record<string, string | number>} [params]
+   * @param {{rule: string, params: Record<string, string | number>, path: string}} [cause]
    */
-  constructor(code, message, path = '', rule = '', params = {}) {
+  constructor(code, message, path = '', rule = '', params = {}, cause = undefined) {
     super(message);
     this.name = 'SimError';
     this.code = code;
     this.path = path;
     this.rule = rule;
     this.params = params;
+    if (cause) this.cause = cause;
+    else delete this.cause; // absent, not undefined, for every rule that wraps nothing
   }
 
   /**
-   * A SimError from the plain {code, message, path, rule, params} object core and the worker send.
-   * @param {{code: string, message: string, path?: string, rule?: string, params?: Record<string, string | number>}} error
+   * The wrapped error, in Error's own `cause` property but structured (its rule, params and
+   * path), so a page says it from the inner rule's template.
+   * @type {{rule: string, params: Record<string, string | number>, path: string} | undefined}
+   */
+  cause = undefined;
+
+  /**
+   * A SimError from the plain {code, message, path, rule, params, cause?} object core and the worker send.
+   * @param {{code: string, message: string, path?: string, rule?: string, params?: Record<string, string | number>, cause?: {rule: string, params: Record<string, string | number>, path: string}}} error
    */
   static from(error) {
-    return new SimError(error.code, error.message, error.path ?? '', error.rule ?? '', error.params ?? {});
+    return new SimError(error.code, error.message, error.path ?? '', error.rule ?? '', error.params ?? {}, error.cause);
   }
 }
 

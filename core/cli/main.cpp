@@ -40,8 +40,13 @@ commands:
                               hand-written schedule {"schedule":"custom","stages","directions",
                               "microbatches","rankOps":[["F0.0@0","B0.0@0",...],...]}, or a
                               torch.distributed.pipelining CSV (0F0,1F0,...; costs from flags)
-  export     --schedule NAME --ranks R --microbatches M [--chunks V] | --input FILE|- [--format pytorch-csv]
-             the schedule's per-rank actions as torch.distributed.pipelining's CSV
+  export     --schedule NAME --ranks R --microbatches M [--chunks V] [costs] [--timing ...]
+             | --input FILE|-  [--format pytorch-csv]
+             the schedule's per-rank actions as torch.distributed.pipelining's CSV: torch's
+             step grid (column = time step, empty cells idle) when every op of the run lasts
+             the same time (e.g. --backward 2 --weight 1 with a zero-bubble split, or
+             --backward 1 with full backwards); otherwise, where no exact grid exists, each
+             rank's actions one after another
   sweep      --schedules a,b|all --ranks 4:16:2 --microbatches 8,16,2R [--chunks V] [costs] [--format text|csv|json]
   lesson     the lesson script's four tables, simulated, beside its closed forms [--format text|json]
   schedules  list the built-in schedules [--format text|json]
@@ -141,14 +146,19 @@ int cmd_simulate(const std::vector<std::string>& argv) {
 }
 
 int cmd_export(const std::vector<std::string>& argv) {
-  const Args args = unwrap(Args::parse(argv, {"schedule", "ranks", "microbatches", "chunks", "format", "input"}));
+  // The costs and timing decide the form: a run whose ops all last the same time is written as
+  // torch's step grid, any other compactly (pipesim/pytorch_csv.h).
+  const std::vector<std::string> config_flags = {"schedule", "ranks", "microbatches", "chunks", "timing"};
+  std::vector<std::string> flags = with_costs(config_flags);
+  flags.insert(flags.end(), {"format", "input"});
+  const Args args = unwrap(Args::parse(argv, flags));
   unwrap(args.format({"pytorch-csv"}));
   std::string csv;
   if (args.has("input")) {  // any JSON request simulate --input reads, hand-written ones too
-    unwrap(args.reject_with_input({"schedule", "ranks", "microbatches", "chunks"}));
+    unwrap(args.reject_with_input(with_costs(config_flags)));
     csv = unwrap(pytorch_csv_from_request(unwrap(parse_json(unwrap(args.read_input())))));
   } else {
-    csv = schedule_to_pytorch_csv(unwrap(generate_schedule(config_from_flags(args))));
+    csv = unwrap(pytorch_csv_from_config(config_from_flags(args)));
   }
   committed_stdout() << csv;  // nothing can fail any more
   return 0;

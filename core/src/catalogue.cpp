@@ -43,7 +43,9 @@ Json schedule_to_json(const ScheduleInfo& info) {
               // DeepSeek's step() (ScheduleInfo::runtime_timing)
               {"timings", info.runtime_timing
                               ? Json::array({timing_name(Timing::Dependency), timing_name(Timing::Runtime)})
-                              : Json::array({timing_name(Timing::Dependency)})}};
+                              : Json::array({timing_name(Timing::Dependency)})},
+              // the planner's rollback from this schedule, null when nothing is simpler
+              {"fallback", info.fallback.empty() ? Json(nullptr) : Json(info.fallback)}};
 }
 
 Json limits_json() {

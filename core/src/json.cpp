@@ -174,15 +174,27 @@ Json result_to_json(const SimResult& r, bool with_timeline) {
   return j;
 }
 
-Json error_to_json(const Error& e) {
+namespace {
+
+Json params_to_json(const ErrorParams& ps) {
   Json params = Json::object();
-  for (const ErrorParam& p : e.params) {
+  for (const ErrorParam& p : ps) {
     if (const auto* i = std::get_if<std::int64_t>(&p.value)) params[p.name] = *i;
     else if (const auto* d = std::get_if<double>(&p.value); d && std::isfinite(*d)) params[p.name] = *d;
     else params[p.name] = p.text();  // strings, and NaN or infinities, which JSON cannot hold
   }
-  return Json{{"code", error_code_name(e.code)}, {"message", e.message}, {"path", e.path},
-              {"rule", e.rule}, {"params", std::move(params)}};
+  return params;
+}
+
+}  // namespace
+
+Json error_to_json(const Error& e) {
+  Json out{{"code", error_code_name(e.code)}, {"message", e.message}, {"path", e.path},
+           {"rule", e.rule}, {"params", params_to_json(e.params)}};
+  if (e.cause)
+    out["cause"] = Json{{"rule", e.cause->rule}, {"params", params_to_json(e.cause->params)},
+                        {"path", e.cause->path}};
+  return out;
 }
 
 }  // namespace pipesim

@@ -174,13 +174,19 @@ bool two_directions(const Grid& g) {
 
 }  // namespace
 
-std::string schedule_to_pytorch_csv(const Schedule& s) {
+std::string schedule_to_pytorch_csv(const Schedule& s, const PytorchCsvSteps& steps) {
   std::string out;
-  for (const std::vector<Op>& ops : s.rank_ops) {
-    bool first = true;
-    for (const Op& op : ops) {
-      if (!first) out += ',';
-      first = false;
+  for (std::size_t r = 0; r < s.rank_ops.size(); ++r) {
+    const std::vector<Op>& ops = s.rank_ops[r];
+    // On the grid, an action's column is its step: one comma per column before it, so the idle
+    // steps between two actions are empty cells. Compact: one comma between actions.
+    const bool grid = r < steps.size() && steps[r].size() == ops.size();
+    std::int64_t column = 0;
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+      const Op& op = ops[i];
+      const std::int64_t target = grid ? steps[r][i] : static_cast<std::int64_t>(i);
+      if (i > 0) ++column, out += ',';
+      for (; column < target; ++column) out += ',';
       switch (op.kind) {
         case OpKind::Forward: append_action(out, to_action(s, op.chunk, 'F')); break;
         case OpKind::Backward: append_action(out, to_action(s, op.chunk, op.zero_bubble ? 'I' : 'B')); break;
@@ -266,9 +272,12 @@ Error csv_schedule_error(const std::string& text, Error e) {
   if (!grid.ok() || rank >= grid.value().rows.size() || index >= grid.value().rows[rank].size())
     return e;
   const int column = grid.value().rows[rank][index].column;
-  return make_error(Rule::CsvSchedule, "/" + std::to_string(rank) + "/" + std::to_string(column),
-                    {{"row", static_cast<std::int64_t>(rank + 1)}, {"column", column + 1},
-                     {"detail", e.message}});
+  Error wrapped = make_error(Rule::CsvSchedule, "/" + std::to_string(rank) + "/" + std::to_string(column),
+                             {{"row", static_cast<std::int64_t>(rank + 1)}, {"column", column + 1},
+                              {"detail", e.message}});
+  // The check's own error, for clients that say it in another language (its English is detail).
+  wrapped.cause = ErrorCause{e.rule, e.params, e.path};
+  return wrapped;
 }
 
 // An error about the CSV text of a JSON request: its path is inside "csv" ("" becomes "/csv").
@@ -322,6 +331,16 @@ Result<SimResult> simulate_csv_request(const Json& json, const SimOptions& optio
   return in_csv(result.error());
 }
 
+namespace {
+
+// The grid form when `run` (of `schedule`) has a step grid, the compact form otherwise; a run
+// that failed (a deadlock) has no times, so its schedule is written compact.
+std::string csv_of_run(const Schedule& schedule, const Result<SimResult>& run) {
+  return schedule_to_pytorch_csv(schedule, run.ok() ? pytorch_csv_steps(run.value()) : PytorchCsvSteps{});
+}
+
+}  // namespace
+
 Result<std::string> pytorch_csv_from_request(const Json& json) {
   const bool custom = json.is_object() && json.contains("schedule") && json.at("schedule") == "custom";
   if (custom && json.contains("csv")) {
@@ -331,19 +350,23 @@ Result<std::string> pytorch_csv_from_request(const Json& json) {
     if (!schedule.ok()) return in_csv(schedule.error());
     if (Status st = check_schedule(schedule.value()); !st.ok())
       return in_csv(csv_schedule_error(req.value().text, st.error()));
-    return schedule_to_pytorch_csv(schedule.value());
+    return csv_of_run(schedule.value(), simulate_schedule(schedule.value(), req.value().costs));
   }
   if (custom) {
     auto req = custom_schedule_from_json(json);
     if (!req.ok()) return req.error();
     if (Status st = check_schedule(req.value().schedule); !st.ok()) return st.error();
-    return schedule_to_pytorch_csv(req.value().schedule);
+    return csv_of_run(req.value().schedule, simulate_schedule(req.value().schedule, req.value().costs));
   }
   auto config = config_from_json(json);  // parses and validates
   if (!config.ok()) return config.error();
-  auto schedule = generate_schedule(config.value());
+  return pytorch_csv_from_config(config.value());
+}
+
+Result<std::string> pytorch_csv_from_config(const SimConfig& config) {
+  auto schedule = generate_schedule(config);
   if (!schedule.ok()) return schedule.error();
-  return schedule_to_pytorch_csv(schedule.value());
+  return csv_of_run(schedule.value(), simulate(config));
 }
 
 }  // namespace pipesim

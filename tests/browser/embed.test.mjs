@@ -148,3 +148,39 @@ test('embeds take the communication model (flat, nested or as attributes) and ca
     await context.close();
   }
 });
+
+test('embeds take timing=runtime the same way in all three forms: iframe query, figure spec and attribute', async () => {
+  const { context, page, log } = await openPage(site.browser);
+  try {
+    // B - W < F: DeepSeek's batched sends and receives delay some ops (docs/schema.md, "Timing").
+    const config = { schedule: 'dualpipe', ranks: 4, microbatches: 8, costs: { backward: 1.5, weight: 0.9, overlapped: 2 } };
+    const runtime = site.api.simulate({ ...config, timing: 'runtime' });
+    assert.ok(runtime.makespan > site.api.simulate(config).makespan, 'the case shows the difference');
+    await page.goto(`${site.server.url}embed.html?ranks=4&microbatches=8&backward=1.5&weight=0.9&overlapped=2&timing=runtime`);
+    await waitForTimeline(page);
+    assert.deepEqual((await readDrawnOps(page))[0], expectedOps(runtime));
+    assert.match(await page.$eval('.dpl-lane-heading', (e) => e.textContent), /DeepSeek’s runtime timing/);
+
+    await hostPages(page, {
+      'timing.html': ['text/html', html('<div class="lesson-figure" id="fig" data-figure="dualpipe-schedule ranks=4 microbatches=8 backward=1.5 weight=0.9 overlapped=2 timing=runtime"></div><dualpipe-timeline id="el" ranks="4" microbatches="8" backward="1.5" weight="0.9" overlapped="2" timing="runtime"></dualpipe-timeline>',
+        '<script src="/js/embed/figure-widget.js"></script><script type="module" src="/js/embed/dualpipe-timeline-element.js"></script>', '<script src="go.js"></script>')],
+      'go.js': ['text/javascript', 'window.LF.mountAll();'],
+    });
+    await page.goto(`${site.server.url}__test__/timing.html`);
+    await waitForTimeline(page, '#fig');
+    await waitForTimeline(page, '#el');
+    assert.deepEqual((await readDrawnOps(page, '#fig'))[0], expectedOps(runtime));
+    assert.deepEqual((await readDrawnOps(page, '#el'))[0], expectedOps(runtime));
+    // An attribute change re-runs under the other timing.
+    await page.evaluate(() => document.getElementById('el').setAttribute('timing', 'dependency'));
+    await page.waitForFunction(() => !document.querySelector('#el .dpl-lane-heading').textContent.includes('runtime'));
+    assert.deepEqual((await readDrawnOps(page, '#el'))[0], expectedOps(site.api.simulate(config)));
+    // A value outside the catalogue's is named in the embed's notice.
+    await page.goto(`${site.server.url}embed.html?ranks=4&microbatches=8&timing=eager`);
+    await page.waitForSelector('.dpl-notice');
+    assert.match(await page.$eval('.dpl-notice', (e) => e.textContent), /timing.*eager/);
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await context.close();
+  }
+});

@@ -107,3 +107,35 @@ test('the native CLI\'s export of every built-in schedule, read as the page read
     assert.equal(api.exportCsv(read.request), run.stdout, name);
   }
 });
+
+test('at unit costs the export is torch\'s step grid where the run has one; both forms read back to the same run', async () => {
+  const api = await pipesim();
+  // F = B = F&B = 1 (full backwards) and F = B - W = W = F&B = 1 (a zero-bubble split).
+  const unit = [['--backward', '1', '--weight', '0.5', '--overlapped', '1'], ['--backward', '2', '--weight', '1', '--overlapped', '1']];
+  let grids = 0;
+  for (const { name } of api.catalogue().schedules) {
+    const shape = { dualpipe: [4, 8], chimera: [4, 8], dualpipev: [3, 7] }[name] ?? [3, 6];
+    for (const flags of unit) {
+      const costs = { forward: 1, backward: Number(flags[1]), weight: Number(flags[3]), overlapped: 1, p2pLatency: 0 };
+      const run = spawnSync(NATIVE_CLI, ['export', '--schedule', name, '--ranks', String(shape[0]), '--microbatches', String(shape[1]), ...flags], { encoding: 'utf8' });
+      assert.equal(run.status, 0, run.stderr);
+      const config = { schedule: name, ranks: shape[0], microbatches: shape[1], costs };
+      assert.equal(api.exportCsv(config), run.stdout, `${name}: the JS API writes the CLI's grid`);
+      // Idle steps are empty cells: every rank's row, read cell by cell, puts each op in the
+      // column of its start (every op lasting one step of the unit).
+      const builtIn = api.simulate(config);
+      const read = readScheduleText(run.stdout);
+      assert.deepEqual(normalizeTimeline(api.simulate({ ...read.request, costs })), normalizeTimeline(builtIn), name);
+      const rows = run.stdout.split('\r\n').filter((row) => row !== '');
+      const grid = rows.some((row) => row.startsWith(',') || row.includes(',,'));
+      if (!grid) continue;
+      grids += 1;
+      const starts = normalizeTimeline(builtIn).map((rank) => rank.map((op) => op.start));
+      rows.forEach((row, r) => {
+        const columns = row.split(',').flatMap((cell, column) => (cell === '' ? [] : [column]));
+        assert.deepEqual(columns, starts[r], `${name} rank ${r}: column = start`);
+      });
+    }
+  }
+  assert.ok(grids >= 7, `${grids} grids`);
+});

@@ -4,10 +4,11 @@
 // run through the real module, the Hindi text keeps every number and name.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { errorText, localizedError, formatG15, placeholders, ruleTemplate, parseMessage } from '../../web/js/lib/error-text.js';
+import { errorText, localizedError, formatG15, placeholders, ruleTemplate } from '../../web/js/lib/error-text.js';
 import { RULES_HI, FIELD_NAMES_HI } from '../../web/js/lib/rule-messages-hi.js';
 import { loadLanguage } from '../../web/js/lib/i18n.js';
 import { pipesim } from './helpers.mjs';
+import { SimError } from '../../web/generated/pipesim.js';
 import CATALOGUE from '../../web/generated/catalogue.js';
 
 await loadLanguage('hi'); // the page loads the Hindi pack (with these templates) only for Hindi
@@ -124,7 +125,7 @@ test('bad inputs of every kind, through the real module: English is core\'s mess
   assert.ok(rules.size >= 30, `${rules.size} different rules exercised`);
 });
 
-test('csv.schedule wraps another rule\'s English message: Hindi says that message from its own rule', async () => {
+test('csv.schedule wraps another rule\'s error as a structured cause: Hindi says it from the inner rule\'s template', async () => {
   await loadLanguage('hi');
   const api = await pipesim();
   let error = null;
@@ -134,14 +135,21 @@ test('csv.schedule wraps another rule\'s English message: Hindi says that messag
   assert.equal(error.path, '/csv/1/1');
   assert.deepEqual({ row: error.params.row, column: error.params.column }, { row: 2, column: 2 });
   assert.equal(errorText(error, 'en'), error.message);
-  const inner = parseMessage(error.params.detail);
-  assert.equal(inner.rule, 'schedule.op_twice');
-  assert.equal(errorText(inner, 'en'), error.params.detail, 'parsing is the inverse of the English rendering');
+  // The inner error as core made it: its rule, params and path in the schedule it checked.
+  const { cause } = error;
+  assert.equal(cause.rule, 'schedule.op_twice');
+  assert.equal(cause.path, '/rankOps/1/1');
+  assert.equal(errorText(cause, 'en'), error.params.detail, 'the cause renders to the English detail');
   const hindi = errorText(error, 'hi');
-  assert.equal(hindi, `पंक्ति 2, कॉलम 2: ${errorText(inner, 'hi')}`);
+  assert.equal(hindi, `पंक्ति 2, कॉलम 2: ${errorText(cause, 'hi')}`);
   assert.doesNotMatch(hindi, /appears twice/);
   assert.match(hindi, /F0\.0@1/, 'the op as core names it');
-  // A message no template makes stays as it is.
-  assert.equal(parseMessage('not a message of any rule'), null);
+  // The cause survives the worker's hop (a plain object and back).
+  assert.deepEqual(SimError.from(JSON.parse(JSON.stringify({ ...error, message: error.message }))).cause, cause);
+  // Without a cause the detail stays as written: no English text is read back.
   assert.equal(errorText({ rule: 'csv.schedule', params: { row: 1, column: 1, detail: 'free text' } }, 'hi'), 'पंक्ति 1, कॉलम 1: free text');
+  assert.equal(errorText({ rule: 'csv.schedule', params: { row: 1, column: 1, detail: error.params.detail } }, 'hi'), `पंक्ति 1, कॉलम 1: ${error.params.detail}`);
+  // Errors that wrap nothing carry no cause.
+  try { api.simulate({ schedule: 'dualpipe', ranks: 3, microbatches: 8 }); } catch (e) { error = e; }
+  assert.equal('cause' in error, false);
 });

@@ -2,6 +2,7 @@
 // stream view, a planner spec), its error reporting, and the parameter table it is generated from.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { parseFigureSpec } from '../../web/js/lib/figure-spec.js';
 import { parseParams, serializeState, paramsFrom, configOf, createStore, DEFAULT_STATE, DEFAULT_COMM, PARAMS, EMBED_PARAMS, MAX_CUSTOM_URL_CHARS } from '../../web/js/state.js';
 import CATALOGUE from '../../web/generated/catalogue.js';
 
@@ -135,10 +136,18 @@ test('an alias reads like its key, in the address and in embed attributes', () =
   assert.equal(parseParams('p2p-latency=0.5').state.costs.p2pLatency, 0.5);
   // Attribute names are lowercase: camelCase keys come in through their kebab-case aliases.
   for (const name of EMBED_PARAMS) assert.match(name, /^[a-z][a-z0-9-]*$/);
-  for (const name of ['schedule', 'ranks', 'p2p', 'p2p-latency', 'comm-ratio', 'attn-share', 'comm-layers', 'streams', 'lang']) {
+  for (const name of ['schedule', 'ranks', 'p2p', 'p2p-latency', 'comm-ratio', 'attn-share', 'comm-layers', 'streams', 'lang', 'chunks', 'timing']) {
     assert.ok(EMBED_PARAMS.includes(name), name);
   }
   for (const name of ['view', 'exercise', 'plan', 'commRatio']) assert.ok(!EMBED_PARAMS.includes(name), name);
+});
+
+test('a course figure spec\'s timing reaches the simulator config as the page\'s address does', () => {
+  const { config } = parseFigureSpec('dualpipe-schedule schedule=dualpipev ranks=4 microbatches=10 timing=runtime');
+  const { state, errors } = parseParams(paramsFrom(config));
+  assert.deepEqual(errors, []);
+  assert.equal(configOf(state).timing, 'runtime');
+  assert.deepEqual(parseParams(paramsFrom({ timing: 'eager' })).errors.map((e) => e.key), ['timing']);
 });
 
 test('a figure config may nest costs and the comm model or give them flat: the same state', () => {

@@ -172,6 +172,51 @@ test('a bad plan value in the address gets its message beside the field, never a
   }
 });
 
+test('requested schedule and chunks: picked from the catalogue, planned as core plans them, kept in the address', async () => {
+  const { context, page, log } = await openPage(site.browser);
+  try {
+    const schedule = '.view-planner select[name="requested.schedule"]';
+    const chunks = '.view-planner input[name="requested.chunks"]';
+    await page.goto(`${site.server.url}#view=planner&plan=dense-70b-1024`);
+    await page.waitForSelector(`${OUT} .dpl-planner-table`, { timeout: 20000 });
+    // Every catalogue schedule is offered, after the planner's own choice.
+    const offered = await page.$$eval(`${schedule} option`, (os) => os.map((o) => o.value));
+    assert.deepEqual(offered, ['', ...site.api.catalogue().schedules.map((s) => s.name)]);
+    assert.equal(await page.$eval(chunks, (c) => c.disabled), true, 'no chunks before a schedule that takes them');
+    const chunked = site.api.catalogue().schedules.find((s) => s.chunks);
+    await page.selectOption(schedule, chunked.name);
+    assert.equal(await page.$eval(chunks, (c) => c.disabled), false);
+    assert.equal(await page.getAttribute(chunks, 'placeholder'), String(chunked.chunks.default));
+    await page.fill(chunks, '4');
+    await page.press(chunks, 'Enter');
+    const spec = presetSpec('dense-70b-1024');
+    spec.requested = { schedule: chunked.name, chunks: 4 };
+    const plan = site.api.plan(spec);
+    await page.waitForSelector(`${OUT} .dpl-planner-table[data-schedule="${chunked.name}"]`);
+    assert.equal(await page.getAttribute(`${OUT} .dpl-planner-table`, 'data-ranks'), String(plan.ranks));
+    await page.waitForFunction(() => location.hash.includes('requested.chunks=4'));
+    assert.equal(await page.evaluate(() => location.hash), `#view=planner&plan=dense-70b-1024&requested.schedule=${chunked.name}&requested.chunks=4`);
+    // A schedule without chunks takes the chunks away with it.
+    const fixed = site.api.catalogue().schedules.find((s) => !s.chunks && s.name !== 'dualpipe');
+    await page.selectOption(schedule, fixed.name);
+    await page.waitForFunction(() => !location.hash.includes('requested.chunks'));
+    assert.equal(await page.$eval(chunks, (c) => c.disabled && c.value === ''), true);
+    await page.waitForSelector(`${OUT} .dpl-planner-table[data-schedule="${fixed.name}"]`);
+    // From the address, what the simulator rejects is said beside the field that holds it.
+    for (const [params, path] of [[`requested.schedule=${fixed.name}&requested.chunks=4`, '/requested/chunks'], ['requested.schedule=nope', '/requested/schedule']]) {
+      await page.goto(`${site.server.url}#view=planner&plan=dense-70b-1024&${params}`);
+      const msg = `.view-planner .dpl-field-msg[data-path="${path}"]`;
+      await page.waitForFunction((sel) => document.querySelector(sel)?.textContent.length > 0, msg, { timeout: 20000 });
+      const control = await page.$eval(msg, (m) => document.querySelector(`[aria-describedby~="${m.id}"]`).getAttribute('aria-invalid'));
+      assert.equal(control, 'true', params);
+    }
+    await screenshot(page, 'planner-requested.png', { fullPage: true });
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('the planner and sweep code loads only when their tab is first opened', async () => {
   const { context, page, log } = await openPage(site.browser);
   const requested = requestedPaths(page);

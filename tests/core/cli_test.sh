@@ -129,6 +129,16 @@ direct=$("$cli" simulate --schedule dualpipe --ranks 4 --microbatches 8 --backwa
 again=$("$cli" simulate --input "$csv" --backward 1.5 --weight 0.9 | grep -E "$metrics")
 [ -n "$direct" ] && [ "$direct" = "$again" ] ||
   { echo "FAIL: export then simulate --input differs from simulate"; failures=$((failures + 1)); }
+# At unit costs (F = B = 1) the export is torch's step grid, idle steps as empty cells (worked by
+# hand in tests/core/pytorch_csv_test.cpp); at the default B = 2 the compact rows.
+grid=$("$cli" export --schedule 1f1b --ranks 2 --microbatches 2 --backward 1 | tr -d '\r')
+[ "$grid" = "$(printf '0F0,0F1,,0B0,,0B1\n,1F0,1B0,1F1,1B1')" ] ||
+  { echo "FAIL: export at unit costs is not the step grid: $grid"; failures=$((failures + 1)); }
+compact=$("$cli" export --schedule 1f1b --ranks 2 --microbatches 2 | tr -d '\r')
+[ "$compact" = "$(printf '0F0,0F1,0B0,0B1\n1F0,1B0,1F1,1B1')" ] ||
+  { echo "FAIL: export at unequal costs is not compact: $compact"; failures=$((failures + 1)); }
+expect_error "export costs beside a request" 'pipesim: invalid_config: --backward cannot be combined with --input' \
+  export --input <(printf '{}') --backward 1
 printf '0F0,1X0\n' > "$csv"
 expect_error "bad CSV cell" \
   'pipesim: invalid_schedule: row 1, column 2: "1X0" is not a compute action such as 0F1, 1I0, 2W3, 3B0 or (0F7;7B3)OVERLAP_F_B' \

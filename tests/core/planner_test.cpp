@@ -9,6 +9,7 @@
 #include <sstream>
 #include <string>
 
+#include "pipesim/catalogue.h"
 #include "pipesim/engine.h"
 #include "pipesim/exercises.h"
 #include "pipesim/schedule.h"
@@ -463,6 +464,8 @@ TEST_CASE("every catalogue schedule but 1F1B and GPipe has a simpler schedule to
     INFO(info.name);
     const Plan p = plan_of(requested(deepseek(), {{"schedule", info.name}, {"ranks", 16}}));
     REQUIRE(schedule_of(p) == info.name);
+    // The planner's rollback is the catalogue's entry, whatever it is.
+    CHECK(p.rollback_fallback == info.fallback);
     if (info.name == "1f1b" || info.name == "gpipe") {
       CHECK(p.rollback_fallback.empty());
       continue;
@@ -471,6 +474,32 @@ TEST_CASE("every catalogue schedule but 1F1B and GPipe has a simpler schedule to
     CHECK(p.rollback_fallback != info.name);
     // The fallback holds fewer or as many stages per rank and one parameter copy.
     CHECK(find_schedule_info(p.rollback_fallback)->layout.stages_per_rank == 1);
+  }
+}
+
+TEST_CASE("the catalogue's fallback chains name catalogue schedules and end without a cycle") {
+  const std::size_t n = list_schedules().size();
+  for (const ScheduleInfo& info : list_schedules()) {
+    INFO(info.name);
+    std::string at = info.name;
+    std::size_t steps = 0;
+    while (!find_schedule_info(at)->fallback.empty() && steps <= n) {
+      at = find_schedule_info(at)->fallback;
+      REQUIRE(find_schedule_info(at) != nullptr);
+      ++steps;
+    }
+    CHECK(steps < n);  // n steps or more would revisit a schedule
+    // Every chain ends at plain 1F1B; GPipe's is empty (nothing is simpler).
+    CHECK(at == (info.name == "gpipe" ? "gpipe" : "1f1b"));
+  }
+  // The catalogue JSON the page reads carries the same entries, null for none.
+  const Json catalogue = catalogue_to_json();
+  for (const Json& s : catalogue.at("schedules")) {
+    const ScheduleInfo& info = *find_schedule_info(s.at("name").get<std::string>());
+    if (info.fallback.empty())
+      CHECK(s.at("fallback").is_null());
+    else
+      CHECK(s.at("fallback") == info.fallback);
   }
 }
 

@@ -1,6 +1,6 @@
 // Module worker that owns one pipesim instance so sweeps and large simulations never block the
 // page. Protocol (sim-client.js): {id, method, args} in; {id, ok: true, value} or
-// {id, ok: false, error: {code, message, path, rule, params}} out, and once {ready: true | false}
+// {id, ok: false, error: {code, message, path, rule, params, cause?}} out, and once {ready: true | false}
 // when the module has loaded (or failed to: calls then answer with the reason). Timeline typed
 // arrays are transferred, not copied. Several of these run one sweep's parts at once
 // (sweep-pool.js). The methods are pipesim.js's manifest.
@@ -40,6 +40,7 @@ self.addEventListener('message', async ({ data }) => {
     self.postMessage({ id, ok: false, error: {
       code: sim ? error.code : 'internal', message: String(error.message ?? error), path: error.path ?? '',
       rule: sim ? error.rule : 'internal', params: sim ? error.params : { detail: String(error.message ?? error) },
+      ...(sim && error.cause ? { cause: error.cause } : {}),
     } });
   }
 });

@@ -71,8 +71,8 @@ export const PARAMS = Object.freeze([
   { key: 'chunks', path: ['chunks'], type: 'sim', default: null },
   // When ops start (core's SimConfig timing; values and default from the catalogue): applied to
   // the schedules whose catalogue entry lists it in `timings` (DeepSeek's step()), kept for the
-  // others so switching back restores it.
-  { key: 'timing', path: ['timing'], type: 'choice', values: CATALOGUE.timing.values, default: CATALOGUE.timing.default, embed: false },
+  // others so switching back restores it. Embeds take it too, as they take chunks.
+  { key: 'timing', path: ['timing'], type: 'choice', values: CATALOGUE.timing.values, default: CATALOGUE.timing.default },
   ...Object.entries(DEFAULT_COSTS).map(([field, value]) => ({
     key: field, aliases: [], ...COST_KEYS[field], path: ['costs', field], type: 'sim', default: value,
   })),

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -54,6 +55,15 @@ struct ErrorParam {
 };
 using ErrorParams = std::vector<ErrorParam>;
 
+/// The error another one wraps (csv.schedule wraps a custom-schedule check's error with the row
+/// and column it blames): its rule, params and path, so a client says it in another language
+/// from the inner rule's template instead of reading the English text back.
+struct ErrorCause {
+  std::string rule;
+  ErrorParams params;
+  std::string path;
+};
+
 /// A user-facing failure. `message` is one English sentence naming the field, the rule and the
 /// value; `path` is a JSON pointer into the input ("/costs/backward") or "" when no field is to
 /// blame; `rule` is a stable id (pipesim/rules.h) and `params` the values the message quotes, so
@@ -72,6 +82,7 @@ struct Error {
   std::string path;
   std::string rule;
   ErrorParams params;
+  std::optional<ErrorCause> cause;  ///< the wrapped error, for rules whose message quotes one
 };
 
 /// Either a value or an Error. Small on purpose: ok(), value(), error().

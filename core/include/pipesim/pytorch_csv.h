@@ -2,8 +2,10 @@
 // PipelineScheduleMulti._dump_csv / _load_csv, _Action.from_str): one row per rank, one cell per
 // action in the rank's order, an action being <stage><type><microbatch> with global stage numbers:
 // "0F1" forward, "1I0" backward for input (our zero-bubble B), "2W3" weight gradient, "3B0" full
-// backward, and "(0F7;7B3)OVERLAP_F_B" an overlapped forward-backward pair. Empty cells are idle
-// slots and are skipped. A B followed later on its rank by a W of the same chunk is read as an
+// backward, and "(0F7;7B3)OVERLAP_F_B" an overlapped forward-backward pair. torch's rows are a
+// step grid (column k is time step k, one step per action, an empty cell an idle step); we write
+// that grid when the run has one (every op lasting the same time) and otherwise each rank's actions
+// in order without gaps. Reading skips empty cells, so both forms read back to the same op order. A B followed later on its rank by a W of the same chunk is read as an
 // input-only backward: older torch versions wrote input-only backwards as B.
 //
 // Two-direction schedules (DualPipe, Chimera) have no torch equivalent. They are written with
@@ -13,7 +15,9 @@
 // file as one long pipeline, so it is for round trips and inspection, not for torch.
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "pipesim/config.h"
 #include "pipesim/engine.h"
@@ -23,8 +27,19 @@
 
 namespace pipesim {
 
-/// The CSV of `schedule`'s per-rank op lists, rows ending in "\r\n" as Python's csv.writer ends them.
-std::string schedule_to_pytorch_csv(const Schedule& schedule);
+/// Per rank, in order, the step (0-based column) of each op of a run.
+using PytorchCsvSteps = std::vector<std::vector<std::int64_t>>;
+
+/// The steps of `result`'s ops when its timeline (TimelineForm::Ops) is an exact step grid: every
+/// op lasts the same time u > 0 and starts at a whole multiple of u (step = start / u). Empty when
+/// it is not (unequal costs, a p2p latency that is not a whole step, a communication model).
+PytorchCsvSteps pytorch_csv_steps(const SimResult& result);
+
+/// The CSV of `schedule`'s per-rank op lists, rows ending in "\r\n" as Python's csv.writer ends
+/// them. With `steps` (pytorch_csv_steps of its run) each action goes in its step's column with
+/// empty cells for idle steps, as torch dumps a schedule; a row ends at its last action. Without,
+/// the compact form: each rank's actions one after another.
+std::string schedule_to_pytorch_csv(const Schedule& schedule, const PytorchCsvSteps& steps = {});
 
 /// Reads a CSV into a Schedule named "custom" (not yet checked: simulate_schedule runs
 /// check_schedule). Errors, each naming the 1-based row (rank) and column (cell):
@@ -48,8 +63,14 @@ Result<SimResult> simulate_csv_request(const Json& json, const SimOptions& optio
 
 /// The CSV of any request simulate_request runs: a built-in schedule's config (its generated op
 /// lists), a hand-written schedule (rankOps) or a CSV one (read and written back). The schedule
-/// is checked first, with the errors simulate_request gives; it is not simulated (a schedule
-/// that deadlocks is still written). What `pipesim export --input` and the JS exportCsv use.
+/// is checked first, with the errors simulate_request gives, then run under the request's costs:
+/// when the run is a step grid (pytorch_csv_steps) the CSV is that grid, else compact (also when
+/// the run fails, e.g. a deadlock: such a schedule is still written). What `pipesim export` and
+/// the JS exportCsv use.
 Result<std::string> pytorch_csv_from_request(const Json& json);
+
+/// The CSV of a built-in schedule's config, as pytorch_csv_from_request writes it (grid or compact
+/// by the run under config.costs and config.timing). Errors: those of generate_schedule.
+Result<std::string> pytorch_csv_from_config(const SimConfig& config);
 
 }  // namespace pipesim

@@ -92,6 +92,10 @@ struct ScheduleInfo {
   /// timing "runtime" applies: the op order is DeepSeek's step() (dualpipe.py, dualpipev.py),
   /// whose batched sends and receives runtime_timing.cpp models. Catalogue: "timings".
   bool runtime_timing = false;
+  /// The simpler schedule a plan falls back to when its measured utilisation says this one is
+  /// not paying for its complexity (the planner's rollback); "" when nothing is simpler. Each
+  /// chain ends at "" (tests/core/planner_test.cpp). Catalogue: "fallback" (null for none).
+  std::string fallback;
 };
 
 /// The schedules that take timing "runtime", as messages list them ("dualpipe, dualpipev").

@@ -56,17 +56,6 @@ ScheduleShape shape_of(const std::string& schedule, int chunks) {
                        effective_chunks(*info, config) / info->layout.directions};
 }
 
-// The simpler schedule a plan falls back to when the measured utilisation says its schedule is
-// not paying for its complexity: DualPipe(V), ZB-V and ZB-H2 to ZB-H1 (one chunk per rank, P
-// activations), ZB-H1, Chimera and interleaved 1F1B to plain 1F1B; "" for 1F1B and GPipe, which
-// have nothing simpler. tests/core/planner_test.cpp checks every catalogue schedule has its entry.
-std::string fallback_of(const std::string& schedule) {
-  if (schedule == "dualpipe" || schedule == "dualpipev" || schedule == "zb-v" || schedule == "zb-h2")
-    return "zb-h1";
-  if (schedule == "zb-h1" || schedule == "chimera" || schedule == "interleaved-1f1b") return "1f1b";
-  return "";
-}
-
 std::string title_of(const std::string& schedule) {
   const ScheduleInfo* info = find_schedule_info(schedule);
   return info != nullptr ? info->title : schedule;
@@ -210,10 +199,11 @@ class Planner {
 
   void refuse_dualpipe_if_needed() {
     if (!s_.custom_all_to_all_kernel) {
-      refuse("no-custom-all-to-all", "zb-h1",
+      // DualPipe's own fallback in the catalogue, the schedule its rollback would also take.
+      const std::string fallback = find_schedule_info(schedule_)->fallback;
+      refuse("no-custom-all-to-all", fallback,
              "No custom all-to-all kernel for this topology: DualPipe's overlap depends on one, so "
-             "the "
-             "plan falls back to Zero Bubble.");
+             "the plan falls back to " + title_of(fallback) + ".");
     } else if (c_.interconnect_gbps_per_gpu <= kPlanSlowInterconnectGbps) {
       refuse("interconnect-200gbps", "dualpipev",
              "Interconnect " + fixed(c_.interconnect_gbps_per_gpu, 0) +
@@ -468,7 +458,7 @@ class Planner {
 
   void advise() {
     p_.all_to_all = detail::all_to_all_advice(s_);
-    p_.rollback_fallback = fallback_of(schedule_);
+    p_.rollback_fallback = find_schedule_info(schedule_)->fallback;  // catalogue data
     const std::string fallback = p_.rollback_fallback.empty() ? schedule_ : p_.rollback_fallback;
     // With expert parallelism the fallback is judged with its all-to-all exposed, since hiding
     // that is what the more complex schedule is for.

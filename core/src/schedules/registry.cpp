@@ -37,7 +37,7 @@ std::string describe_shape(const ShapeRules& s, const StageLayout& l, const Chun
 ScheduleEntry entry(const char* name, const char* title, const char* source, ShapeRules shape,
                     StageLayout layout, void (*generate)(const SimConfig&, OpPlan&),
                     ChunkOption chunks = {}) {
-  ScheduleEntry e{{name, title, source, shape, layout, chunks, "", false}, generate};
+  ScheduleEntry e{{name, title, source, shape, layout, chunks, "", false, ""}, generate};
   e.info.constraints = describe_shape(shape, layout, chunks);
   return e;
 }
@@ -45,6 +45,12 @@ ScheduleEntry entry(const char* name, const char* title, const char* source, Sha
 // A schedule whose op order is DeepSeek's step(), so timing "runtime" applies to it.
 ScheduleEntry with_runtime_timing(ScheduleEntry e) {
   e.info.runtime_timing = true;
+  return e;
+}
+
+// The planner's rollback from `e` (ScheduleInfo::fallback): a schedule named in this table.
+ScheduleEntry falls_back_to(const char* fallback, ScheduleEntry e) {
+  e.info.fallback = fallback;
   return e;
 }
 
@@ -56,35 +62,40 @@ const std::vector<ScheduleEntry>& entries() {
       entry("1f1b", "1F1B", "Narayanan et al., PipeDream-flush (ICML 2021)", {}, {1, 1, 1, 2},
             generate_1f1b),
       // Zero-bubble B's split off a W: three ops per chunk.
-      entry("zb-h1", "ZB-H1", "Qi et al., Zero Bubble Pipeline Parallelism (ICLR 2024), ZB-H1", {},
-            {1, 1, 1, 3}, generate_zb_h1),
+      falls_back_to("1f1b", entry("zb-h1", "ZB-H1",
+                                  "Qi et al., Zero Bubble Pipeline Parallelism (ICLR 2024), ZB-H1",
+                                  {}, {1, 1, 1, 3}, generate_zb_h1)),
       // DualPipe reference asserts: even ranks; even M (split over two directions); M >= 2R.
-      with_runtime_timing(entry("dualpipe", "DualPipe",
-                                "DeepSeek-V3 technical report §3.2.1; deepseek-ai/DualPipe",
-                                {2, true, true, 2, false}, {2, 2, 2, 3}, generate_dualpipe)),
+      falls_back_to("zb-h1", with_runtime_timing(entry(
+                                 "dualpipe", "DualPipe",
+                                 "DeepSeek-V3 technical report §3.2.1; deepseek-ai/DualPipe",
+                                 {2, true, true, 2, false}, {2, 2, 2, 3}, generate_dualpipe))),
       // DualPipeV reference asserts M >= 2R (R ranks, 2R stages of one copy); M need not be even.
-      with_runtime_timing(entry("dualpipev", "DualPipeV",
-                                "Sea AI Lab cut-in-half; deepseek-ai/DualPipe dualpipev.py",
-                                {1, false, false, 2, false}, {1, 2, 1, 3}, generate_dualpipev)),
+      falls_back_to("zb-h1", with_runtime_timing(entry(
+                                 "dualpipev", "DualPipeV",
+                                 "Sea AI Lab cut-in-half; deepseek-ai/DualPipe dualpipev.py",
+                                 {1, false, false, 2, false}, {1, 2, 1, 3}, generate_dualpipev))),
       // Chimera (Li & Hoefler, SC'21, §3.1): D even, so the two directions never collide; M a
       // multiple of D, since the basic unit holds D micro-batches and longer runs concatenate
       // whole units (§3.4).
-      entry("chimera", "Chimera", "Li & Hoefler, Chimera (SC'21) §3.1 Fig. 3, direct concatenation §3.4",
-            {2, true, false, 0, true}, {2, 2, 2, 2}, generate_chimera),
+      falls_back_to("1f1b", entry("chimera", "Chimera",
+                                  "Li & Hoefler, Chimera (SC'21) §3.1 Fig. 3, direct concatenation §3.4",
+                                  {2, true, false, 0, true}, {2, 2, 2, 2}, generate_chimera)),
       // Megatron's virtual pipeline: rank r holds stages r, r+R, ..., r+(V-1)R. Megatron-LM refuses
       // M that is not a multiple of R with its default group of R micro-batches per virtual stage
       // (forward_backward_pipelining_with_interleaving); V = 1 is its plain 1F1B.
-      entry("interleaved-1f1b", "Interleaved 1F1B",
-            "Narayanan et al., Megatron-LM (SC'21) §2.2; NVIDIA/Megatron-LM schedules.py",
-            {1, false, false, 0, true}, {1, 2, 1, 2}, generate_interleaved_1f1b,
-            {1, kMaxChunks, 2}),
-      entry("zb-h2", "ZB-H2", "Qi et al., Zero Bubble Pipeline Parallelism (ICLR 2024), ZB-H2", {},
-            {1, 1, 1, 3}, generate_zb_h2),
+      falls_back_to("1f1b", entry("interleaved-1f1b", "Interleaved 1F1B",
+                                  "Narayanan et al., Megatron-LM (SC'21) §2.2; NVIDIA/Megatron-LM schedules.py",
+                                  {1, false, false, 0, true}, {1, 2, 1, 2}, generate_interleaved_1f1b,
+                                  {1, kMaxChunks, 2})),
+      falls_back_to("zb-h1", entry("zb-h2", "ZB-H2",
+                                   "Qi et al., Zero Bubble Pipeline Parallelism (ICLR 2024), ZB-H2",
+                                   {}, {1, 1, 1, 3}, generate_zb_h2)),
       // ZB-V keeps DualPipeV's V: rank r holds stages r and 2R-1-r of one copy.
-      entry("zb-v", "ZB-V",
-            "Qi et al., Zero Bubble Pipeline Parallelism (arXiv 2401.10241) §6; PyTorch "
-            "ScheduleZBVZeroBubble",
-            {}, {1, 2, 1, 3}, generate_zb_v),
+      falls_back_to("zb-h1", entry("zb-v", "ZB-V",
+                                   "Qi et al., Zero Bubble Pipeline Parallelism (arXiv 2401.10241) "
+                                   "§6; PyTorch ScheduleZBVZeroBubble",
+                                   {}, {1, 2, 1, 3}, generate_zb_v)),
   };
   return kEntries;
 }

@@ -38,49 +38,17 @@ export function placeholders(template) {
   return [...new Set([...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]))];
 }
 
-// Rules whose {detail} is another rule's English message (csv.schedule wraps the custom-schedule
-// check's message with the row and column it blames): another language says that message too.
-const NESTED_DETAIL = new Set(['csv.schedule']);
-let parsers = null; // [{id, regex, names}] for every English template with words of its own
-
 /**
- * The rule and params whose English template fills in to exactly `message`, or null: the
- * inverse of the English rendering, for a message core nested inside another as text.
+ * One param of `error` as text in `lang`: numbers like core; in another language than core's,
+ * field names in the page's words, a schedule by its title (DualPipe, not dualpipe), and the
+ * message of a wrapped error (csv.schedule's {detail}, whose English is the inner error's message)
+ * said from the inner rule's own template, which core sends structured as `cause`.
  */
-export function parseMessage(message) {
-  parsers ??= [...ENGLISH].filter(([, template]) => template.replace(/\{\w+\}/g, '').trim().length > 0)
-    .map(([id, template]) => {
-      const names = [];
-      const source = template.split(/(\{\w+\})/).map((part) => {
-        const m = /^\{(\w+)\}$/.exec(part);
-        if (!m) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-        const seen = names.indexOf(m[1]);
-        if (seen >= 0) return `\\${seen + 1}`;
-        names.push(m[1]);
-        return '(.+?)';
-      }).join('');
-      return { id, regex: new RegExp(`^${source}$`, 's'), names };
-    });
-  for (const { id, regex, names } of parsers) {
-    const m = regex.exec(message);
-    if (m) return { rule: id, params: Object.fromEntries(names.map((name, i) => [name, m[i + 1]])) };
-  }
-  return null;
-}
-
-/**
- * One param as text in `lang`: numbers like core; in another language than core's, field names
- * in the page's words, a schedule by its title (DualPipe, not dualpipe), and a nested message
- * (NESTED_DETAIL) said from its own rule.
- */
-function paramText(name, value, lang, rule) {
+function paramText(name, value, lang, error) {
   if (typeof value === 'number') return formatG15(value);
   const text = String(value);
   if (lang === 'en') return text;
-  if (name === 'detail' && NESTED_DETAIL.has(rule)) {
-    const inner = parseMessage(text);
-    return inner ? errorText(inner, lang) : text;
-  }
+  if (name === 'detail' && error.cause?.rule && ruleTemplate(error.cause.rule, lang)) return errorText(error.cause, lang);
   if (FIELD_PARAMS.has(name)) return languagePack(lang)?.fieldNames[text] ?? text;
   if (name === 'schedule') return scheduleInfo(text)?.title ?? text;
   return text;
@@ -93,7 +61,7 @@ export function errorText(error, lang = 'en') {
   const template = error.rule ? ruleTemplate(error.rule, lang) : null;
   if (!template) return String(error.message ?? error);
   const params = error.params || {};
-  return template.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? paramText(name, params[name], lang, error.rule) : whole));
+  return template.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? paramText(name, params[name], lang, error) : whole));
 }
 
 /** A copy of `error` with its message in `lang` (for errorBox), keeping code, path and rule. */

@@ -34,6 +34,12 @@ export const PLAN_FIELDS = Object.freeze([
   ['/model/expertParallel', 'number'],
   ['/trainingTokens', 'number'],
   ['/customAllToAllKernel', 'check'],
+  // Choices the learner fixes instead of letting the planner pick (the spec's `requested`):
+  // a schedule from core's catalogue ("" lets the planner choose), and chunks where it takes them.
+  ['/requested/schedule', 'schedule'],
+  ['/requested/ranks', 'number'],
+  ['/requested/microbatches', 'number'],
+  ['/requested/chunks', 'number'],
 ]);
 
 /** "/cluster/gpus" -> "cluster.gpus": a field's URL key and form control name. */

@@ -18,7 +18,7 @@ import { explainError } from '../lib/error-fix.js';
 import { formatPercent } from '../lib/format.js';
 import { DEFAULT_COSTS } from '../state.js';
 import { localizedError } from '../lib/error-text.js';
-import { SCHEDULE_NAMES, scheduleTitle } from '../lib/schedules.js';
+import { SCHEDULE_NAMES, scheduleTitle, scheduleInfo } from '../lib/schedules.js';
 import { PLANNER_PRESETS, presetSpec, PLAN_FIELDS as FIELDS, PLAN_URL_KEYS, planKey as key } from '../lib/planner-presets.js';
 
 const TYPING_DELAY_MS = 350;
@@ -30,6 +30,12 @@ const FALSE_TEXT = ['false', '0'];
 const planText = (plan) => PLAN_URL_KEYS.filter((k) => typeof plan?.[k] === 'string').map((k) => `${k}=${plan[k]}`).join('&');
 
 const MOE_ONLY = new Set(['/model/activeParams', '/model/routedParams', '/model/experts', '/model/expertParallel']);
+const REQUESTED_SCHEDULE = '/requested/schedule';
+const REQUESTED_CHUNKS = '/requested/chunks';
+/** The form's field groups in order: a legend and the prefix of its fields' pointers ("/": the rest). */
+const GROUPS = [['plan.cluster', '/cluster/'], ['plan.model', '/model/'], ['plan.training', '/'], ['plan.requested', '/requested/']];
+/** The legend of `path`'s group: the one with the longest prefix it starts with. */
+const groupOf = (path) => GROUPS.filter(([, prefix]) => path.startsWith(prefix)).sort((a, b) => b[1].length - a[1].length)[0][0];
 // Outcomes that are advice, not failure: the planner recommends something simpler than a pipeline.
 const RECOMMENDATIONS = new Set(['fits-one-gpu', 'under-1b-tokens']);
 
@@ -67,6 +73,12 @@ export function mount(element, deps) {
     let control;
     if (kind === 'type') {
       control = h('select', {}, ['dense', 'moe'].map((v) => h('option', { value: v, text: t(`plan.type.${v}`) })));
+    } else if (kind === 'schedule') {
+      // core's catalogue, in its order; "" leaves the choice to the planner's rules
+      control = h('select', {}, [
+        h('option', { value: '', text: t('plan.requested.choose') }),
+        ...SCHEDULE_NAMES.map((name) => h('option', { value: name, text: scheduleTitle(name, t) })),
+      ]);
     } else if (kind === 'check') {
       control = h('input', { type: 'checkbox' });
     } else {
@@ -103,9 +115,7 @@ export function mount(element, deps) {
   ]);
   const form = h('form', { class: 'dpl-planner-form', novalidate: true }, [
     h('div', { class: 'dpl-field dpl-field-preset' }, [h('label', { for: presetId, text: t('plan.preset') }), preset, presetMsg]),
-    group('plan.cluster', FIELDS.slice(0, 6).map((f) => f[0])),
-    group('plan.model', FIELDS.slice(6, 12).map((f) => f[0])),
-    group('plan.training', FIELDS.slice(12).map((f) => f[0])),
+    ...GROUPS.map(([legend]) => group(legend, FIELDS.filter(([p]) => groupOf(p) === legend).map(([p]) => p))),
     formError,
     h('div', { class: 'dpl-planner-actions' }, [planButton, mdLink]),
   ]);
@@ -130,9 +140,24 @@ export function mount(element, deps) {
       const value = name ? (spec[group] || {})[name] : spec[group];
       if (kind === 'check') controls[path].checked = Boolean(value);
       else if (kind === 'type') controls[path].value = value === 'moe' ? 'moe' : 'dense';
+      else if (kind === 'schedule') controls[path].value = SCHEDULE_NAMES.includes(value) ? value : '';
       else controls[path].value = numberText(value);
     }
     applyType();
+    applySchedule();
+  }
+
+  /**
+   * Chunks are offered where the requested schedule takes them (its catalogue `chunks`), with its
+   * default as the placeholder. A value that is there anyway (from the address) stays editable and
+   * is sent, so the simulator's message about it appears beside it.
+   */
+  function applySchedule() {
+    const chunks = controls[REQUESTED_CHUNKS];
+    const info = scheduleInfo(REQUESTED_SCHEDULE in raw ? raw[REQUESTED_SCHEDULE] : controls[REQUESTED_SCHEDULE].value);
+    chunks.placeholder = info?.chunks ? String(info.chunks.default) : '';
+    chunks.disabled = !info?.chunks && chunks.value.trim() === '';
+    wraps[REQUESTED_CHUNKS].classList.toggle('is-disabled', chunks.disabled);
   }
 
   function applyType() {
@@ -158,6 +183,7 @@ export function mount(element, deps) {
     const value = name ? (spec[group] || {})[name] : spec[group];
     if (kind === 'check') return String(Boolean(value));
     if (kind === 'type') return value === 'moe' ? 'moe' : 'dense';
+    if (kind === 'schedule') return typeof value === 'string' ? value : '';
     return numberText(value);
   }
 
@@ -191,11 +217,22 @@ export function mount(element, deps) {
       const c = controls[path];
       if (kind === 'type' && (text === 'dense' || text === 'moe')) c.value = text;
       else if (kind === 'check' && (TRUE_TEXT.includes(text) || FALSE_TEXT.includes(text))) c.checked = TRUE_TEXT.includes(text);
-      else if (kind === 'type' || kind === 'check') raw[path] = text; // the simulator names what is wrong with it
+      else if (kind === 'schedule' && (text === '' || SCHEDULE_NAMES.includes(text))) c.value = text;
+      else if (kind === 'type' || kind === 'check' || kind === 'schedule') raw[path] = text; // the simulator names what is wrong with it
       else c.value = text;
     }
     preset.value = changed || !known ? '' : base;
     applyType();
+    applySchedule();
+  }
+
+  /** The learner picked a schedule: chunks left from one that took them go with it. */
+  function pickSchedule() {
+    if (!scheduleInfo(controls[REQUESTED_SCHEDULE].value)?.chunks) {
+      controls[REQUESTED_CHUNKS].value = '';
+      delete raw[REQUESTED_CHUNKS];
+    }
+    applySchedule();
   }
 
   function readSpec() {
@@ -208,7 +245,7 @@ export function mount(element, deps) {
       const c = controls[path];
       const value = path in raw ? raw[path] : kind === 'check' ? c.checked : kind === 'number' ? parseNumber(c.value) : c.value.trim();
       if (value === '') continue; // left out: the simulator names the missing field
-      if (name) spec[group][name] = value;
+      if (name) (spec[group] ??= {})[name] = value; // "requested" only when something is
       else spec[group] = value;
     }
     return spec;
@@ -223,7 +260,7 @@ export function mount(element, deps) {
   /** The repair for an error at `path`: the base preset's value, when it differs from what is there. */
   function presetFix(path, error) {
     const kind = FIELDS.find((f) => f[0] === path)?.[1];
-    if (!kind || kind === 'check' || kind === 'type') return null;
+    if (!kind || kind === 'check' || kind === 'type' || kind === 'schedule') return null;
     const value = baseText(path, kind);
     if (value === '' || value === fieldText(path, kind)) return null;
     const info = explainError(error, null, tField);
@@ -383,6 +420,7 @@ export function mount(element, deps) {
     if (e.target === preset) return;
     delete raw[e.target.dataset.path]; // the learner's own choice replaces the address's text
     if (e.target === controls['/model/type']) applyType();
+    if (e.target === controls[REQUESTED_SCHEDULE]) pickSchedule();
     preset.value = '';
     clearTimeout(timer);
     timer = setTimeout(run, TYPING_DELAY_MS);
@@ -390,6 +428,7 @@ export function mount(element, deps) {
   form.addEventListener('change', (e) => {
     if (e.target === preset) return;
     delete raw[e.target.dataset.path];
+    if (e.target === controls[REQUESTED_SCHEDULE]) pickSchedule();
     run();
   });
   mdLink.addEventListener('click', (e) => {
