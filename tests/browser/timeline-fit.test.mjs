@@ -120,3 +120,30 @@ test('the custom element (in 760 and 320 px hosts), the iframe and the course fi
     }
   }
 });
+
+// The explorer's first screen has something to play (issue 11): on a 1280x800 laptop, every rank
+// of the default run and the play button are above the fold, with the settings beside the chart
+// (they used to form a band above it that left the chart below the first screen).
+test('the explorer opens with the whole default run and its play button on a 1280x800 first screen', async () => {
+  for (const lang of ['en', 'hi']) {
+    const { context, page } = await openPage(site.browser, { viewport: { width: 1280, height: 800 } });
+    try {
+      await page.goto(`${site.server.url}#view=timeline&lang=${lang}`);
+      await page.waitForSelector('.view-timeline .dpl-op');
+      const seen = await page.evaluate(() => {
+        const bottom = (el) => el.getBoundingClientRect().bottom;
+        const rows = [...document.querySelectorAll('.view-timeline [data-rank]')];
+        const ranks = new Set(rows.map((el) => el.dataset.rank));
+        const visible = new Set(rows.filter((el) => bottom(el) <= innerHeight).map((el) => el.dataset.rank));
+        return { ranks: ranks.size, visible: visible.size, play: bottom(document.querySelector('.view-timeline [data-action="play"]')), height: innerHeight,
+          settingsBeside: document.querySelector('.side').getBoundingClientRect().left > document.querySelector('#timeline-root').getBoundingClientRect().right };
+      });
+      assert.ok(seen.ranks >= 2, `${lang}: ${seen.ranks} ranks drawn`);
+      assert.equal(seen.visible, seen.ranks, `${lang}: ${seen.visible} of ${seen.ranks} ranks on the first screen`);
+      assert.ok(seen.play <= seen.height, `${lang}: the play button ends at ${seen.play} px, below the first screen`);
+      assert.ok(seen.settingsBeside, `${lang}: the settings are not beside the chart`);
+    } finally {
+      await context.close();
+    }
+  }
+});
