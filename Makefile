@@ -27,8 +27,9 @@ wasm: deps
 site: wasm
 	node scripts/build-site.mjs
 
+# Tests run JOBS at a time: the CLI's hostile-input script alone takes half a minute or more.
 test-native: native
-	ctest --preset native
+	ctest --preset native -j $(JOBS)
 
 test-wasm: wasm
 	ctest --preset wasm
