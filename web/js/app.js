@@ -125,7 +125,7 @@ function lessonMounters() {
     selector: '.sim-widget[data-config]',
     mount(el, ctx) {
       const view = lessonWidget.mount(el, {
-        sim, t, id: el.dataset.simId, config: JSON.parse(el.dataset.config),
+        sim, t, id: el.dataset.simId, config: JSON.parse(el.dataset.config), eager: el === ctx.lead,
         compare: el.dataset.compare || '', autoplay: el.dataset.autoplay === '1', streams: el.dataset.streams === '1',
         mountTimeline: (host) => timelineView.mount(host, { sim, t }),
         laneTitle, onRun: ctx.onRun,

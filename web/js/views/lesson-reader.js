@@ -7,6 +7,7 @@
 //   deps.mounters: [{ selector, mount(el, ctx) -> {update(ctx), destroy()} }]. The app registers the
 //     timeline for `.sim-widget`; exercise widgets register their own selector the same way.
 //     ctx.onRun(id, config | null) tells the reader a widget now runs `config` (null: its text's).
+//     ctx.lead is the lesson's first widget element: it starts at once, before the numbers' runs.
 // state: { lang, costs }
 import { h, clear } from '../ui/dom.js';
 import { formatLike, readPath } from '../lib/format.js';
@@ -85,9 +86,12 @@ export function mount(element, deps) {
     root.querySelectorAll('.sim-widget[data-sim-id]').forEach((el) => {
       try { configs.set(el.dataset.simId, JSON.parse(el.dataset.config)); } catch { /* shown by the widget */ }
     });
+    // The first widget is known from the fragment: it asks for its run now, so the worker answers
+    // it before the quoted numbers (fillNumbers runs after this) and before the fragment's layout.
+    const lead = root.querySelector('.sim-widget[data-sim-id]');
     for (const mounter of deps.mounters || []) {
       root.querySelectorAll(mounter.selector).forEach((el) => {
-        const ctx = { lang, costs, configs, effective, t, onRun };
+        const ctx = { lang, costs, configs, effective, t, onRun, lead };
         try {
           const view = mounter.mount(el, ctx);
           widgets.push({ view, el });
