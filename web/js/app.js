@@ -151,7 +151,7 @@ function mountViews() {
 function ensureView(name) {
   if (views[name]) return views[name];
   const onChange = (patch) => store.set(patch);
-  if (name === 'lesson') views.lesson = lessonView.mount($('#lesson-root'), { sim, t, mounters: lessonMounters(), fetchText: prefetchedText });
+  if (name === 'lesson') views.lesson = lessonView.mount($('#lesson-root'), { sim, t, mounters: lessonMounters(), fetchText: prefetchedText, openAtTop: () => !store.get().exercise });
   if (name === 'timeline') {
     // A rejected setting leaves the last good run drawn, marked out of date (ui/stale-gate.js).
     const host = $('#timeline-root');
