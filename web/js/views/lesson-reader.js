@@ -99,17 +99,20 @@ export function mount(element, deps) {
   function holdRest(id, mine, mountRest) {
     root.classList.add('is-opening');
     let timer = 0;
+    let shown = false; // the timer and the widget's frame may both call show: the first one counts
     const show = () => {
       clearTimeout(timer);
-      reveal = null;
-      if (mine !== token) return;
+      if (reveal === ready) reveal = null;
+      if (shown || mine !== token) return;
+      shown = true;
       mountRest();
       root.classList.remove('is-opening');
       root.setAttribute('aria-busy', 'false');
     };
     timer = setTimeout(show, OPENING_HOLD_MS);
     // The widget reports its run before the timeline draws it (in the same task): the frame after.
-    reveal = (ranId) => { if (ranId === id) requestAnimationFrame(() => setTimeout(show, 0)); };
+    const ready = (ranId) => { if (ranId === id) requestAnimationFrame(() => setTimeout(show, 0)); };
+    reveal = ready;
   }
 
   /** A widget's new run: the numbers quoting its id follow (and say they moved from the text). */
