@@ -125,7 +125,7 @@ function lessonMounters() {
     selector: '.sim-widget[data-config]',
     mount(el, ctx) {
       const view = lessonWidget.mount(el, {
-        sim, t, id: el.dataset.simId, config: JSON.parse(el.dataset.config),
+        sim, t, id: el.dataset.simId, config: JSON.parse(el.dataset.config), eager: el === ctx.lead,
         compare: el.dataset.compare || '', autoplay: el.dataset.autoplay === '1', streams: el.dataset.streams === '1',
         mountTimeline: (host) => timelineView.mount(host, { sim, t }),
         laneTitle, onRun: ctx.onRun,
@@ -151,7 +151,7 @@ function mountViews() {
 function ensureView(name) {
   if (views[name]) return views[name];
   const onChange = (patch) => store.set(patch);
-  if (name === 'lesson') views.lesson = lessonView.mount($('#lesson-root'), { sim, t, mounters: lessonMounters(), fetchText: prefetchedText });
+  if (name === 'lesson') views.lesson = lessonView.mount($('#lesson-root'), { sim, t, mounters: lessonMounters(), fetchText: prefetchedText, openAtTop: () => !store.get().exercise });
   if (name === 'timeline') {
     // A rejected setting leaves the last good run drawn, marked out of date (ui/stale-gate.js).
     const host = $('#timeline-root');

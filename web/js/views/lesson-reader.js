@@ -2,17 +2,26 @@
 // mounts a live widget into every placeholder the build left in it, and fills every quoted number
 // with the value the simulator computes, flagging any that differ from the text. A widget the
 // learner has changed (its own controls) reports its run, and the numbers quoting its id follow it.
+// The fragment's first layout is long (a dozen widgets, every section): when the lesson opens with
+// a widget, the sections after its opening stay out of the layout (`is-opening`) until that widget
+// is drawn and painted, so the first screen does not wait for the whole lesson's layout.
 // mount(element, deps) -> { update(state), destroy() }
 //   deps.t   deps.sim.simulate   deps.lesson (name, default "dualpipe")   deps.fetchText?(url)
+//   deps.openAtTop?() -> boolean   false when the page will scroll into the lesson at once (a link
+//     to an exercise): then the whole lesson is laid out from the start
 //   deps.mounters: [{ selector, mount(el, ctx) -> {update(ctx), destroy()} }]. The app registers the
 //     timeline for `.sim-widget`; exercise widgets register their own selector the same way.
 //     ctx.onRun(id, config | null) tells the reader a widget now runs `config` (null: its text's).
+//     ctx.lead is the lesson's first widget element: it starts at once, before the numbers' runs.
 // state: { lang, costs }
 import { h, clear } from '../ui/dom.js';
 import { formatLike, readPath } from '../lib/format.js';
 import { DEFAULT_COSTS } from '../state.js';
 
 // The communication model counts too: switched on in the cost panel, it reaches every lesson widget.
+// The longest the rest of the lesson waits for its first widget (a worker still loading, say).
+const OPENING_HOLD_MS = 600;
+
 const sameCosts = (a, b) => Object.keys(DEFAULT_COSTS).every((k) => a[k] === b[k]) && JSON.stringify(a.comm) === JSON.stringify(b.comm);
 
 export function mount(element, deps) {
@@ -32,6 +41,7 @@ export function mount(element, deps) {
   let configs = new Map(); // sim id -> config written in the lesson
   const runs = new Map(); // sim id -> the config its widget runs instead, after the learner changed it
   let token = 0;
+  let reveal = null; // shows the sections held back while the first widget is drawn (see load)
 
   /** The config a lesson widget runs: as written, unless the learner changed the shared costs. */
   const effective = (config) => (sameCosts(costs, DEFAULT_COSTS) ? config : { ...config, costs: { ...costs } });
@@ -39,6 +49,7 @@ export function mount(element, deps) {
   async function load(nextLang) {
     const mine = ++token;
     root.setAttribute('aria-busy', 'true');
+    root.classList.remove('is-opening');
     destroyWidgets();
     clear(root).append(h('p', { class: 'lesson-loading', text: t('lesson.loading') }));
     const url = (l) => new URL(`generated/lessons/${lesson}.${l}.html`, document.baseURI).href;
@@ -67,35 +78,81 @@ export function mount(element, deps) {
     clear(root);
     if (fellBack) root.append(h('p', { class: 'lesson-note', text: t('lesson.fallback') }));
     root.append(...[...doc.body.childNodes].map((n) => document.importNode(n, true)));
-    root.setAttribute('aria-busy', 'false');
-    mountWidgets();
+    const lead = root.querySelector('.sim-widget[data-sim-id]');
+    const firstSection = root.querySelector(':scope > h2');
+    if (lead && firstSection && (deps.openAtTop?.() ?? true)) {
+      // What sits in the held sections is mounted when they are shown, in the same task.
+      const held = (el) => el === firstSection || Boolean(firstSection.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING);
+      holdRest(lead.dataset.simId, mine, mountWidgets(held));
+    } else {
+      root.setAttribute('aria-busy', 'false');
+      mountWidgets();
+    }
     fillNumbers();
+  }
+
+  /**
+   * Keeps the sections after the opening out of the layout until the widget `id` has drawn its
+   * first run and that frame is painted (at most OPENING_HOLD_MS), then mounts what they hold
+   * (`mountRest`) and lays them out.
+   */
+  function holdRest(id, mine, mountRest) {
+    root.classList.add('is-opening');
+    let timer = 0;
+    let shown = false; // the timer and the widget's frame may both call show: the first one counts
+    const show = () => {
+      clearTimeout(timer);
+      if (reveal === ready) reveal = null;
+      if (shown || mine !== token) return;
+      shown = true;
+      mountRest();
+      root.classList.remove('is-opening');
+      root.setAttribute('aria-busy', 'false');
+    };
+    timer = setTimeout(show, OPENING_HOLD_MS);
+    // The widget reports its run before the timeline draws it (in the same task): the frame after.
+    const ready = (ranId) => { if (ranId === id) requestAnimationFrame(() => setTimeout(show, 0)); };
+    reveal = ready;
   }
 
   /** A widget's new run: the numbers quoting its id follow (and say they moved from the text). */
   function onRun(id, config) {
+    reveal?.(id);
     const before = JSON.stringify(runs.get(id) ?? null);
     if (config) runs.set(id, config); else runs.delete(id);
     if (JSON.stringify(config ?? null) !== before) fillNumbers();
   }
 
-  function mountWidgets() {
+  /**
+   * Mounts every mounter's elements, except those `later(el)` holds back; returns a function that
+   * mounts those.
+   */
+  function mountWidgets(later = null) {
     configs = new Map();
     runs.clear();
     root.querySelectorAll('.sim-widget[data-sim-id]').forEach((el) => {
       try { configs.set(el.dataset.simId, JSON.parse(el.dataset.config)); } catch { /* shown by the widget */ }
     });
+    // The first widget is known from the fragment: it asks for its run now, so the worker answers
+    // it before the quoted numbers (fillNumbers runs after this) and before the fragment's layout.
+    const lead = root.querySelector('.sim-widget[data-sim-id]');
+    const mountOne = (mounter, el) => {
+      const ctx = { lang, costs, configs, effective, t, onRun, lead };
+      try {
+        const view = mounter.mount(el, ctx);
+        widgets.push({ view, el });
+      } catch (error) {
+        el.replaceChildren(h('div', { class: 'dpl-error', role: 'alert' }, [h('p', { text: String(error.message || error) })]));
+      }
+    };
+    const deferred = [];
     for (const mounter of deps.mounters || []) {
       root.querySelectorAll(mounter.selector).forEach((el) => {
-        const ctx = { lang, costs, configs, effective, t, onRun };
-        try {
-          const view = mounter.mount(el, ctx);
-          widgets.push({ view, el });
-        } catch (error) {
-          el.replaceChildren(h('div', { class: 'dpl-error', role: 'alert' }, [h('p', { text: String(error.message || error) })]));
-        }
+        if (later?.(el)) deferred.push([mounter, el]);
+        else mountOne(mounter, el);
       });
     }
+    return () => { for (const [mounter, el] of deferred) mountOne(mounter, el); };
   }
 
   function destroyWidgets() {
@@ -162,6 +219,7 @@ export function mount(element, deps) {
     },
     destroy() {
       token += 1;
+      reveal = null;
       destroyWidgets();
       root.remove();
     },

@@ -9,9 +9,10 @@
 // load (not under reduced motion); `streams` opens with the compute and communication streams
 // drawn (the learner can still fold them). A long lesson holds a dozen widgets: each one's timeline is
 // drawn when it comes within a screen of the viewport (its height reserved until then), so the
-// first one on screen is drawn without waiting for the rest.
+// first one on screen is drawn without waiting for the rest; the lesson's first widget (`eager`)
+// runs at once, without waiting for the page's layout to say it is in view.
 // mount(element, deps) -> { update(ctx), destroy() }
-//   deps.t  deps.sim  deps.id  deps.config (as written)  deps.compare?  deps.autoplay?  deps.streams?
+//   deps.t  deps.sim  deps.id  deps.config (as written)  deps.compare?  deps.autoplay?  deps.streams?  deps.eager?
 //   deps.mountTimeline(el) -> timeline view   deps.laneTitle(config)   deps.explorerLink(config, compare, streams)
 //   deps.onRun?(id, config | null)   a run that worked (null: the text's own config again)
 // ctx (update): { effective(config) }   the shared costs applied to a config
@@ -127,7 +128,7 @@ export function mount(element, deps) {
   });
   let played = false;
   let opened = false; // the streams are asked for once: a later run keeps the learner's choice
-  let visible = typeof IntersectionObserver !== 'function';
+  let visible = Boolean(deps.eager) || typeof IntersectionObserver !== 'function';
   const approach = visible ? null : new IntersectionObserver((entries) => {
     if (!entries.some((e) => e.isIntersecting)) return;
     approach.disconnect();
