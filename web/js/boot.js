@@ -1,7 +1,7 @@
-// The page's first script (index.html loads it async, before app.js): starts the simulator's
-// worker (sim-worker.js) at once, so the worker fetches and compiles the wasm while the browser
-// is still fetching app.js and the modules it imports; the first widget waits for the worker,
-// not for the page's code. It imports nothing, so it runs as soon as it arrives. app.js takes the
+// The page's first script (index.html loads its bundle async, before app.js): starts the
+// simulator's worker (sim-worker.js) at once, so the worker fetches and compiles the wasm while
+// the browser is still fetching and running app.js; the first widget waits for the worker, not
+// for the page's code. It imports nothing, so it runs as soon as it arrives. app.js takes the
 // worker over with takeWorker() and hands it to its sim client (lib/sim-client.js, startedWorker).
 
 let early = null;
@@ -21,11 +21,6 @@ if (typeof Worker === 'function') {
     early = null;  // the client starts its own worker, or runs in the page
   }
 }
-
-// Then the modules app.js imports: one <link rel="modulepreload"> each, so the browser asks for
-// all of them now instead of one level of imports per round trip. After the worker, so that its
-// requests are not queued behind fifty others.
-import('../generated/preload.js').catch(() => {});  // only a hint: app.js loads the same modules anyway
 
 /** The worker started above and the events it has sent so far ({worker, events}), once; else null. */
 export function takeWorker() {

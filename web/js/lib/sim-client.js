@@ -6,6 +6,7 @@
 // this thread instead, with identical results and SimErrors.
 import { loadPipesim, METHOD_NAMES, SimError } from '../../generated/pipesim.js';
 import CATALOGUE from '../../generated/catalogue.js';
+import { SCRIPTS } from '../script-base.js';
 
 export { SimError };
 
@@ -25,7 +26,7 @@ export function defaultPoolSize() {
 /**
  * Returns every method of pipesim.js's manifest (METHODS) plus prewarm, terminate, mode and
  * workers: each method returns a Promise of what pipesim.js returns, or rejects with a SimError.
- * Options: useWorker (default: when Worker exists), workerUrl (default: ../sim-worker.js),
+ * Options: useWorker (default: when Worker exists), workerUrl (default: the sim-worker.js beside the running scripts),
  * poolSize (workers a large sweep may use, default defaultPoolSize()), startedWorker (a worker of
  * workerUrl already running, as boot.js's takeWorker() hands it over: {worker, events}, the
  * message and error events it sent before this client listened; it becomes the first worker).
@@ -34,7 +35,7 @@ export function defaultPoolSize() {
  */
 export function createSimClient({
   useWorker = typeof Worker === 'function',
-  workerUrl = new URL('../sim-worker.js', import.meta.url),
+  workerUrl = new URL('sim-worker.js', SCRIPTS),
   poolSize = defaultPoolSize(),
   startedWorker = null,
 } = {}) {
