@@ -37,6 +37,13 @@ test('the reader loads with no console errors and requests nothing outside its o
     assert.deepEqual(log.errors, []);
     assert.ok(log.requests.some((url) => url.endsWith('/generated/lessons/dualpipe.en.html')));
     assert.ok(log.requests.some((url) => url.endsWith('.wasm')));
+    // Its code and styles are the bundles of generated/ (scripts/bundle-page.mjs): no module of
+    // js/ or stylesheet of css/ is fetched one by one.
+    const sources = log.requests.filter((url) => url.startsWith(origin) && /^\/(js|css)\//.test(new URL(url).pathname));
+    assert.deepEqual(sources, []);
+    for (const bundle of ['boot.js', 'app.js', 'sim-worker.js', 'index.css']) {
+      assert.ok(log.requests.some((url) => url === `${origin}/generated/${bundle}`), `${bundle} not fetched`);
+    }
   } finally {
     await context.close();
   }
