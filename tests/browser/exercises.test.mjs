@@ -9,7 +9,7 @@ import { formatNumber } from '../../web/js/lib/format.js';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { useSite, openPage, screenshot, waitForExercise, requestedPaths, REPO, ARTIFACTS } from './helpers.mjs';
+import { useSite, openPage, screenshot, waitForExercise, requestedPaths, isChunkOf, REPO, ARTIFACTS } from './helpers.mjs';
 
 const AXE = path.join(REPO, 'node_modules/axe-core/axe.min.js');
 const definition = (id) => JSON.parse(readFileSync(path.join(REPO, `lessons/exercises/${id}.json`), 'utf8'));
@@ -320,12 +320,10 @@ test('the exercises load only when their section nears the viewport', async () =
     await page.goto(site.server.url);
     await page.waitForSelector('.exercise-list');
     await page.waitForLoadState('networkidle');
-    // The exercise view's module: views/exercise.js, or its chunk in the page's bundle (exercise-HASH.js).
-    const exerciseModule = /\/exercise(?:-[A-Z0-9]{8})?\.js$/;
-    const early = requested.filter((p) => exerciseModule.test(p) || p.includes('/lessons/exercises/'));
+    const early = requested.filter((p) => isChunkOf(p, 'exercise') || p.includes('/lessons/exercises/'));
     assert.deepEqual(early, [], 'nothing of the exercises is fetched while the learner reads the top of the lesson');
     await waitForExercise(page, 'dualpipe-vs-chimera');
-    assert.ok(requested.some((p) => exerciseModule.test(p)));
+    assert.ok(requested.some((p) => isChunkOf(p, 'exercise')));
     assert.equal(requested.filter((p) => p.includes('/lessons/exercises/')).length, 5);
     assert.deepEqual(log.errors, []);
   } finally {

@@ -178,6 +178,15 @@ export function requestedPaths(page) {
   return paths;
 }
 
+/**
+ * Whether `path` is the lesson page's chunk of the module named `name` (views/planner.js ->
+ * /generated/planner-HASH.js): the page loads a lazily imported module as a chunk of its bundle
+ * (scripts/bundle-page.mjs), named after the module.
+ */
+export function isChunkOf(path, name) {
+  return new RegExp(`^/generated/${name}-[A-Z0-9]{8}\\.js$`).test(path);
+}
+
 // Host pages for the embeds, under the same CSP as the site: nothing inline, nothing off-origin.
 const HOST_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; worker-src 'self'";
 

@@ -3,7 +3,7 @@
 // plan survives the address (a bad value there gets its message beside its field).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useSite, openPage, screenshot, requestedPaths } from './helpers.mjs';
+import { useSite, openPage, screenshot, requestedPaths, isChunkOf } from './helpers.mjs';
 import { presetSpec } from '../../web/js/lib/planner-presets.js';
 
 const site = useSite();
@@ -224,14 +224,14 @@ test('the planner and sweep code loads only when their tab is first opened', asy
     await page.goto(site.server.url);
     await page.waitForSelector('.lesson-body h1, #lesson-root h1', { timeout: 20000 });
     await page.waitForLoadState('networkidle');
-    assert.deepEqual(requested.filter((p) => /views\/(planner|sweep-chart)\.js$/.test(p)), []);
+    assert.deepEqual(requested.filter((p) => isChunkOf(p, 'planner') || isChunkOf(p, 'sweep-chart')), []);
     await page.click('.site-nav a[data-view="planner"]');
     await page.waitForSelector('.view-planner select[name="preset"]', { timeout: 20000 });
-    assert.ok(requested.some((p) => p.endsWith('/js/views/planner.js')));
-    assert.ok(!requested.some((p) => p.endsWith('/js/views/sweep-chart.js')));
+    assert.ok(requested.some((p) => isChunkOf(p, 'planner')));
+    assert.ok(!requested.some((p) => isChunkOf(p, 'sweep-chart')));
     await page.click('.site-nav a[data-view="sweep"]');
     await page.waitForSelector('.view-sweep .dpl-sweep', { timeout: 20000 });
-    assert.ok(requested.some((p) => p.endsWith('/js/views/sweep-chart.js')));
+    assert.ok(requested.some((p) => isChunkOf(p, 'sweep-chart')));
     assert.deepEqual(log.errors, []);
   } finally {
     await context.close();
