@@ -27,6 +27,9 @@ async function OPEN_PAPERS(page) {
   await page.waitForSelector('.view-sweep .dpl-papers[data-ready]', { timeout: 60000 });
 }
 
+// The explorer's full default run (DualPipe 8x20 beside 1F1B) is checked in English and Hindi;
+// states that are about something else (streams, timing, a CSV, a rejected value) draw a 4x8 run,
+// since axe's time grows with the ops drawn and its rules see the same markup either way.
 const PAGES = [
   ['reader', '', '.lesson .sim-widget .dpl-op'],
   ['timeline', '#view=timeline&compare=1f1b', '.view-timeline .dpl-op'],
@@ -34,10 +37,10 @@ const PAGES = [
   ['sweep', '#view=sweep', '.view-sweep .dpl-sweep-svg'],
   ['sweep table', '#view=sweep&table=1', '.view-sweep .dpl-table'],
   ['bad parameter', '#view=timeline&ranks=3', '.view-timeline .dpl-error'],
-  ['timeline streams', '#view=timeline&commRatio=1&streams=1', '.view-timeline .dpl-part'],
+  ['timeline streams', '#view=timeline&ranks=4&microbatches=8&commRatio=1&streams=1', '.view-timeline .dpl-part'],
   ['timeline streams table', '#view=timeline&ranks=4&microbatches=8&commRatio=1&streams=1&table=1', '.view-timeline .dpl-table tr.is-part'],
-  ['streams unavailable', '#view=timeline&streams=1', '.view-timeline .dpl-streams-hint:not([hidden])'],
-  ['bad comm value', '#view=timeline&commRatio=1&attnShare=2', '.view-timeline .dpl-error'],
+  ['streams unavailable', '#view=timeline&ranks=4&microbatches=8&streams=1', '.view-timeline .dpl-streams-hint:not([hidden])'],
+  ['bad comm value', '#view=timeline&ranks=4&microbatches=8&commRatio=1&attnShare=2', '.view-timeline .dpl-error'],
   ['planner from the address', '#view=planner&plan=nope&cluster.gpus=abc', '.view-planner .dpl-field-msg[data-path="/cluster/gpus"]:not(:empty)'],
   ['embed', 'embed.html?widget=timeline&ranks=4&microbatches=8', '.dpl-op'],
   ['sweep nothing can run', '#view=sweep&axis=ranks&microbatches=0', '.dpl-field-microbatches .dpl-fix'],
@@ -49,10 +52,10 @@ const PAGES = [
   ['sweep, Hindi', '#view=sweep&lang=hi', '.view-sweep .dpl-sweep-svg'],
   ['planner, Hindi', '#view=planner&plan=deepseek-v3-2048-h800&lang=hi', '.view-planner .dpl-planner-table'],
   // The timing control, a PyTorch CSV with an error beside its box, the papers panel once run.
-  ['runtime timing', '#view=timeline&timing=runtime&backward=1.5&weight=0.9', '.dpl-field-timing:not([hidden]) select'],
+  ['runtime timing', '#view=timeline&ranks=4&microbatches=8&timing=runtime&backward=1.5&weight=0.9', '.dpl-field-timing:not([hidden]) select'],
   ['runtime timing refused, Hindi', '#view=timeline&ranks=4&microbatches=8&timing=runtime&commRatio=1&lang=hi', '.dpl-field-timing .dpl-field-msg:not(:empty)'],
-  ['CSV error', '#view=timeline&custom=0F0%2C0X1', '.dpl-own .dpl-own-place:not([hidden])'],
-  ['CSV run, Hindi', '#view=timeline&lang=hi&custom=0F0%2C0B0', '.dpl-own .dpl-own-timeline .dpl-op'],
+  ['CSV error', '#view=timeline&ranks=4&microbatches=8&custom=0F0%2C0X1', '.dpl-own .dpl-own-place:not([hidden])'],
+  ['CSV run, Hindi', '#view=timeline&ranks=4&microbatches=8&lang=hi&custom=0F0%2C0B0', '.dpl-own .dpl-own-timeline .dpl-op'],
   ['papers panel', '#view=sweep', '.view-sweep .dpl-papers > summary', OPEN_PAPERS],
   ['papers panel, Hindi', '#view=sweep&lang=hi', '.view-sweep .dpl-papers > summary', OPEN_PAPERS],
 ];
