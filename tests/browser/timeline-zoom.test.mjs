@@ -1,8 +1,9 @@
 // Zoom, pan and the overview strip in Chromium, on the explorer: buttons, keys, ctrl+wheel around
 // the pointer, drag, the strip's own keys, playback that follows the cursor; the SVG keeps its
 // data-* attributes for the ops in view; a 64 x 1024 DualPipe run (73,666 ops) is drawn on canvas
-// with all 64 ranks; the memory lane's peaks are core's, in per-GPU units. Saves screenshots (en
-// and hi, light and dark, desktop and phone).
+// with all 64 ranks, each drawn once scrolled into view (the canvas holds only the ranks on
+// screen); the memory lane's peaks are core's, in per-GPU units. Saves screenshots (en and hi,
+// light and dark, desktop and phone).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite, openPage, waitForTimeline, readDrawnOps, expectedOps, screenshot } from './helpers.mjs';
@@ -135,15 +136,17 @@ test('a 64 x 1024 DualPipe run (73,666 ops) is drawn whole on canvas, every one 
       await page.waitForSelector(`${SCOPE} .dpl-timeline-canvas`, { timeout: 60000 });
       assert.equal(await page.$$eval(`${SCOPE} .dpl-rank-label`, (l) => l.length), 64);
       assert.match(await page.$eval(`${SCOPE} .dpl-timeline-canvas`, (c) => c.getAttribute('aria-label')), /73,666/);
-      // Along each rank's row (at its label's height), the leftmost and rightmost painted pixels
-      // are where that rank's first op starts and its last op ends.
-      const rows = await page.$eval(`${SCOPE} .dpl-lane-plot`, (plotEl) => {
+      // The lane starts below the page's heading: the canvas holds the ranks on screen, not all 64.
+      const held = await page.$eval(`${SCOPE} .dpl-timeline-canvas`, (c) => c.dataset.ranks.split('-').map(Number));
+      assert.ok(held[0] === 0 && held[1] < 63, `the canvas holds ranks ${held.join('-')} of 0-63 (${width}px)`);
+      // Along each rank's row (at its label's height), scrolled into view, the leftmost and
+      // rightmost painted pixels are where that rank's first op starts and its last op ends.
+      const rows = await page.$eval(`${SCOPE} .dpl-lane-plot`, async (plotEl) => {
         const canvas = plotEl.querySelector('canvas');
-        const box = canvas.getBoundingClientRect();
         const plot = plotEl.querySelector('.dpl-plot-window').getBoundingClientRect();
-        const scale = canvas.width / box.width;
+        const scale = canvas.width / canvas.getBoundingClientRect().width;
         const ctx = canvas.getContext('2d');
-        const x0 = Math.round((plot.left - box.left) * scale);
+        const x0 = Math.round((plot.left - canvas.getBoundingClientRect().left) * scale);
         const w = Math.round(plot.width * scale);
         // The idle fill is whatever the theme's CSS gives idle rows: read it from a probe.
         const probe = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
@@ -156,9 +159,14 @@ test('a 64 x 1024 DualPipe run (73,666 ops) is drawn whole on canvas, every one 
         one.fillRect(0, 0, 1, 1);
         const idle = [...one.getImageData(0, 0, 1, 1).data];
         probe.remove();
-        return [...plotEl.querySelectorAll('.dpl-rank-label')].map((label) => {
+        const found = [];
+        for (const label of plotEl.querySelectorAll('.dpl-rank-label')) {
+          // Scrolled so the label is at the viewport's top edge: the scroll event, dispatched
+          // before the next frame's callbacks, has had the canvas draw its row.
+          label.scrollIntoView({ block: 'start' });
+          await new Promise((resolve) => requestAnimationFrame(resolve));
           const lb = label.getBoundingClientRect();
-          const y = Math.round(((lb.top + lb.bottom) / 2 - box.top) * scale);
+          const y = Math.round(((lb.top + lb.bottom) / 2 - canvas.getBoundingClientRect().top) * scale);
           const px = ctx.getImageData(x0, y, w, 1).data;
           let left = -1;
           let right = -1;
@@ -169,8 +177,9 @@ test('a 64 x 1024 DualPipe run (73,666 ops) is drawn whole on canvas, every one 
               right = i;
             }
           }
-          return { left: left / scale, right: (right + 1) / scale, width: w / scale };
-        });
+          found.push({ left: left / scale, right: (right + 1) / scale, width: w / scale });
+        }
+        return found;
       });
       assert.equal(rows.length, 64);
       rows.forEach((row, r) => {

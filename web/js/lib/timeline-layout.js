@@ -3,6 +3,7 @@
 // per rank a block of rows (its ops, then optionally its compute and communication streams and
 // its memory lane). Runs with many ranks get compact rows so 64 ranks fit on one screen.
 // DOM-free.
+import { clamp } from './scale.js';
 
 /** Gutter, idle column, axis band and the full-size rows (as drawn before zoom existed). */
 export const LAYOUT = Object.freeze({ rowHeight: 26, rowGap: 6, left: 64, right: 60, top: 26, bottom: 8 });
@@ -47,4 +48,16 @@ export function rankAtY(layout, y, ranks) {
   const r = Math.floor((y - layout.top) / (layout.block + layout.gap));
   if (r < 0 || r >= ranks) return -1;
   return y - layout.rowY(r) < layout.block ? r : -1;
+}
+
+/**
+ * The whole rank blocks that cover lane y in [top, bottom): {first, last, top, bottom}, the last
+ * two the span a canvas drawing only those ranks takes (from the lane's top when the first rank
+ * is 0, the axis band above it included; to the lane's bottom when the last rank is the last).
+ */
+export function rankSpan(layout, ranks, top, bottom) {
+  const pitch = layout.block + layout.gap;
+  const first = clamp(Math.floor((top - layout.top) / pitch), 0, ranks - 1);
+  const last = clamp(Math.ceil((bottom - layout.top) / pitch) - 1, first, ranks - 1);
+  return { first, last, top: first > 0 ? layout.rowY(first) : 0, bottom: last < ranks - 1 ? layout.rowY(last + 1) : layout.height };
 }

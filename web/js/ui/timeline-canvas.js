@@ -7,13 +7,16 @@
 // with the same pixels a whole paint gives (hatching is anchored to the run, not the canvas).
 // The gutter, cursor and veil are the same HTML layers as the SVG renderer's
 // (ui/timeline-frame.js); hover finds the op under the pointer by binary search, and the data
-// table lists the ops as text.
+// table lists the ops as text. The canvas covers only the ranks on screen (and ROW_MARGIN
+// beyond): a tall lane's bitmap is copied whole to the compositor each time it changes, so rows
+// off screen would cost every frame of a pan or of playback; reveal() draws rows scrolled in.
 import { h } from './dom.js';
 import { ticks } from '../lib/scale.js';
 import { formatNumber } from '../lib/format.js';
 import { lodRuns, createRuns, categoryParts, firstAfter, FB_BASE, CATEGORY_KINDS, opAtTime } from '../lib/timeline-lod.js';
 import { timeToX, xToTime } from '../lib/timeline-viewport.js';
-import { rankAtY } from '../lib/timeline-layout.js';
+import { rankAtY, rankSpan } from '../lib/timeline-layout.js';
+import { clamp } from '../lib/scale.js';
 import { fits } from './timeline-draw.js';
 import { drawGutter, cursorLayer, memoryPath } from './timeline-frame.js';
 import { hatchPattern } from './timeline-palette.js';
@@ -30,6 +33,11 @@ const MAX_LABELS = 3000; // past this many ids in view, text costs more than it 
 /** A pan longer than this share of the plot repaints it all: little of the old bitmap is left. */
 const MAX_SHIFT = 0.75;
 const HATCH_PX = 6; // the hatch tile (timeline-palette.js hatchPattern)
+/**
+ * CSS pixels drawn above and below the viewport: rows a scroll brings in are on the canvas
+ * already when the compositor scrolls ahead of the repaint, and small scrolls repaint nothing.
+ */
+const ROW_MARGIN = 128;
 
 /** Rectangles to fill, batched per colour and opacity: one path and one fill per batch. */
 function createBatches() {
@@ -175,53 +183,39 @@ const MAX_DIAGONAL_OPS = 1500;
 
 /**
  * One lane on a canvas. `lane`: {title, result, tracks, memory?, opAt(rank, i)}. Returns
- * {element, render(view), setCursor(t), hit(clientX, clientY) -> {op, box} | null}.
+ * {element, canvas, render(view), setCursor(t), hit(clientX, clientY) -> {op, box} | null,
+ * reveal()}: reveal() after the page scrolled or resized draws the ranks that came on screen.
+ * The canvas's data-ranks says which ranks it holds ("first-last").
  */
 export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }) {
   const L = layout;
   const ranks = lane.tracks.length;
   const canvas = h('canvas', { class: 'dpl-timeline-canvas', role: 'img', 'aria-label': t('tl.canvasLabel', { title: lane.title, ops: lane.opCount.toLocaleString('en') }) });
   const dpr = Math.min(2, globalThis.devicePixelRatio || 1);
-  canvas.width = Math.round(L.width * dpr);
-  canvas.height = Math.round(L.height * dpr);
   canvas.style.width = `${L.width}px`;
-  canvas.style.height = `${L.height}px`;
   const ctx = canvas.getContext('2d', { alpha: true });
   const cursor = cursorLayer(L);
+  // The plot keeps the whole lane's height; the canvas is placed over the ranks it holds.
   const element = h('div', { class: 'dpl-lane-plot is-canvas' }, [canvas, cursor.element, drawGutter(ranks, L, t)]);
+  element.style.height = `${L.height}px`;
   const batches = createBatches();
   const hatch = { light: hatchPattern(ctx, palette.hatchLight), dark: hatchPattern(ctx, palette.hatchDark) };
   const labelPx = L.rowHeight >= 16;
   const plotRight = L.left + L.plotWidth;
-  // At a whole-number pixel ratio, rows are painted as pixels (createBand); otherwise as paths.
-  const band = Number.isInteger(dpr) ? createBand(L.plotWidth * dpr, (L.height - L.top) * dpr) : null;
   const bandWidth = L.plotWidth * dpr;
   const colours = Array.from({ length: COLOURS }, (_, c) => rgba(c >= GROUPED_W ? palette.solid.W[c - GROUPED_W] : palette.cell[CATEGORY_KINDS[c >> 1]][c & 1]));
   const idleColour = rgba(palette.idle);
   const gridColour = rgba(palette.grid);
-  // Each rank's op row in the band: its parts (upper half, the line anti-aliasing splits
-  // between the halves when the row is an odd number of pixels tall, lower half) and which
-  // template lines a full-height, upper-half and lower-half rectangle covers.
-  const bandParts = [];
-  const rowLines = Array.from({ length: ranks }, (_, r) => {
-    const first = (L.rowY(r) - L.top) * dpr;
-    const tall = L.rowHeight * dpr;
-    const half = Math.floor(tall / 2);
-    const parts = tall % 2 ? [{ first, count: half }, { first: first + half, count: 1 }, { first: first + half + 1, count: half }] : [{ first, count: half }, { first: first + half, count: half }];
-    bandParts.push(...parts);
-    const line = (part, cover) => ({ at: part.first * bandWidth, cover });
-    const split = parts.length === 3 ? [line(parts[1], 0.5)] : [];
-    return {
-      templates: parts.map((part) => part.first * bandWidth),
-      full: parts.map((part) => line(part, 1)),
-      upper: [line(parts[0], 1), ...split],
-      lower: [line(parts[parts.length - 1], 1), ...split],
-    };
-  });
+  let rows = null; // the ranks the canvas holds: {first, last, top, bottom} (rankSpan)
+  let bandY = 0; // canvas pixels above the rows' band (the axis band, when rank 0 is held)
+  // At a whole-number pixel ratio, rows are painted as pixels (createBand); otherwise as paths.
+  let band = null;
+  let bandParts = [];
+  let rowLines = [];
   /** The template lines a batched rectangle at CSS y, `hgt` tall, covers. */
   const place = (y, hgt) => {
     const r = Math.floor((y - L.top) / (L.block + L.gap));
-    const lines = rowLines[r];
+    const lines = rowLines[r - rows.first];
     return hgt >= L.rowHeight ? lines.full : y === L.rowY(r) ? lines.upper : lines.lower;
   };
   let view = { start: 0, end: makespan };
@@ -230,6 +224,67 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }
   let backCtx = null;
   let diagonal = false; // this view's pair cells are split diagonally (see paintColumns)
   let labelled = false; // this view draws micro-batch ids
+
+  /** The part of the lane inside the viewport (CSS pixels from its top), or null while it has no box (hidden). */
+  function onScreen() {
+    const box = element.getBoundingClientRect();
+    if (!box.height) return null;
+    const viewport = document.documentElement.clientHeight || globalThis.innerHeight;
+    return { top: clamp(-box.top, 0, L.height), bottom: clamp(viewport - box.top, 0, L.height) };
+  }
+
+  /**
+   * Whether the canvas holds every row on screen; if not, sizes it to those rows and ROW_MARGIN.
+   * A hidden lane keeps the rows it holds, and one never shown holds them all.
+   */
+  function holdsRowsOnScreen() {
+    const seen = onScreen();
+    if (rows && (!seen || (seen.top >= rows.top && seen.bottom <= rows.bottom))) return true;
+    hold(seen ? rankSpan(L, ranks, seen.top - ROW_MARGIN, seen.bottom + ROW_MARGIN) : rankSpan(L, ranks, 0, L.height));
+    return false;
+  }
+
+  /**
+   * Sizes the canvas to the ranks of `span` (which clears it) and lays out their band: each
+   * rank's op row as its parts (upper half, the line anti-aliasing splits between the halves
+   * when the row is an odd number of pixels tall, lower half) and the template lines a
+   * full-height, upper-half and lower-half rectangle covers.
+   */
+  function hold(span) {
+    rows = span;
+    canvas.width = Math.round(L.width * dpr);
+    canvas.height = Math.round((rows.bottom - rows.top) * dpr);
+    canvas.style.height = `${rows.bottom - rows.top}px`;
+    canvas.style.top = `${rows.top}px`;
+    canvas.dataset.ranks = `${rows.first}-${rows.last}`;
+    painted = null;
+    back = null;
+    const bandTop = L.rowY(rows.first);
+    bandY = (bandTop - rows.top) * dpr;
+    band = Number.isInteger(dpr) ? createBand(bandWidth, canvas.height - bandY) : null;
+    bandParts = [];
+    rowLines = [];
+    for (let r = rows.first; r <= rows.last; r++) {
+      const first = (L.rowY(r) - bandTop) * dpr;
+      const tall = L.rowHeight * dpr;
+      const half = Math.floor(tall / 2);
+      const parts = tall % 2 ? [{ first, count: half }, { first: first + half, count: 1 }, { first: first + half + 1, count: half }] : [{ first, count: half }, { first: first + half, count: half }];
+      bandParts.push(...parts);
+      const line = (part, cover) => ({ at: part.first * bandWidth, cover });
+      const split = parts.length === 3 ? [line(parts[1], 0.5)] : [];
+      rowLines.push({
+        templates: parts.map((part) => part.first * bandWidth),
+        full: parts.map((part) => line(part, 1)),
+        upper: [line(parts[0], 1), ...split],
+        lower: [line(parts[parts.length - 1], 1), ...split],
+      });
+    }
+  }
+
+  /** After a scroll or resize: paints the view afresh if rows came on screen that the canvas lacks. */
+  function reveal() {
+    if (!holdsRowsOnScreen()) render(view);
+  }
 
   /** Tick marks and their times in the band above the rows, and the idle column's name. */
   function drawAxisBand() {
@@ -297,7 +352,9 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }
   }
 
   function render(next) {
-    const dx = shiftTo(next);
+    // A whole paint costs more than finding the rows on screen (which may lay the page out).
+    const dx = rows ? shiftTo(next) : null;
+    if (dx === null) holdsRowsOnScreen();
     // Shifted, the bitmap shows the painted view moved by whole pixels: within half a pixel of
     // `next`, and exactly what painting that view afresh gives. The cursor and hits use it too.
     view = dx === null ? next : dx === 0 ? painted : {
@@ -305,7 +362,7 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }
       end: painted.end + (dx / L.plotWidth) * (painted.end - painted.start),
     };
     if (dx === 0) return;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.setTransform(dpr, 0, 0, dpr, 0, -rows.top * dpr); // lane coordinates
     diagonal = labelPx && opsInView(view) <= MAX_DIAGONAL_OPS;
     labelled = labelsFor(view);
     // The hatch moves with the ops: anchored at time 0, at a whole pixel.
@@ -336,7 +393,7 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }
    * it makes the two copies (22 ms against 2 at 1216 x 922, measured).
    */
   function shiftBitmap(dx) {
-    const y = L.top * dpr;
+    const y = bandY;
     const band = canvas.height - y;
     const d = Math.abs(dx) * dpr;
     const w = L.plotWidth * dpr - d;
@@ -371,12 +428,16 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }
     ctx.clearRect(x0, L.top, x1 - x0, L.height - L.top);
     ctx.strokeStyle = palette.grid;
     ctx.lineWidth = 1;
+    // Gridlines end at the canvas's edges: drawn from far outside it, a line is rasterised
+    // with a row of partial coverage where it enters, unlike the whole paint's pixels.
+    const gridTop = Math.max(L.top, rows.top);
+    const gridBottom = Math.min(L.height - L.bottom, rows.bottom);
     ctx.beginPath();
     for (const v of ticks(view.start, view.end, Math.max(2, Math.floor(L.plotWidth / 70)))) {
       const x = tickX(v);
       if (x < x0 - 1 || x > x1 + 1) continue;
-      ctx.moveTo(x, L.top);
-      ctx.lineTo(x, L.height - L.bottom);
+      ctx.moveTo(x, gridTop);
+      ctx.lineTo(x, gridBottom);
     }
     ctx.stroke();
     const from = Math.max(0, x0 - L.left);
@@ -396,14 +457,14 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }
     if (!pixels) {
       ctx.fillStyle = palette.idle;
       ctx.beginPath();
-      for (let r = 0; r < ranks; r++) ctx.rect(L.left + from, L.rowY(r), to - from, L.rowHeight);
+      for (let r = rows.first; r <= rows.last; r++) ctx.rect(L.left + from, L.rowY(r), to - from, L.rowHeight);
       ctx.fill();
     }
     const details = []; // x, y, w, category, rank, op of single ops: pair cells, hatching, ids
     // Pair cells are split diagonally (two anti-aliased triangles) only where there are few of
     // them and rows are full height: thousands of triangles cost a software-rasterised canvas
     // more than the rest of the frame, so a dense view splits them into upper and lower halves.
-    for (let r = 0; r < ranks; r++) {
+    for (let r = rows.first; r <= rows.last; r++) {
       const y = L.rowY(r);
       const n = lodRuns(lane.tracks[r], view, L.plotWidth, runs, undefined, from, to);
       for (let j = 0; j < n; j++) {
@@ -437,8 +498,8 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }
       pixels.begin(from * dpr, to * dpr, grid, gridColour);
       for (const lines of rowLines) for (const at of lines.templates) pixels.template(at, idleColour);
       batches.blit(pixels, colours, place, L.left, dpr);
-      pixels.finish(bandParts, (L.height - L.bottom - L.top) * dpr);
-      ctx.putImageData(pixels.image, L.left * dpr, L.top * dpr, from * dpr, 0, (to - from) * dpr, pixels.image.height);
+      pixels.finish(bandParts, (Math.min(rows.bottom, L.height - L.bottom) - L.rowY(rows.first)) * dpr);
+      ctx.putImageData(pixels.image, L.left * dpr, bandY, from * dpr, 0, (to - from) * dpr, pixels.image.height);
     } else {
       batches.fill(ctx, palette);
     }
@@ -526,9 +587,9 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }
   /** Each rank's in-flight activations; the whole view's path, clipped to columns [from, to). */
   function drawMemory(from, to) {
     ctx.fillStyle = palette.memoryTrack;
-    for (let r = 0; r < ranks; r++) ctx.fillRect(L.left + from, L.rowY(r) + L.memoryY, to - from, L.memoryHeight);
+    for (let r = rows.first; r <= rows.last; r++) ctx.fillRect(L.left + from, L.rowY(r) + L.memoryY, to - from, L.memoryHeight);
     ctx.beginPath();
-    for (let r = 0; r < ranks; r++) {
+    for (let r = rows.first; r <= rows.last; r++) {
       const top = L.rowY(r) + L.memoryY;
       memoryPath(lane.memory[r], view, L.plotWidth, { x0: L.left, y0: top + L.memoryHeight, height: L.memoryHeight - 1, max: memoryMax }, ctx);
     }
@@ -542,7 +603,7 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }
     ctx.textAlign = 'center';
     ctx.textBaseline = 'middle';
     const x = L.width - L.right / 2 + 4;
-    for (let r = 0; r < ranks; r++) {
+    for (let r = rows.first; r <= rows.last; r++) {
       const idle = lane.result.perRank?.[r]?.idle;
       ctx.fillStyle = palette.tick;
       if (typeof idle === 'number') ctx.fillText(formatNumber(idle), x, L.rowY(r) + L.rowHeight / 2);
@@ -555,7 +616,7 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }
 
   /** The op under a point (client coordinates), with its box on screen, or null. */
   function hit(clientX, clientY) {
-    const box = canvas.getBoundingClientRect();
+    const box = element.getBoundingClientRect();
     const x = clientX - box.left - L.left;
     const y = clientY - box.top;
     const rank = rankAtY(L, y, ranks);
@@ -569,5 +630,5 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }
   }
 
   const setCursor = (time) => cursor.set(timeToX(view, L.plotWidth, Math.min(time, makespan)), time >= makespan);
-  return { element, canvas, render, setCursor, hit };
+  return { element, canvas, render, setCursor, hit, reveal };
 }

@@ -1,6 +1,7 @@
 // One lane of a timeline widget behind one interface, whichever renderer lib/timeline-lod.js's
-// rendererFor() picked: {element, render(view), setCursor(t), hit(x, y), cells, where, svg}. The SVG
-// renderer is redrawn for each view (only the ops in view) inside a stable container, keeping
+// rendererFor() picked: {element, render(view), setCursor(t), hit(x, y), reveal(), cells, where,
+// svg}; reveal() follows a scroll or resize (a canvas holds only the rows on screen, an SVG lane is
+// drawn whole). The SVG renderer is redrawn for each view (only the ops in view) inside a stable container, keeping
 // keyboard focus on the same op; the canvas renderer repaints. The canvas renderer is fetched on
 // first use (loadCanvas): the lesson and most explorer runs are SVG and never need it.
 import { h } from './dom.js';
@@ -32,7 +33,7 @@ export function mountLane(kind, lane, opts, focus) {
     return { ...drawn, kind, cells: null, where: null, svg: null };
   }
   const element = h('div', { class: 'dpl-lane-body' });
-  const api = { kind, element, cells: [], where: new WeakMap(), svg: null, setCursor: () => {}, hit: () => null };
+  const api = { kind, element, cells: [], where: new WeakMap(), svg: null, setCursor: () => {}, hit: () => null, reveal: () => {} };
   let cursorAt = 0;
   api.render = (view) => {
     const active = element.contains(document.activeElement) && document.activeElement.classList.contains('dpl-op');

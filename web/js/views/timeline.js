@@ -362,6 +362,7 @@ export function mount(element, deps) {
   function applyTableMode() {
     if (tableMode && lanes.length && !tables.firstChild) tables.append(...buildTables(lanes, t, { view, streams: streamsWanted && !streamsBlocker }));
     scroll.hidden = tableMode && lanes.length > 0; // a message stays visible in table mode
+    if (!scroll.hidden) revealRows(); // the chart may come back where other rows are on screen
     viewBar.bar.hidden = !lanes.length || (tableMode && kind === 'svg');
     tables.hidden = !tableMode;
     legendSlot.hidden = tableMode;
@@ -542,6 +543,12 @@ export function mount(element, deps) {
     }, 120);
   });
   resize.observe(element);
+  // A canvas lane holds only the rows on screen: whatever scrolls (the page, a container of the
+  // widget: scroll events do not bubble, so capture them) or resizes may bring others in.
+  const revealRows = () => { for (const lane of lanes) lane.drawn?.reveal(); };
+  const scrollWatch = { capture: true, passive: true };
+  document.addEventListener('scroll', revealRows, scrollWatch);
+  globalThis.addEventListener('resize', revealRows, { passive: true });
   // A theme switch changes the colours a canvas took from CSS.
   const themeWatch = new MutationObserver(() => { if (lanes.length && kind === 'canvas') draw(); });
   themeWatch.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme', 'class'] });
@@ -585,6 +592,8 @@ export function mount(element, deps) {
       cancelAnimationFrame(frame);
       cancelAnimationFrame(viewFrame);
       resize.disconnect();
+      document.removeEventListener('scroll', revealRows, scrollWatch);
+      globalThis.removeEventListener('resize', revealRows);
       themeWatch.disconnect();
       unbindGestures();
       clearTimeout(resizeTimer);
