@@ -115,8 +115,8 @@ namespace pipesim {
     " (GPU model \"{gpu}\" not in our table: assumed as fast as an H800)")                        \
   X(StepBubble, "plan.step.bubble",                                                               \
     "Simulated bubble fraction {bubble:pct} against 1F1B's {bubble1f1b:pct} at the same P and M " \
-    "(chunk costs F={f}, B={b}, W={w}, F&B={fb}; no communication): {saved:k1} GPU-hours saved over the "  \
-    "run.")                                                                                       \
+    "(chunk costs F={f}, B={b}, W={w}, F&B={fb}; no communication): {saved:k1} GPU-hours saved "  \
+    "over the run.")                                                                              \
   X(StepCommunication, "plan.step.communication",                                                 \
     "With expert all-to-all at compute:communication 1:{ratio:f2} (DeepSeek-V3's "              \
     "1:{referenceRatio} at {referenceGbps:f0} Gbps, scaled to {gbps:f0} Gbps) and {layers} layers per chunk, {schedule:title} hides "      \

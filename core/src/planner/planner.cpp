@@ -35,11 +35,11 @@ namespace {
 
 using detail::expert_parallel;
 using detail::memory_at;
-using T = PlanTextId;
+using Phrase = PlanTextId;
 
 /// "1 parameter copy", "2 parameter copies": the count with its noun in the right number.
 PlanText copies_text(int copies) {
-  return plan_text(copies == 1 ? T::PartOneCopy : T::PartCopies, {{"n", copies}});
+  return plan_text(copies == 1 ? Phrase::PartOneCopy : Phrase::PartCopies, {{"n", copies}});
 }
 
 /// An optional clause: the phrase when `said`, else nothing.
@@ -84,22 +84,22 @@ class Planner {
 
   Result<Plan> run() {
     if (s_.training_tokens < kPlanMinTokens) return refuse_tokens();
-    note("tokens", plan_text(T::StepTokens, {{"tokens", s_.training_tokens}, {"min", kPlanMinTokens}}));
+    note("tokens", plan_text(Phrase::StepTokens, {{"tokens", s_.training_tokens}, {"min", kPlanMinTokens}}));
     const PlanMemory whole = memory_at(s_, 1, 1, false);
     if (whole.fits)
       return reject("fits-one-gpu",
-                    plan_text(T::RejectFitsOneGpu,
+                    plan_text(Phrase::RejectFitsOneGpu,
                               {{"perGpu", whole.total_gb}, {"usable", whole.usable_gb}}),
-                    plan_text(T::RecommendDataParallel));
-    note("memory", plan_text(T::StepMemorySplit, {{"perGpu", whole.total_gb},
+                    plan_text(Phrase::RecommendDataParallel));
+    note("memory", plan_text(Phrase::StepMemorySplit, {{"perGpu", whole.total_gb},
                                                   {"usable", whole.usable_gb},
                                                   {"usablePercent", 100 * kPlanUsableMemoryFraction},
                                                   {"memory", c_.memory_per_gpu_gb}}));
     if (s_.requested.ranks > kPlanMaxDepth)
       return reject("depth-over-64",
-                    plan_text(T::RejectDepthRequested,
+                    plan_text(Phrase::RejectDepthRequested,
                               {{"ranks", s_.requested.ranks}, {"max", kPlanMaxDepth}}),
-                    plan_text(T::RecommendShallower, {{"max", kPlanMaxDepth}}));
+                    plan_text(Phrase::RecommendShallower, {{"max", kPlanMaxDepth}}));
     choose_schedule();
     if (s_.requested.chunks > 0 && !find_schedule_info(schedule_)->chunks.taken()) {
       // The simulator's own rule and message (which schedules take chunks), at the spec's field.
@@ -110,8 +110,8 @@ class Planner {
       return e;
     }
     if (schedule_ == "dualpipe" && !expert_parallel(m_))
-      return reject("dualpipe-without-ep", plan_text(T::RejectDualPipeWithoutEp),
-                    plan_text(T::RecommendOneCopy));
+      return reject("dualpipe-without-ep", plan_text(Phrase::RejectDualPipeWithoutEp),
+                    plan_text(Phrase::RecommendOneCopy));
     if (schedule_ == "dualpipe") refuse_dualpipe_if_needed();
     if (auto st = choose_depth(); !st.ok()) return st.error();
     if (p_.reject) return p_;
@@ -121,8 +121,8 @@ class Planner {
     // DualPipeV (one copy, one direction) runs any M >= 2P, as dualpipev.py does.
     if (find_schedule_info(schedule_)->shape.even_microbatches && m % 2 != 0)
       return reject("odd-microbatches",
-                    plan_text(T::RejectOddMicrobatches, {{"microbatches", m}, {"schedule", schedule_}}),
-                    plan_text(T::RecommendEvenMicrobatches));
+                    plan_text(Phrase::RejectOddMicrobatches, {{"microbatches", m}, {"schedule", schedule_}}),
+                    plan_text(Phrase::RecommendEvenMicrobatches));
     if (auto st = simulate_plan(m); !st.ok()) return st.error();
     advise();
     return p_;
@@ -140,19 +140,19 @@ class Planner {
     p_.schedule.reset();  // no pipeline plan: nothing of one is reported
     p_.ranks = p_.stages = p_.microbatches = 0;
     p_.memory.reset();
-    note("reject", plan_text(T::StepReject, {{"reject", std::move(message)},
+    note("reject", plan_text(Phrase::StepReject, {{"reject", std::move(message)},
                                              {"recommend", std::move(recommend)}}));
-    p_.all_to_all = p_.rollback = plan_text(T::NoPlan);
+    p_.all_to_all = p_.rollback = plan_text(Phrase::NoPlan);
     return p_;
   }
 
   Plan refuse_tokens() {
     p_.rule = "under-1b-tokens";
     PlanText message =
-        plan_text(T::RefusalTokens, {{"tokens", s_.training_tokens}, {"min", kPlanMinTokens}});
+        plan_text(Phrase::RefusalTokens, {{"tokens", s_.training_tokens}, {"min", kPlanMinTokens}});
     p_.refusal = PlanRefusal{p_.rule, "pipeline parallelism", "data + tensor parallelism", message};
-    note("tokens", plan_text(T::StepTokensRefused, {{"refusal", std::move(message)}}));
-    p_.all_to_all = p_.rollback = plan_text(T::NoPlan);
+    note("tokens", plan_text(Phrase::StepTokensRefused, {{"refusal", std::move(message)}}));
+    p_.all_to_all = p_.rollback = plan_text(Phrase::NoPlan);
     return p_;
   }
 
@@ -160,26 +160,26 @@ class Planner {
     if (!s_.requested.schedule.empty()) {
       schedule_ = s_.requested.schedule;
       p_.rule = "requested";
-      note("schedule", plan_text(T::StepScheduleRequested, {{"schedule", schedule_}}));
+      note("schedule", plan_text(Phrase::StepScheduleRequested, {{"schedule", schedule_}}));
     } else if (expert_parallel(m_)) {
       schedule_ = "dualpipe";
       p_.rule = "moe-expert-parallel";
-      note("schedule", plan_text(T::StepScheduleMoe, {{"ep", m_.expert_parallel}}));
+      note("schedule", plan_text(Phrase::StepScheduleMoe, {{"ep", m_.expert_parallel}}));
     } else if (c_.gpus < kPlanSmallRunGpus) {
       schedule_ = "1f1b";
       p_.rule = "small-run";
       note("schedule",
-           plan_text(T::StepScheduleSmallRun, {{"gpus", c_.gpus}, {"limit", kPlanSmallRunGpus}}));
+           plan_text(Phrase::StepScheduleSmallRun, {{"gpus", c_.gpus}, {"limit", kPlanSmallRunGpus}}));
     } else if (c_.gpus < kPlanLargeDenseGpus) {
       schedule_ = "zb-h1";
       p_.rule = "dense-under-500";
-      note("schedule", plan_text(T::StepScheduleDenseUnder500, {{"gpus", c_.gpus},
+      note("schedule", plan_text(Phrase::StepScheduleDenseUnder500, {{"gpus", c_.gpus},
                                                                 {"from", kPlanSmallRunGpus},
                                                                 {"to", kPlanLargeDenseGpus - 1}}));
     } else {
       schedule_ = "dualpipev";
       p_.rule = "dense-500-plus";
-      note("schedule", plan_text(T::StepScheduleDense500Plus,
+      note("schedule", plan_text(Phrase::StepScheduleDense500Plus,
                                  {{"gpus", c_.gpus}, {"from", kPlanLargeDenseGpus}}));
     }
   }
@@ -189,10 +189,10 @@ class Planner {
       // DualPipe's own fallback in the catalogue, the schedule its rollback would also take.
       const std::string fallback = find_schedule_info(schedule_)->fallback;
       refuse("no-custom-all-to-all", fallback,
-             plan_text(T::RefusalNoKernel, {{"fallback", fallback}}));
+             plan_text(Phrase::RefusalNoKernel, {{"fallback", fallback}}));
     } else if (c_.interconnect_gbps_per_gpu <= kPlanSlowInterconnectGbps) {
       refuse("interconnect-200gbps", "dualpipev",
-             plan_text(T::RefusalInterconnect, {{"gbps", c_.interconnect_gbps_per_gpu},
+             plan_text(Phrase::RefusalInterconnect, {{"gbps", c_.interconnect_gbps_per_gpu},
                                                 {"limit", kPlanSlowInterconnectGbps}}));
     }
   }
@@ -216,7 +216,7 @@ class Planner {
       if (ranks_ * per_rank > m_.layers)
         return make_error(Rule::PlanStagesFitLayers, "/requested/ranks",
                           {{"perRank", per_rank}, {"layers", m_.layers}, {"got", ranks_}});
-      note("depth", plan_text(T::StepDepthRequested, {{"ranks", ranks_}}));
+      note("depth", plan_text(Phrase::StepDepthRequested, {{"ranks", ranks_}}));
     } else {
       const bool frontier = m_.type == ModelType::Moe && m_.total_params >= kPlanFrontierMoeParams;
       const int guide = c_.gpus < kPlanSmallRunGpus ? kPlanSmallClusterDepth
@@ -228,10 +228,10 @@ class Planner {
       if (fit == 0) {
         const PlanMemory at64 = memory_at(s_, kPlanMaxDepth, shape.copies, true);
         reject("depth-over-64",
-               plan_text(T::RejectDepthToFit, {{"max", kPlanMaxDepth},
+               plan_text(Phrase::RejectDepthToFit, {{"max", kPlanMaxDepth},
                                                {"perGpu", at64.total_gb},
                                                {"usable", at64.usable_gb}}),
-               plan_text(T::RecommendMoreMemory));
+               plan_text(Phrase::RecommendMoreMemory));
         return Ok{};
       }
       const int from = std::max(guide, fit);
@@ -248,27 +248,27 @@ class Planner {
         return make_error(expert_parallel(m_) ? Rule::PlanNoDepthEp : Rule::PlanNoDepth, "/cluster/gpus",
                           {{"from", from}, {"max", kPlanMaxDepth}, {"gpus", c_.gpus}, {"layers", m_.layers}});
       std::vector<PlanText> guide_reason;
-      if (c_.gpus < kPlanSmallRunGpus) guide_reason.push_back(plan_text(T::PartGuideSmall));
-      else if (frontier) guide_reason.push_back(plan_text(T::PartGuideFrontier));
+      if (c_.gpus < kPlanSmallRunGpus) guide_reason.push_back(plan_text(Phrase::PartGuideSmall));
+      else if (frontier) guide_reason.push_back(plan_text(Phrase::PartGuideFrontier));
       note("depth",
-           plan_text(T::StepDepth,
+           plan_text(Phrase::StepDepth,
                      {{"ranks", ranks_},
                       {"guide", guide},
                       {"guideReason", std::move(guide_reason)},
                       {"fit", fit},
                       {"gpus", c_.gpus},
                       {"epClause", clause_if(expert_parallel(m_),
-                                             plan_text(T::PartDepthEp, {{"ep", m_.expert_parallel}}))}}));
+                                             plan_text(Phrase::PartDepthEp, {{"ep", m_.expert_parallel}}))}}));
     }
     p_.ranks = ranks_;
     p_.stages = ranks_ * per_rank;
     if (find_schedule_info(schedule_)->chunks.taken()) {
       p_.chunks = per_rank;
-      note("chunks", plan_text(s_.requested.chunks > 0 ? T::StepChunksRequested : T::StepChunksDefault,
+      note("chunks", plan_text(s_.requested.chunks > 0 ? Phrase::StepChunksRequested : Phrase::StepChunksDefault,
                                {{"chunks", per_rank}}));
     }
     p_.memory = memory_at(s_, ranks_, shape.copies, true);
-    note("layers", plan_text(T::StepLayers,
+    note("layers", plan_text(Phrase::StepLayers,
                              {{"layers", m_.layers},
                               {"stages", p_.stages},
                               {"perStage", static_cast<double>(m_.layers) / p_.stages}}));
@@ -284,7 +284,7 @@ class Planner {
     p_.microbatches = m;
     const double ratio = static_cast<double>(m) / ranks_;
     note("microbatches",
-         plan_text(s_.requested.microbatches > 0 ? T::StepMicrobatchesRequested : T::StepMicrobatches,
+         plan_text(s_.requested.microbatches > 0 ? Phrase::StepMicrobatchesRequested : Phrase::StepMicrobatches,
                    {{"microbatches", m},
                     {"perRank", ratio},
                     {"low", kPlanMicrobatchesPerRank},
@@ -302,17 +302,17 @@ class Planner {
                      (m_.active_params / kPlanCalibrationActiveParams) / speed.value_or(1.0);
       p_.gpu_hours_source = "estimated";
       note("budget",
-           plan_text(T::StepBudget,
+           plan_text(Phrase::StepBudget,
                      {{"gpuHours", *p_.gpu_hours},
                       {"reference", kPlanCalibrationGpuHoursPerTrillion},
                       {"referenceActive", kPlanCalibrationActiveParams},
-                      {"unknownGpu", clause_if(!speed, plan_text(T::PartUnknownGpu,
+                      {"unknownGpu", clause_if(!speed, plan_text(Phrase::PartUnknownGpu,
                                                                  {{"gpu", c_.gpu_model}}))}}));
     }
     p_.gpu_hours_saved_vs_1f1b =
         gpu_hours_saved(*p_.gpu_hours, 1 - *p_.bubble_fraction_1f1b, 1 - *p_.bubble_fraction);
     const Costs costs{};  // the plan's: core's defaults
-    note("bubble", plan_text(T::StepBubble, {{"bubble", *p_.bubble_fraction},
+    note("bubble", plan_text(Phrase::StepBubble, {{"bubble", *p_.bubble_fraction},
                                              {"bubble1f1b", *p_.bubble_fraction_1f1b},
                                              {"f", costs.forward},
                                              {"b", costs.backward},
@@ -323,17 +323,17 @@ class Planner {
       if (auto st = simulate_comm(m); !st.ok()) return st;
     const PlanMemory& mem = *p_.memory;
     note("memory",
-         plan_text(mem.fits ? T::StepMemoryFits : T::StepMemoryTooBig,
+         plan_text(mem.fits ? Phrase::StepMemoryFits : Phrase::StepMemoryTooBig,
                    {{"params", mem.params_per_gpu},
                     {"copies", clause_if(mem.param_copies > 1,
-                                         plan_text(T::PartExtraCopies,
+                                         plan_text(Phrase::PartExtraCopies,
                                                    {{"copies", mem.param_copies},
                                                     {"replication", mem.replication_gb}}))},
                     {"total", mem.total_gb},
                     {"usable", mem.usable_gb},
                     {"caveat", clause_if(expert_parallel(m_) && m_.routed_params == 0,
-                                         plan_text(T::PartRoutedUnknown))}}));
-    note("activations", plan_text(T::StepActivations,
+                                         plan_text(Phrase::PartRoutedUnknown))}}));
+    note("activations", plan_text(Phrase::StepActivations,
                                   {{"schedule", schedule_},
                                    {"peak", *p_.peak_activation_memory},
                                    {"peak1f1b", *p_.peak_activation_memory_1f1b}}));
@@ -373,28 +373,28 @@ class Planner {
                      });
     if (p_.alternatives.empty()) {
       note("alternatives",
-           plan_text(T::StepNoAlternative,
+           plan_text(Phrase::StepNoAlternative,
                      {{"copies", copies_text(own.copies)},
-                      {"withComm", clause_if(p_.comm.has_value(), plan_text(T::PartWithComm))}}));
+                      {"withComm", clause_if(p_.comm.has_value(), plan_text(Phrase::PartWithComm))}}));
       return Ok{};
     }
     std::vector<PlanText> list;
     for (const PlanAlternative& a : p_.alternatives) {
       list.push_back(plan_text(
-          T::PartAlternative,
+          Phrase::PartAlternative,
           {{"schedule", a.schedule},
-           {"chunks", clause_if(a.chunks > 0, plan_text(T::PartChunks, {{"chunks", a.chunks}}))},
-           {"measure", p_.comm ? plan_text(T::PartComputesOfTime,
+           {"chunks", clause_if(a.chunks > 0, plan_text(Phrase::PartChunks, {{"chunks", a.chunks}}))},
+           {"measure", p_.comm ? plan_text(Phrase::PartComputesOfTime,
                                            {{"utilization", *a.compute_utilization}})
-                               : plan_text(T::PartIdles, {{"bubble", a.bubble_fraction}})},
+                               : plan_text(Phrase::PartIdles, {{"bubble", a.bubble_fraction}})},
            {"peak", a.peak_activation_memory}}));
     }
     note("alternatives",
-         plan_text(T::StepAlternatives,
+         plan_text(Phrase::StepAlternatives,
                    {{"schedule", schedule_},
-                    {"own", p_.comm ? plan_text(T::PartComputes,
+                    {"own", p_.comm ? plan_text(Phrase::PartComputes,
                                                 {{"utilization", p_.comm->compute_utilization}})
-                                    : plan_text(T::PartIdles, {{"bubble", *p_.bubble_fraction}})},
+                                    : plan_text(Phrase::PartIdles, {{"bubble", *p_.bubble_fraction}})},
                     {"peak", *p_.peak_activation_memory},
                     {"list", std::move(list)}}));
     return Ok{};
@@ -427,7 +427,7 @@ class Planner {
     pc.gpu_hours_saved_vs_1f1b =
         gpu_hours_saved(*p_.gpu_hours, pc.compute_utilization_1f1b, pc.compute_utilization);
     p_.comm = pc;
-    note("communication", plan_text(T::StepCommunication,
+    note("communication", plan_text(Phrase::StepCommunication,
                                     {{"ratio", pc.ratio},
                                      {"referenceRatio", kPlanReferenceCommRatio},
                                      {"referenceGbps", kPlanReferenceInterconnectGbps},
@@ -457,15 +457,15 @@ class Planner {
     }
     p_.rollback_threshold = threshold;
     if (p_.rollback_fallback.empty())
-      p_.rollback = plan_text(T::RollbackNoFallback,
+      p_.rollback = plan_text(Phrase::RollbackNoFallback,
                               {{"steps", kPlanRollbackSteps}, {"threshold", threshold}});
     else
       p_.rollback = plan_text(
-          T::RollbackFallback,
+          Phrase::RollbackFallback,
           {{"steps", kPlanRollbackSteps},
            {"threshold", threshold},
            {"fallback", p_.rollback_fallback},
-           {"exposed", clause_if(p_.comm.has_value(), plan_text(T::PartExposed))},
+           {"exposed", clause_if(p_.comm.has_value(), plan_text(Phrase::PartExposed))},
            {"schedule", schedule_}});
   }
 
