@@ -316,6 +316,8 @@ export interface Catalogue {
   errorCodes: string[];
   /** Every rule an error can report: its English template and the names of its placeholders. */
   rules: { id: string; code: string; message: string; params: string[] }[];
+  /** Every phrase the planner says: its English template ({name} or {name:format}) and placeholder names. */
+  planTexts: { id: string; message: string; params: string[] }[];
 }
 
 /** The communication model of `Costs.comm` (docs/schema.md "Communication model"). */

@@ -5,6 +5,7 @@
 #include "overlap/comm_json.h"
 #include "pipesim/exercises.h"
 #include "pipesim/formulas.h"
+#include "pipesim/plan_texts.h"
 #include "pipesim/rules.h"
 #include "pipesim/sweep.h"
 #include "pipesim/timeline_columns.h"
@@ -77,6 +78,13 @@ Json rules_json() {
   return rules;
 }
 
+Json plan_texts_json() {
+  Json texts = Json::array();
+  for (const PlanTextInfo& t : list_plan_texts())
+    texts.push_back(Json{{"id", t.id}, {"message", t.message}, {"params", plan_text_params(t.message)}});
+  return texts;
+}
+
 }  // namespace
 
 Json schedules_to_json() {
@@ -111,7 +119,8 @@ Json catalogue_to_json() {
               {"opKinds", std::move(ops)},
               {"timeline", std::move(timeline)},
               {"errorCodes", std::move(codes)},
-              {"rules", rules_json()}};
+              {"rules", rules_json()},
+              {"planTexts", plan_texts_json()}};
 }
 
 }  // namespace pipesim

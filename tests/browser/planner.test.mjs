@@ -58,6 +58,32 @@ test('the 7B preset gets no pipeline, as a recommendation with its reason shown'
   }
 });
 
+test('in Hindi the plan says everything core says in Hindi: reasoning, verdict, kernel advice, rollback', async () => {
+  const { context, page, log } = await openPage(site.browser);
+  const devanagari = /[\u0900-\u097F]/;
+  try {
+    await page.goto(`${site.server.url}#view=planner&lang=hi&plan=deepseek-v3-2048-h800`);
+    await page.waitForSelector(`${OUT} .dpl-planner-table[data-schedule="dualpipe"]`, { timeout: 20000 });
+    const said = async () => [
+      ...(await page.$$eval(`${OUT} .dpl-planner-reasoning li`, (items) => items.map((li) => li.lastChild.textContent))),
+      ...(await page.$$eval(`${OUT} :is(.dpl-planner-kernel, .dpl-planner-rollback, .dpl-planner-verdict p)`, (ps) => ps.map((p) => p.textContent))),
+    ];
+    const plan = await said();
+    assert.ok(plan.length > 10);
+    for (const text of plan) {
+      assert.match(text, devanagari, text);
+      assert.doesNotMatch(text, /\b(the|of|with|and)\b/, `no English sentence left: ${text}`);
+    }
+    assert.equal(await page.textContent(`${OUT} .dpl-planner-title`), '2048 H800 पर DeepSeek-V3');
+    await choosePreset(page, 'dense-7b-8gpu');
+    await page.waitForSelector(`${OUT} .dpl-planner-verdict.is-recommend`, { timeout: 20000 });
+    for (const text of await said()) assert.match(text, devanagari, text);
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('a bad field shows the simulator message beside that field, and clears when fixed', async () => {
   const { context, page, log } = await openPage(site.browser);
   try {

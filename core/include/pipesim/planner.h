@@ -12,6 +12,7 @@
 
 #include "pipesim/error.h"
 #include "pipesim/json.h"
+#include "pipesim/plan_texts.h"
 
 namespace pipesim {
 
@@ -107,14 +108,14 @@ struct PlanRefusal {
   std::string rule;
   std::string refused;
   std::string instead;
-  std::string message;
+  PlanText message;
 };
 
 /// A hard reject: no pipeline plan; `recommend` says what to do.
 struct PlanReject {
   std::string rule;
-  std::string message;
-  std::string recommend;
+  PlanText message;
+  PlanText recommend;
 };
 
 /// Per-GPU training state at the planned P (see the kPlan*Bytes constants).
@@ -152,7 +153,8 @@ struct PlanAlternative {
 /// One line of the plan's reasoning, tagged with what it decides.
 struct PlanStep {
   std::string topic;  ///< e.g. "schedule", "depth", "microbatches"
-  std::string text;
+  PlanText said;      ///< the phrase (pipesim/plan_texts.h)
+  std::string text;   ///< said in English
 };
 
 /// The planner's answer (docs/schema.md "Planner", plan).
@@ -177,10 +179,10 @@ struct Plan {
   std::string rule;              ///< id of the rule that decided
   std::optional<PlanRefusal> refusal;
   std::optional<PlanReject> reject;
-  std::string all_to_all;                    ///< the kernel recommendation
+  PlanText all_to_all;                       ///< the kernel recommendation
   std::string rollback_fallback;             ///< schedule to fall back to ("" = none simpler)
   std::optional<double> rollback_threshold;  ///< aggregate utilisation below which to fall back
-  std::string rollback;                      ///< the rollback-trigger paragraph
+  PlanText rollback;                         ///< the rollback-trigger paragraph
   std::vector<PlanAlternative> alternatives;  ///< better schedules at the same P and M, best first
   std::vector<PlanStep> reasoning;
 };

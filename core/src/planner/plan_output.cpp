@@ -1,7 +1,10 @@
 // The plan as JSON (for the page and `pipesim plan --format json`) and as the one-page Markdown
 // plan the lesson's spec asks for. Fields that do not apply (a rejected plan has no P) are null
 // in JSON, so the page sees the same shape every time.
+#include <cstdint>
 #include <string>
+#include <variant>
+#include <vector>
 
 #include "pipesim/planner.h"
 #include "pipesim/schedule.h"
@@ -19,6 +22,30 @@ Json or_null(const std::optional<T>& v) {
   return v ? Json(*v) : Json(nullptr);
 }
 Json positive_or_null(int v) { return v > 0 ? Json(v) : Json(nullptr); }
+
+Json params_json(const std::vector<PlanParam>& params);
+
+/// {"id", "params"}: what a client says in its own language (docs/schema.md "Planner").
+Json phrase_json(const PlanText& text) {
+  return Json{{"id", text.id}, {"params", params_json(text.params)}};
+}
+
+/// {name: value}: numbers and names as they are, clauses and lists as arrays of phrases.
+Json params_json(const std::vector<PlanParam>& params) {
+  Json j = Json::object();
+  for (const PlanParam& p : params) {
+    if (const auto* i = std::get_if<std::int64_t>(&p.value)) j[p.name] = *i;
+    else if (const auto* d = std::get_if<double>(&p.value)) j[p.name] = *d;
+    else if (const auto* name = std::get_if<std::string>(&p.value)) j[p.name] = *name;
+    else {
+      Json list = Json::array();
+      for (const PlanText& item : std::get<std::vector<PlanText>>(p.value))
+        list.push_back(phrase_json(item));
+      j[p.name] = std::move(list);
+    }
+  }
+  return j;
+}
 
 std::string schedule_title(const std::string& name) {
   for (const auto& info : list_schedules())
@@ -78,19 +105,24 @@ Json plan_to_json(const Plan& p) {
   j["refusal"] = p.refusal ? Json{{"rule", p.refusal->rule},
                                   {"refused", p.refusal->refused},
                                   {"instead", p.refusal->instead},
-                                  {"message", p.refusal->message}}
+                                  {"message", p.refusal->message.english()},
+                                  {"messagePhrase", phrase_json(p.refusal->message)}}
                            : Json(nullptr);
   j["reject"] = p.reject ? Json{{"rule", p.reject->rule},
-                                {"message", p.reject->message},
-                                {"recommend", p.reject->recommend}}
+                                {"message", p.reject->message.english()},
+                                {"messagePhrase", phrase_json(p.reject->message)},
+                                {"recommend", p.reject->recommend.english()},
+                                {"recommendPhrase", phrase_json(p.reject->recommend)}}
                          : Json(nullptr);
-  j["allToAll"] = p.all_to_all;
+  j["allToAll"] = p.all_to_all.english();
+  j["allToAllPhrase"] = phrase_json(p.all_to_all);
   j["rollback"] =
       Json{{"metric", "aggregate GPU utilization"},
            {"steps", kPlanRollbackSteps},
            {"threshold", or_null(p.rollback_threshold)},
            {"fallback", p.rollback_fallback.empty() ? Json(nullptr) : Json(p.rollback_fallback)},
-           {"text", p.rollback}};
+           {"text", p.rollback.english()},
+           {"textPhrase", phrase_json(p.rollback)}};
   Json alternatives = Json::array();
   for (const PlanAlternative& a : p.alternatives)
     alternatives.push_back(Json{{"schedule", a.schedule},
@@ -101,7 +133,11 @@ Json plan_to_json(const Plan& p) {
                                 {"peakActivationMemory", a.peak_activation_memory}});
   j["alternatives"] = p.bubble_fraction ? std::move(alternatives) : Json(nullptr);
   Json steps = Json::array();
-  for (const PlanStep& s : p.reasoning) steps.push_back(Json{{"topic", s.topic}, {"text", s.text}});
+  for (const PlanStep& s : p.reasoning)
+    steps.push_back(Json{{"topic", s.topic},
+                         {"id", s.said.id},
+                         {"params", params_json(s.said.params)},
+                         {"text", s.text}});
   j["reasoning"] = std::move(steps);
   return j;
 }
@@ -111,10 +147,10 @@ std::string plan_to_markdown(const Plan& p) {
       "# Pipeline plan" + (p.spec.title.empty() ? std::string() : ": " + p.spec.title) + "\n\n";
   md += describe_cluster(p.spec) + "\n\n";
   if (p.reject) {
-    md += "> **Rejected** (rule `" + p.reject->rule + "`): " + p.reject->message +
-          "\n>\n> **Recommendation:** " + p.reject->recommend + ".\n\n";
+    md += "> **Rejected** (rule `" + p.reject->rule + "`): " + p.reject->message.english() +
+          "\n>\n> **Recommendation:** " + p.reject->recommend.english() + ".\n\n";
   } else if (!p.schedule && p.refusal) {
-    md += "> **Refused** (rule `" + p.refusal->rule + "`): " + p.refusal->message +
+    md += "> **Refused** (rule `" + p.refusal->rule + "`): " + p.refusal->message.english() +
           "\n>\n> **Recommendation:** " + p.refusal->instead + ".\n\n";
   } else if (p.schedule) {
     const PlanMemory& mem = *p.memory;
@@ -143,14 +179,15 @@ std::string plan_to_markdown(const Plan& p) {
           fixed(mem.usable_gb, 1) + " GB usable: " + (mem.fits ? "fits" : "**does not fit**") +
           " |\n\n";
     if (p.refusal)
-      md += "> **Refusal** (rule `" + p.refusal->rule + "`): " + p.refusal->message + "\n\n";
+      md += "> **Refusal** (rule `" + p.refusal->rule + "`): " + p.refusal->message.english() +
+            "\n\n";
   }
   md += "## Reasoning\n\n";
   int n = 0;
   for (const PlanStep& s : p.reasoning)
     md += std::to_string(++n) + ". **" + s.topic + "**: " + s.text + "\n";
-  md += "\n## All-to-all kernel\n\n" + p.all_to_all + "\n\n## Rollback trigger\n\n" + p.rollback +
-        "\n";
+  md += "\n## All-to-all kernel\n\n" + p.all_to_all.english() + "\n\n## Rollback trigger\n\n" +
+        p.rollback.english() + "\n";
   return md;
 }
 

@@ -29,16 +29,24 @@
 #include "pipesim/schedule.h"
 #include "plan_advice.h"
 #include "plan_memory.h"
-#include "plan_text.h"
 
 namespace pipesim {
 namespace {
 
 using detail::expert_parallel;
-using detail::fixed;
 using detail::memory_at;
-using detail::percent;
-using detail::scaled;
+using Phrase = PlanTextId;
+
+/// "1 parameter copy", "2 parameter copies": the count with its noun in the right number.
+PlanText copies_text(int copies) {
+  return plan_text(copies == 1 ? Phrase::PartOneCopy : Phrase::PartCopies, {{"n", copies}});
+}
+
+/// An optional clause: the phrase when `said`, else nothing.
+std::vector<PlanText> clause_if(bool said, PlanText text) {
+  if (!said) return {};
+  return {std::move(text)};
+}
 
 // What a schedule needs per rank: parameter copies and stages of one copy per rank, read from
 // the catalogue's stage layout (and for a schedule that takes chunks, its chunks per rank), so
@@ -54,11 +62,6 @@ ScheduleShape shape_of(const std::string& schedule, int chunks) {
   config.chunks = chunks;
   return ScheduleShape{info->layout.param_copies,
                        effective_chunks(*info, config) / info->layout.directions};
-}
-
-std::string title_of(const std::string& schedule) {
-  const ScheduleInfo* info = find_schedule_info(schedule);
-  return info != nullptr ? info->title : schedule;
 }
 
 Result<SimResult> simulate_at(const std::string& schedule, int ranks, int microbatches,
@@ -81,29 +84,22 @@ class Planner {
 
   Result<Plan> run() {
     if (s_.training_tokens < kPlanMinTokens) return refuse_tokens();
-    note("tokens", scaled(s_.training_tokens) +
-                       " training tokens: at least the 1B below which the spec "
-                       "refuses to plan pipeline parallelism.");
+    note("tokens", plan_text(Phrase::StepTokens, {{"tokens", s_.training_tokens}, {"min", kPlanMinTokens}}));
     const PlanMemory whole = memory_at(s_, 1, 1, false);
     if (whole.fits)
       return reject("fits-one-gpu",
-                    "The model's training state (" + fixed(whole.total_gb, 1) +
-                        " GB per GPU under data "
-                        "parallelism with ZeRO-1) fits in the usable " +
-                        fixed(whole.usable_gb, 1) +
-                        " GB of one GPU, so pipeline parallelism would only add bubbles.",
-                    "data parallelism only");
-    note("memory", "Under plain data parallelism each GPU would hold " + fixed(whole.total_gb, 1) +
-                       " GB of weights, gradients and optimizer shard, more than the usable " +
-                       fixed(whole.usable_gb, 1) + " GB (" +
-                       fixed(100 * kPlanUsableMemoryFraction, 0) + "% of " +
-                       fixed(c_.memory_per_gpu_gb, 0) + " GB): the model must be split.");
+                    plan_text(Phrase::RejectFitsOneGpu,
+                              {{"perGpu", whole.total_gb}, {"usable", whole.usable_gb}}),
+                    plan_text(Phrase::RecommendDataParallel));
+    note("memory", plan_text(Phrase::StepMemorySplit, {{"perGpu", whole.total_gb},
+                                                  {"usable", whole.usable_gb},
+                                                  {"usablePercent", 100 * kPlanUsableMemoryFraction},
+                                                  {"memory", c_.memory_per_gpu_gb}}));
     if (s_.requested.ranks > kPlanMaxDepth)
       return reject("depth-over-64",
-                    "Requested P = " + std::to_string(s_.requested.ranks) +
-                        " is above 64; the bubble "
-                        "grows with P whatever the schedule.",
-                    "P <= 64, with more data parallelism");
+                    plan_text(Phrase::RejectDepthRequested,
+                              {{"ranks", s_.requested.ranks}, {"max", kPlanMaxDepth}}),
+                    plan_text(Phrase::RecommendShallower, {{"max", kPlanMaxDepth}}));
     choose_schedule();
     if (s_.requested.chunks > 0 && !find_schedule_info(schedule_)->chunks.taken()) {
       // The simulator's own rule and message (which schedules take chunks), at the spec's field.
@@ -114,11 +110,8 @@ class Planner {
       return e;
     }
     if (schedule_ == "dualpipe" && !expert_parallel(m_))
-      return reject(
-          "dualpipe-without-ep",
-          "DualPipe keeps two copies of the parameters; without expert parallelism there is "
-          "no all-to-all to hide that would justify them.",
-          "DualPipeV (one copy) or Zero Bubble");
+      return reject("dualpipe-without-ep", plan_text(Phrase::RejectDualPipeWithoutEp),
+                    plan_text(Phrase::RecommendOneCopy));
     if (schedule_ == "dualpipe") refuse_dualpipe_if_needed();
     if (auto st = choose_depth(); !st.ok()) return st.error();
     if (p_.reject) return p_;
@@ -128,72 +121,66 @@ class Planner {
     // DualPipeV (one copy, one direction) runs any M >= 2P, as dualpipev.py does.
     if (find_schedule_info(schedule_)->shape.even_microbatches && m % 2 != 0)
       return reject("odd-microbatches",
-                    "M = " + std::to_string(m) + " is odd; " + title_of(schedule_) +
-                        " splits the micro-batches over two directions, so the schedule will "
-                        "not close.",
-                    "an even M");
+                    plan_text(Phrase::RejectOddMicrobatches, {{"microbatches", m}, {"schedule", schedule_}}),
+                    plan_text(Phrase::RecommendEvenMicrobatches));
     if (auto st = simulate_plan(m); !st.ok()) return st.error();
     advise();
     return p_;
   }
 
  private:
-  void note(const std::string& topic, const std::string& text) {
-    p_.reasoning.push_back({topic, text});
+  void note(const std::string& topic, PlanText said) {
+    std::string text = said.english();
+    p_.reasoning.push_back({topic, std::move(said), std::move(text)});
   }
 
-  Plan reject(const std::string& rule, const std::string& message, const std::string& recommend) {
+  Plan reject(const std::string& rule, PlanText message, PlanText recommend) {
     p_.rule = rule;
     p_.reject = PlanReject{rule, message, recommend};
     p_.schedule.reset();  // no pipeline plan: nothing of one is reported
     p_.ranks = p_.stages = p_.microbatches = 0;
     p_.memory.reset();
-    note("reject", message + " Recommendation: " + recommend + ".");
-    p_.all_to_all = "Not applicable: no pipeline plan.";
-    p_.rollback = "Not applicable: no pipeline plan.";
+    note("reject", plan_text(Phrase::StepReject, {{"reject", std::move(message)},
+                                             {"recommend", std::move(recommend)}}));
+    p_.all_to_all = p_.rollback = plan_text(Phrase::NoPlan);
     return p_;
   }
 
   Plan refuse_tokens() {
     p_.rule = "under-1b-tokens";
-    const std::string msg = "Only " + scaled(s_.training_tokens) +
-                            " training tokens (under 1B): the run is "
-                            "too short for a pipeline plan to pay for its engineering.";
-    p_.refusal = PlanRefusal{p_.rule, "pipeline parallelism", "data + tensor parallelism", msg};
-    note("tokens", msg + " Recommendation: data parallelism plus tensor parallelism.");
-    p_.all_to_all = "Not applicable: no pipeline plan.";
-    p_.rollback = "Not applicable: no pipeline plan.";
+    PlanText message =
+        plan_text(Phrase::RefusalTokens, {{"tokens", s_.training_tokens}, {"min", kPlanMinTokens}});
+    p_.refusal = PlanRefusal{p_.rule, "pipeline parallelism", "data + tensor parallelism", message};
+    note("tokens", plan_text(Phrase::StepTokensRefused, {{"refusal", std::move(message)}}));
+    p_.all_to_all = p_.rollback = plan_text(Phrase::NoPlan);
     return p_;
   }
 
   void choose_schedule() {
-    const std::string gpus = std::to_string(c_.gpus) + " GPUs";
     if (!s_.requested.schedule.empty()) {
       schedule_ = s_.requested.schedule;
       p_.rule = "requested";
-      note("schedule",
-           title_of(schedule_) + ": requested in the spec; checked against the hard rejects.");
+      note("schedule", plan_text(Phrase::StepScheduleRequested, {{"schedule", schedule_}}));
     } else if (expert_parallel(m_)) {
       schedule_ = "dualpipe";
       p_.rule = "moe-expert-parallel";
-      note("schedule",
-           "MoE with expert parallelism (EP = " + std::to_string(m_.expert_parallel) +
-               ") -> DualPipe: its overlapped forward-backward pairs hide the all-to-all.");
+      note("schedule", plan_text(Phrase::StepScheduleMoe, {{"ep", m_.expert_parallel}}));
     } else if (c_.gpus < kPlanSmallRunGpus) {
       schedule_ = "1f1b";
       p_.rule = "small-run";
       note("schedule",
-           gpus + ", under 100 -> 1F1B is fine: the bubble costs little at this scale.");
+           plan_text(Phrase::StepScheduleSmallRun, {{"gpus", c_.gpus}, {"limit", kPlanSmallRunGpus}}));
     } else if (c_.gpus < kPlanLargeDenseGpus) {
       schedule_ = "zb-h1";
       p_.rule = "dense-under-500";
-      note("schedule", "No heavy all-to-all on " + gpus + " (100 to 499) -> Zero Bubble (ZB-H1).");
+      note("schedule", plan_text(Phrase::StepScheduleDenseUnder500, {{"gpus", c_.gpus},
+                                                                {"from", kPlanSmallRunGpus},
+                                                                {"to", kPlanLargeDenseGpus - 1}}));
     } else {
       schedule_ = "dualpipev";
       p_.rule = "dense-500-plus";
-      note("schedule", "No heavy all-to-all on " + gpus +
-                           " (500 or more) -> DualPipeV: DualPipe's "
-                           "bubble with one parameter copy.");
+      note("schedule", plan_text(Phrase::StepScheduleDense500Plus,
+                                 {{"gpus", c_.gpus}, {"from", kPlanLargeDenseGpus}}));
     }
   }
 
@@ -202,19 +189,15 @@ class Planner {
       // DualPipe's own fallback in the catalogue, the schedule its rollback would also take.
       const std::string fallback = find_schedule_info(schedule_)->fallback;
       refuse("no-custom-all-to-all", fallback,
-             "No custom all-to-all kernel for this topology: DualPipe's overlap depends on one, so "
-             "the plan falls back to " + title_of(fallback) + ".");
+             plan_text(Phrase::RefusalNoKernel, {{"fallback", fallback}}));
     } else if (c_.interconnect_gbps_per_gpu <= kPlanSlowInterconnectGbps) {
       refuse("interconnect-200gbps", "dualpipev",
-             "Interconnect " + fixed(c_.interconnect_gbps_per_gpu, 0) +
-                 " Gbps per GPU (at or below 200): "
-                 "the all-to-all overlap window is too narrow to justify DualPipe's second "
-                 "parameter copy; "
-                 "DualPipeV keeps one.");
+             plan_text(Phrase::RefusalInterconnect, {{"gbps", c_.interconnect_gbps_per_gpu},
+                                                {"limit", kPlanSlowInterconnectGbps}}));
     }
   }
 
-  void refuse(const std::string& rule, const std::string& instead, const std::string& message) {
+  void refuse(const std::string& rule, const std::string& instead, const PlanText& message) {
     p_.rule = rule;
     p_.refusal = PlanRefusal{rule, "dualpipe", instead, message};
     schedule_ = instead;
@@ -233,7 +216,7 @@ class Planner {
       if (ranks_ * per_rank > m_.layers)
         return make_error(Rule::PlanStagesFitLayers, "/requested/ranks",
                           {{"perRank", per_rank}, {"layers", m_.layers}, {"got", ranks_}});
-      note("depth", "P = " + std::to_string(ranks_) + ": requested.");
+      note("depth", plan_text(Phrase::StepDepthRequested, {{"ranks", ranks_}}));
     } else {
       const bool frontier = m_.type == ModelType::Moe && m_.total_params >= kPlanFrontierMoeParams;
       const int guide = c_.gpus < kPlanSmallRunGpus ? kPlanSmallClusterDepth
@@ -245,11 +228,10 @@ class Planner {
       if (fit == 0) {
         const PlanMemory at64 = memory_at(s_, kPlanMaxDepth, shape.copies, true);
         reject("depth-over-64",
-               "Even at P = 64 each GPU would need " + fixed(at64.total_gb, 1) +
-                   " GB, above the usable " + fixed(at64.usable_gb, 1) +
-                   " GB: fitting would take P > 64, and the bubble grows with P "
-                   "whatever the schedule.",
-               "more memory per GPU or more model sharding (tensor or expert parallelism)");
+               plan_text(Phrase::RejectDepthToFit, {{"max", kPlanMaxDepth},
+                                               {"perGpu", at64.total_gb},
+                                               {"usable", at64.usable_gb}}),
+               plan_text(Phrase::RecommendMoreMemory));
         return Ok{};
       }
       const int from = std::max(guide, fit);
@@ -265,33 +247,31 @@ class Planner {
       if (ranks_ == 0)
         return make_error(expert_parallel(m_) ? Rule::PlanNoDepthEp : Rule::PlanNoDepth, "/cluster/gpus",
                           {{"from", from}, {"max", kPlanMaxDepth}, {"gpus", c_.gpus}, {"layers", m_.layers}});
+      std::vector<PlanText> guide_reason;
+      if (c_.gpus < kPlanSmallRunGpus) guide_reason.push_back(plan_text(Phrase::PartGuideSmall));
+      else if (frontier) guide_reason.push_back(plan_text(Phrase::PartGuideFrontier));
       note("depth",
-           "P = " + std::to_string(ranks_) + ": the lesson's guide is " + std::to_string(guide) +
-               (c_.gpus < kPlanSmallRunGpus ? " for a small cluster"
-                : frontier                  ? " for frontier MoE"
-                                            : "") +
-               "; the training state fits from P = " + std::to_string(fit) + "; P must divide " +
-               std::to_string(c_.gpus) + " GPUs" +
-               (expert_parallel(m_)
-                    ? " and leave a multiple of EP = " + std::to_string(m_.expert_parallel) +
-                          " data-parallel ranks"
-                    : "") +
-               ".");
+           plan_text(Phrase::StepDepth,
+                     {{"ranks", ranks_},
+                      {"guide", guide},
+                      {"guideReason", std::move(guide_reason)},
+                      {"fit", fit},
+                      {"gpus", c_.gpus},
+                      {"epClause", clause_if(expert_parallel(m_),
+                                             plan_text(Phrase::PartDepthEp, {{"ep", m_.expert_parallel}}))}}));
     }
     p_.ranks = ranks_;
     p_.stages = ranks_ * per_rank;
     if (find_schedule_info(schedule_)->chunks.taken()) {
       p_.chunks = per_rank;
-      note("chunks", "V = " + std::to_string(per_rank) + " model chunks per rank" +
-                         (s_.requested.chunks > 0 ? " (requested)" : " (the schedule's default)") +
-                         ": each rank holds " + std::to_string(per_rank) +
-                         " non-adjacent stages, which divides the warm-up bubble by V and "
-                         "multiplies the point-to-point transfers by V.");
+      note("chunks", plan_text(s_.requested.chunks > 0 ? Phrase::StepChunksRequested : Phrase::StepChunksDefault,
+                               {{"chunks", per_rank}}));
     }
     p_.memory = memory_at(s_, ranks_, shape.copies, true);
-    note("layers", std::to_string(m_.layers) + " layers over " + std::to_string(p_.stages) +
-                       " stages: about " + fixed(static_cast<double>(m_.layers) / p_.stages, 1) +
-                       " layers per stage.");
+    note("layers", plan_text(Phrase::StepLayers,
+                             {{"layers", m_.layers},
+                              {"stages", p_.stages},
+                              {"perStage", static_cast<double>(m_.layers) / p_.stages}}));
     return Ok{};
   }
 
@@ -303,13 +283,12 @@ class Planner {
     p_.schedule = schedule_;
     p_.microbatches = m;
     const double ratio = static_cast<double>(m) / ranks_;
-    note("microbatches", "M = " + std::to_string(m) + " (M/P = " + fixed(ratio, 1) +
-                             "; the lesson's typical range is " +
-                             std::to_string(kPlanMicrobatchesPerRank) + "-" +
-                             std::to_string(kPlanMaxMicrobatchesPerRank) +
-                             (s_.requested.microbatches > 0
-                                  ? "; requested)."
-                                  : "; we take the low end to keep the global batch small)."));
+    note("microbatches",
+         plan_text(s_.requested.microbatches > 0 ? Phrase::StepMicrobatchesRequested : Phrase::StepMicrobatches,
+                   {{"microbatches", m},
+                    {"perRank", ratio},
+                    {"low", kPlanMicrobatchesPerRank},
+                    {"high", kPlanMaxMicrobatchesPerRank}}));
     p_.bubble_fraction = r.value().bubble_fraction;
     p_.bubble_fraction_1f1b = base.value().bubble_fraction;
     p_.peak_activation_memory = r.value().max_peak_activation_memory;
@@ -322,42 +301,42 @@ class Planner {
       p_.gpu_hours = kPlanCalibrationGpuHoursPerTrillion * (s_.training_tokens / 1e12) *
                      (m_.active_params / kPlanCalibrationActiveParams) / speed.value_or(1.0);
       p_.gpu_hours_source = "estimated";
-      note("budget", "About " + fixed(*p_.gpu_hours / 1e3, 0) +
-                         "K GPU-hours, scaled from DeepSeek-V3's 180K H800 "
-                         "GPU-hours per trillion tokens at 37B active parameters" +
-                         (speed ? ""
-                                : " (GPU model \"" + c_.gpu_model +
-                                      "\" not in our table: assumed as fast as an H800)") +
-                         "; give gpuHours to use your own figure.");
+      note("budget",
+           plan_text(Phrase::StepBudget,
+                     {{"gpuHours", *p_.gpu_hours},
+                      {"reference", kPlanCalibrationGpuHoursPerTrillion},
+                      {"referenceActive", kPlanCalibrationActiveParams},
+                      {"unknownGpu", clause_if(!speed, plan_text(Phrase::PartUnknownGpu,
+                                                                 {{"gpu", c_.gpu_model}}))}}));
     }
     p_.gpu_hours_saved_vs_1f1b =
         gpu_hours_saved(*p_.gpu_hours, 1 - *p_.bubble_fraction_1f1b, 1 - *p_.bubble_fraction);
-    note("bubble", "Simulated bubble fraction " + percent(*p_.bubble_fraction) +
-                       " against 1F1B's " + percent(*p_.bubble_fraction_1f1b) +
-                       " at the same P and M (chunk costs F=1, B=2, W=1, "
-                       "F&B=3; no communication): " +
-                       fixed(*p_.gpu_hours_saved_vs_1f1b / 1e3, 1) +
-                       "K GPU-hours saved over the run.");
+    const Costs costs{};  // the plan's: core's defaults
+    note("bubble", plan_text(Phrase::StepBubble, {{"bubble", *p_.bubble_fraction},
+                                             {"bubble1f1b", *p_.bubble_fraction_1f1b},
+                                             {"f", costs.forward},
+                                             {"b", costs.backward},
+                                             {"w", costs.weight},
+                                             {"fb", costs.overlapped},
+                                             {"saved", *p_.gpu_hours_saved_vs_1f1b}}));
     if (expert_parallel(m_))
       if (auto st = simulate_comm(m); !st.ok()) return st;
     const PlanMemory& mem = *p_.memory;
     note("memory",
-         scaled(mem.params_per_gpu) + " parameters per GPU" +
-             (mem.param_copies > 1 ? " (" + std::to_string(mem.param_copies) + " copies, " +
-                                         fixed(mem.replication_gb, 1) + " GB for the extra copy)"
-                                   : "") +
-             ": about " + fixed(mem.total_gb, 1) + " GB of training state against " +
-             fixed(mem.usable_gb, 1) + " GB usable, so it " +
-             (mem.fits ? "fits." : "does NOT fit: raise P.") +
-             (expert_parallel(m_) && m_.routed_params == 0
-                  ? " Without model.routedParams the active parameters are counted as replicated, "
-                    "which overstates memory."
-                  : ""));
-    note("activations",
-         title_of(schedule_) + " holds at most " + fixed(*p_.peak_activation_memory, 1) +
-             " micro-batches' activations per GPU at once (one unit: a micro-batch through 1/P of "
-             "the model), against 1F1B's " + fixed(*p_.peak_activation_memory_1f1b, 1) +
-             " at the same P and M; activation memory is not in the training state above.");
+         plan_text(mem.fits ? Phrase::StepMemoryFits : Phrase::StepMemoryTooBig,
+                   {{"params", mem.params_per_gpu},
+                    {"copies", clause_if(mem.param_copies > 1,
+                                         plan_text(Phrase::PartExtraCopies,
+                                                   {{"copies", mem.param_copies},
+                                                    {"replication", mem.replication_gb}}))},
+                    {"total", mem.total_gb},
+                    {"usable", mem.usable_gb},
+                    {"caveat", clause_if(expert_parallel(m_) && m_.routed_params == 0,
+                                         plan_text(Phrase::PartRoutedUnknown))}}));
+    note("activations", plan_text(Phrase::StepActivations,
+                                  {{"schedule", schedule_},
+                                   {"peak", *p_.peak_activation_memory},
+                                   {"peak1f1b", *p_.peak_activation_memory_1f1b}}));
     return consider_alternatives(m);
   }
 
@@ -393,28 +372,31 @@ class Planner {
                                       : a.bubble_fraction < b.bubble_fraction;
                      });
     if (p_.alternatives.empty()) {
-      note("alternatives", "No other schedule with at most " + std::to_string(own.copies) +
-                               (own.copies == 1 ? " parameter copy" : " parameter copies") +
-                               " does better at the same P and M" +
-                               (p_.comm ? " with the all-to-all counted." : "."));
+      note("alternatives",
+           plan_text(Phrase::StepNoAlternative,
+                     {{"copies", copies_text(own.copies)},
+                      {"withComm", clause_if(p_.comm.has_value(), plan_text(Phrase::PartWithComm))}}));
       return Ok{};
     }
-    std::string list;
+    std::vector<PlanText> list;
     for (const PlanAlternative& a : p_.alternatives) {
-      list += (list.empty() ? "" : "; ") + title_of(a.schedule) +
-              (a.chunks > 0 ? " (V = " + std::to_string(a.chunks) + ")" : "") + " " +
-              (p_.comm ? "computes " + percent(*a.compute_utilization) + " of the time"
-                       : "idles " + percent(a.bubble_fraction)) +
-              " and holds " + fixed(a.peak_activation_memory, 1) + " units of activations";
+      list.push_back(plan_text(
+          Phrase::PartAlternative,
+          {{"schedule", a.schedule},
+           {"chunks", clause_if(a.chunks > 0, plan_text(Phrase::PartChunks, {{"chunks", a.chunks}}))},
+           {"measure", p_.comm ? plan_text(Phrase::PartComputesOfTime,
+                                           {{"utilization", *a.compute_utilization}})
+                               : plan_text(Phrase::PartIdles, {{"bubble", a.bubble_fraction}})},
+           {"peak", a.peak_activation_memory}}));
     }
     note("alternatives",
-         "At the same P and M, with no more parameter copies, these would do better than " +
-             title_of(schedule_) + " (" +
-             (p_.comm ? "computes " + percent(p_.comm->compute_utilization)
-                      : "idles " + percent(*p_.bubble_fraction)) +
-             ", " + fixed(*p_.peak_activation_memory, 1) + " units of activations): " + list +
-             ". The spec's decision table does not choose them; weigh their activation memory "
-             "before requesting one.");
+         plan_text(Phrase::StepAlternatives,
+                   {{"schedule", schedule_},
+                    {"own", p_.comm ? plan_text(Phrase::PartComputes,
+                                                {{"utilization", p_.comm->compute_utilization}})
+                                    : plan_text(Phrase::PartIdles, {{"bubble", *p_.bubble_fraction}})},
+                    {"peak", *p_.peak_activation_memory},
+                    {"list", std::move(list)}}));
     return Ok{};
   }
 
@@ -445,14 +427,17 @@ class Planner {
     pc.gpu_hours_saved_vs_1f1b =
         gpu_hours_saved(*p_.gpu_hours, pc.compute_utilization_1f1b, pc.compute_utilization);
     p_.comm = pc;
-    note("communication",
-         "With expert all-to-all at compute:communication 1:" + fixed(pc.ratio, 2) +
-             " (DeepSeek-V3's 1:1 at 400 Gbps, scaled to " +
-             fixed(c_.interconnect_gbps_per_gpu, 0) + " Gbps) and " + std::to_string(pc.layers) +
-             " layers per chunk, " + title_of(schedule_) + " hides " + percent(pc.hidden_fraction) +
-             " of it and computes " + percent(pc.compute_utilization) + " of the time, against " +
-             percent(pc.compute_utilization_1f1b) +
-             " for 1F1B: " + fixed(pc.gpu_hours_saved_vs_1f1b / 1e3, 1) + "K GPU-hours saved.");
+    note("communication", plan_text(Phrase::StepCommunication,
+                                    {{"ratio", pc.ratio},
+                                     {"referenceRatio", kPlanReferenceCommRatio},
+                                     {"referenceGbps", kPlanReferenceInterconnectGbps},
+                                     {"gbps", c_.interconnect_gbps_per_gpu},
+                                     {"layers", pc.layers},
+                                     {"schedule", schedule_},
+                                     {"hidden", pc.hidden_fraction},
+                                     {"utilization", pc.compute_utilization},
+                                     {"utilization1f1b", pc.compute_utilization_1f1b},
+                                     {"saved", pc.gpu_hours_saved_vs_1f1b}}));
     return Ok{};
   }
 
@@ -471,20 +456,17 @@ class Planner {
       threshold = 1 - fb.value().bubble_fraction;
     }
     p_.rollback_threshold = threshold;
-    const std::string steps = std::to_string(kPlanRollbackSteps);
     if (p_.rollback_fallback.empty())
-      p_.rollback = "Measure aggregate GPU utilization over the first " + steps +
-                    " steps. If it stays below " + percent(threshold) +
-                    " (this schedule's simulated ceiling), no simpler schedule will help: "
-                    "look for stragglers, then lower P.";
+      p_.rollback = plan_text(Phrase::RollbackNoFallback,
+                              {{"steps", kPlanRollbackSteps}, {"threshold", threshold}});
     else
-      p_.rollback = "Measure aggregate GPU utilization over the first " + steps +
-                    " steps. If it stays below " + percent(threshold) +
-                    ", the simulated ceiling of " + title_of(p_.rollback_fallback) +
-                    " at the same P and M" + (p_.comm ? " with its all-to-all exposed" : "") +
-                    ", " + title_of(schedule_) + " is not paying for its complexity: switch to " +
-                    title_of(p_.rollback_fallback) +
-                    ". (Our threshold rule; the spec names the metric but no number.)";
+      p_.rollback = plan_text(
+          Phrase::RollbackFallback,
+          {{"steps", kPlanRollbackSteps},
+           {"threshold", threshold},
+           {"fallback", p_.rollback_fallback},
+           {"exposed", clause_if(p_.comm.has_value(), plan_text(Phrase::PartExposed))},
+           {"schedule", schedule_}});
   }
 
   const PlanSpec& s_;

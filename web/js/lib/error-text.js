@@ -7,26 +7,14 @@
 import CATALOGUE from '../../generated/catalogue.js';
 import { languagePack } from './i18n.js';
 import { scheduleInfo } from './schedules.js';
+import { formatSignificant } from './format.js';
 
 const ENGLISH = new Map(CATALOGUE.rules.map((rule) => [rule.id, rule.message]));
 // Params that name an input field (ranks, costs.forward): said in the page's words where it has them.
 const FIELD_PARAMS = new Set(['field', 'target', 'other']);
 
-/**
- * `x` as C's printf("%.15g") writes it: 15 significant digits, trailing zeros dropped, exponent
- * form (at least two exponent digits) when the exponent is below -4 or at least 15.
- */
-export function formatG15(x) {
-  if (!Number.isFinite(x)) return Number.isNaN(x) ? 'nan' : x > 0 ? 'inf' : '-inf';
-  if (x === 0) return Object.is(x, -0) ? '-0' : '0';
-  const [mantissa, exp] = x.toExponential(14).split('e');
-  const exponent = Number(exp);
-  const trim = (digits) => (digits.includes('.') ? digits.replace(/\.?0+$/, '') : digits);
-  if (exponent < -4 || exponent >= 15) {
-    return `${trim(mantissa)}e${exponent < 0 ? '-' : '+'}${String(Math.abs(exponent)).padStart(2, '0')}`;
-  }
-  return trim(x.toFixed(14 - exponent));
-}
+/** `x` as C's printf("%.15g") writes it, as core writes numbers in its messages. */
+export const formatG15 = (x) => formatSignificant(x, 15);
 
 /** The template of rule `id` in `lang` (English when the language has none), or null. */
 export function ruleTemplate(id, lang = 'en') {

@@ -15,6 +15,36 @@ export function formatPercent(fraction, decimals = 1) {
   return `${(fraction * 100).toFixed(decimals)}%`;
 }
 
+/**
+ * `x` as C's printf("%.<digits>g") writes it: `digits` significant digits, trailing zeros
+ * dropped, exponent form (at least two exponent digits) when the exponent is below -4 or at
+ * least `digits`. Core writes numbers in its messages this way.
+ */
+export function formatSignificant(x, digits) {
+  if (!Number.isFinite(x)) return Number.isNaN(x) ? 'nan' : x > 0 ? 'inf' : '-inf';
+  if (x === 0) return Object.is(x, -0) ? '-0' : '0';
+  const [mantissa, exp] = x.toExponential(digits - 1).split('e');
+  const exponent = Number(exp);
+  const trim = (text) => (text.includes('.') ? text.replace(/\.?0+$/, '') : text);
+  if (exponent < -4 || exponent >= digits) {
+    return `${trim(mantissa)}e${exponent < 0 ? '-' : '+'}${String(Math.abs(exponent)).padStart(2, '0')}`;
+  }
+  return trim(x.toFixed(digits - 1 - exponent));
+}
+
+/**
+ * `x` as C's printf("%.<decimals>f") writes it. toFixed agrees except on an exact tie (2.25 to
+ * one decimal), which it rounds away from zero and printf to even ("2.2").
+ */
+export function formatFixed(x, decimals) {
+  const rounded = x.toFixed(decimals);
+  const exact = x.toFixed(decimals + 25); // a tie's expansion ends right after the kept digits
+  const cut = exact.length - 25;
+  if (!/^50*$/.test(exact.slice(cut))) return rounded;
+  const down = exact.slice(0, decimals ? cut : cut - 1);
+  return Number(down.at(-1)) % 2 === 0 ? down : rounded;
+}
+
 /** How a quoted number is written: percent or plain, and with how many decimals. */
 export function quotedShape(quoted) {
   const text = String(quoted).trim();

@@ -1,8 +1,9 @@
 // The Hindi UI strings: the same dotted keys as lib/i18n.js's English table, loaded only on a
 // Hindi page (i18n.js loadLanguage), so an English reader does not download them. With them
-// come the Hindi error-rule templates (rule-messages-hi.js), which only a Hindi page reads.
-// DOM-free.
+// come the Hindi error-rule templates (rule-messages-hi.js) and planner phrases
+// (plan-messages-hi.js), which only a Hindi page reads. DOM-free.
 export { RULES_HI as rules, FIELD_NAMES_HI as fieldNames } from './rule-messages-hi.js';
+export { PLAN_TEXTS_HI as planTexts } from './plan-messages-hi.js';
 
 export const strings = {
   'app.title': 'DualPipe लैब',

@@ -587,7 +587,8 @@ export const STRINGS = {
   },
 };
 
-// A pack: { strings, rules, fieldNames } (UI strings, error-rule templates, field names).
+// A pack: { strings, rules, fieldNames, planTexts } (UI strings, error-rule templates, field
+// names, planner phrases).
 const PACKS = { hi: () => import('./i18n-hi.js') };
 const loaded = new Map(); // lang -> Promise<pack>
 const packs = {}; // lang -> pack, once loaded

@@ -35,7 +35,12 @@ export function mount(element, deps) {
   const preset = field('preset', h('select', {}, [
     h('option', { value: '', text: t('form.custom') }),
     ...PRESETS.map((p) => h('option', { value: p.id, text: t(`preset.${p.id}`) })),
-  ]));
+  ]), 'dpl-preset-name');
+  // A closed select cannot wrap, and a narrow settings column cuts the longer preset names: the
+  // chosen one is repeated below it in full (page.css shows it where the select is narrow). The
+  // select already says it to a screen reader, so the repeat is for the eye only.
+  preset.hint.setAttribute('aria-hidden', 'true');
+  preset.control.setAttribute('aria-describedby', preset.msg.id);
   const schedule = field('schedule', h('select', {}, scheduleOptions(false)));
   const compare = field('compare', h('select', {}, scheduleOptions(true)));
   const ranks = field('ranks', h('input', { type: 'number', min: 1, step: 1, inputmode: 'numeric' }), 'dpl-shape-hint');
@@ -111,6 +116,7 @@ export function mount(element, deps) {
       }
       const match = matchPreset(state);
       preset.control.value = match ? match.id : '';
+      preset.hint.textContent = match ? t(`preset.${match.id}`) : '';
       // The sweep runs every schedule: there the hints (which name the chosen ones) are hidden.
       for (const f of [ranks, microbatches]) f.hint.textContent = shapeHint([state.schedule, state.compare], f.control.name, t, state.chunks);
       const errors = state.fieldErrors || {};

@@ -7,6 +7,9 @@
 // shared by copying it: the preset it starts from (`plan=`) and every field changed from that
 // preset, under the field's dotted name (`cluster.gpus=512`). Values from the address go to the
 // simulator as written, so a bad one gets the simulator's message beside its field.
+// Core's prose (reasoning, reject and refusal, kernel advice, rollback trigger) comes with the
+// phrase it was made from, which another language says with its own templates (lib/plan-text.js);
+// the downloaded Markdown is core's, in English.
 // mount(element, deps) -> { update(state), destroy() }
 //   deps.sim.plan(spec) / deps.sim.planMarkdown(spec) -> Promise   deps.t
 //   deps.onChange?({plan})   the plan's URL text after each change (state.js serialises it)
@@ -18,6 +21,7 @@ import { explainError } from '../lib/error-fix.js';
 import { formatPercent } from '../lib/format.js';
 import { DEFAULT_COSTS } from '../state.js';
 import { localizedError } from '../lib/error-text.js';
+import { planText as phraseText } from '../lib/plan-text.js';
 import { SCHEDULE_NAMES, scheduleTitle, scheduleInfo } from '../lib/schedules.js';
 import { PLANNER_PRESETS, presetSpec, PLAN_FIELDS as FIELDS, PLAN_URL_KEYS, planKey as key } from '../lib/planner-presets.js';
 
@@ -300,23 +304,29 @@ export function mount(element, deps) {
     ]);
   }
 
+  /** Core's English `text`, or in another language the phrase ({id, params}) it was made from. */
+  const say = (phrase, text) => (t.lang === 'en' ? text : phraseText(phrase, t) ?? text);
+
   function render(plan) {
-    const parts = [h('h2', { class: 'dpl-planner-title', text: plan.title || t('plan.untitled') })];
+    // A preset's title is English in its spec file; another language names the preset its own way.
+    const presetTitle = t.lang !== 'en' && plan.title && plan.title === presetSpec(base)?.title ? t(`plan.preset.${base}`) : '';
+    const parts = [h('h2', { class: 'dpl-planner-title', text: presetTitle || plan.title || t('plan.untitled') })];
     const outcome = (rule, fallback) => (t(`plan.outcome.${rule}`) !== `plan.outcome.${rule}` ? t(`plan.outcome.${rule}`) : t(fallback));
     if (plan.reject) {
       const kind = RECOMMENDATIONS.has(plan.reject.rule) ? 'recommend' : 'reject';
-      parts.push(verdict(kind, outcome(plan.reject.rule, 'plan.outcome.reject'), plan.reject.message,
-        plan.reject.recommend && kind === 'reject' ? t('plan.recommend', { what: plan.reject.recommend }) : ''));
+      const { message, messagePhrase, recommend, recommendPhrase } = plan.reject;
+      parts.push(verdict(kind, outcome(plan.reject.rule, 'plan.outcome.reject'), say(messagePhrase, message),
+        recommend && kind === 'reject' ? t('plan.recommend', { what: say(recommendPhrase, recommend) }) : ''));
     }
     if (plan.refusal) {
       const kind = RECOMMENDATIONS.has(plan.refusal.rule) ? 'recommend' : 'refusal';
       const title = (name) => SCHEDULE_NAMES.includes(name) ? scheduleTitle(name, t) : name;
-      parts.push(verdict(kind, outcome(plan.refusal.rule, 'plan.outcome.refusal'), plan.refusal.message,
+      parts.push(verdict(kind, outcome(plan.refusal.rule, 'plan.outcome.refusal'), say(plan.refusal.messagePhrase, plan.refusal.message),
         kind === 'refusal' && (plan.refusal.refused || plan.refusal.instead) ? t('plan.instead', { refused: title(plan.refusal.refused) || '—', instead: title(plan.refusal.instead) || '—' }) : ''));
     }
     if (plan.schedule) {
       const rows = [
-        row(t('plan.r.schedule'), plan.scheduleTitle || plan.schedule, 'is-key'),
+        row(t('plan.r.schedule'), scheduleTitle(plan.schedule, t), 'is-key'),
         row(t('plan.r.rule'), t(`plan.why.${plan.rule}`) !== `plan.why.${plan.rule}` ? t(`plan.why.${plan.rule}`) : plan.rule),
         row(t('plan.r.ranks'), t('plan.v.ranks', { p: plan.ranks, s: plan.stages })),
         row(t('plan.r.microbatches'), t('plan.v.microbatches', { m: plan.microbatches, ratio: (plan.microbatches / plan.ranks).toFixed(1) })),
@@ -334,7 +344,7 @@ export function mount(element, deps) {
       // not pick them), with the activation memory they cost.
       if (plan.alternatives?.length) {
         rows.push(row(t('plan.r.alternatives'), plan.alternatives.map((a) => t('plan.v.alternative', {
-          schedule: a.chunks ? `${a.scheduleTitle} (V = ${a.chunks})` : a.scheduleTitle,
+          schedule: a.chunks ? `${scheduleTitle(a.schedule, t)} (V = ${a.chunks})` : scheduleTitle(a.schedule, t),
           value: a.computeUtilization === null ? t('plan.v.alternativeBubble', { b: formatPercent(a.bubbleFraction, 2) })
             : t('plan.v.alternativeCompute', { u: formatPercent(a.computeUtilization, 1) }),
           a: a.peakActivationMemory.toFixed(1),
@@ -355,10 +365,10 @@ export function mount(element, deps) {
     if (Array.isArray(plan.reasoning) && plan.reasoning.length) {
       parts.push(h('h3', { text: t('plan.reasoning') }), h('ol', { class: 'dpl-planner-reasoning' },
         plan.reasoning.map((r) => h('li', { dataset: { topic: r.topic } }, [
-          h('span', { class: 'dpl-planner-topic', text: t(`plan.topic.${r.topic}`) !== `plan.topic.${r.topic}` ? t(`plan.topic.${r.topic}`) : r.topic }), ' ', r.text]))));
+          h('span', { class: 'dpl-planner-topic', text: t(`plan.topic.${r.topic}`) !== `plan.topic.${r.topic}` ? t(`plan.topic.${r.topic}`) : r.topic }), ' ', say(r, r.text)]))));
     }
-    parts.push(h('h3', { text: t('plan.kernel') }), h('p', { class: 'dpl-planner-kernel', text: plan.allToAll }));
-    if (plan.rollback) parts.push(h('h3', { text: t('plan.rollback') }), h('p', { class: 'dpl-planner-rollback', text: plan.rollback.text }));
+    parts.push(h('h3', { text: t('plan.kernel') }), h('p', { class: 'dpl-planner-kernel', text: say(plan.allToAllPhrase, plan.allToAll) }));
+    if (plan.rollback) parts.push(h('h3', { text: t('plan.rollback') }), h('p', { class: 'dpl-planner-rollback', text: say(plan.rollback.textPhrase, plan.rollback.text) }));
     clear(output).append(...parts);
     output.dataset.schedule = plan.schedule || '';
     output.dataset.state = plan.reject ? 'reject' : plan.refusal ? 'refusal' : 'plan';

@@ -1,0 +1,235 @@
+// Every sentence the planner says, in one table: a stable id and the English template whose
+// {placeholders} are the phrase's params. Like the error rules (pipesim/rules.h), a plan's prose
+// is only ever made from a row of this table (plan_text), so the table is the complete list a
+// client has to say in its own language: the page renders id + params with its own templates,
+// and tests/browser check that each id here has one. Never rename an id or a placeholder; add rows.
+//
+// A placeholder may name a format after a colon, so params stay numbers and names (the facts)
+// and each language writes them its own way:
+//   {n}        an integer or a name as it is; a number as %.15g; a list of phrases joined by "; "
+//              (an optional clause is a list of zero or one phrase)
+//   {x:f0}     %.0f, likewise f1 and f2          {x:pct}   a fraction as a percentage: "5.26%"
+//   {x:si}     %.4g with T, B or M: "671B"        {x:k0}    thousands with K: "2664K" (k1: "12.3K")
+//   {s:title}  a schedule name as its catalogue title: "dualpipe" -> "DualPipe"
+// Ids: plan.step.* (reasoning steps), plan.reject.*, plan.recommend.*, plan.refusal.*,
+// plan.kernel.* (the all-to-all advice), plan.rollback.*, and plan.part.* (clauses inside others).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace pipesim {
+
+// X(enumerator, id, English template)
+#define PIPESIM_PLAN_TEXTS(X)                                                                     \
+  /* training length */                                                                           \
+  X(StepTokens, "plan.step.tokens",                                                               \
+    "{tokens:si} training tokens: at least the {min:si} below which the spec refuses to plan "     \
+    "pipeline parallelism.")                                                                               \
+  X(RefusalTokens, "plan.refusal.under_1b_tokens",                                                \
+    "Only {tokens:si} training tokens (under {min:si}): the run is too short for a pipeline plan to "   \
+    "pay for its engineering.")                                                                   \
+  X(StepTokensRefused, "plan.step.tokens_refused",                                                \
+    "{refusal} Recommendation: data parallelism plus tensor parallelism.")                        \
+  X(StepMemorySplit, "plan.step.memory_split",                                                    \
+    "Under plain data parallelism each GPU would hold {perGpu:f1} GB of weights, gradients and "  \
+    "optimizer shard, more than the usable {usable:f1} GB ({usablePercent:f0}% of {memory:f0} "   \
+    "GB): the model must be split.")                                                              \
+  /* hard rejects: the reasoning step is the reject and its recommendation */                     \
+  X(StepReject, "plan.step.reject", "{reject} Recommendation: {recommend}.")                      \
+  X(RejectFitsOneGpu, "plan.reject.fits_one_gpu",                                                 \
+    "The model's training state ({perGpu:f1} GB per GPU under data parallelism with ZeRO-1) "    \
+    "fits in the usable {usable:f1} GB of one GPU, so pipeline parallelism would only add "       \
+    "bubbles.")                                                                                   \
+  X(RejectDepthRequested, "plan.reject.depth_requested",                                          \
+    "Requested P = {ranks} is above {max}; the bubble grows with P whatever the schedule.")       \
+  X(RejectDepthToFit, "plan.reject.depth_to_fit",                                                 \
+    "Even at P = {max} each GPU would need {perGpu:f1} GB, above the usable {usable:f1} GB: "     \
+    "fitting would take P > {max}, and the bubble grows with P whatever the schedule.")           \
+  X(RejectDualPipeWithoutEp, "plan.reject.dualpipe_without_ep",                                   \
+    "DualPipe keeps two copies of the parameters; without expert parallelism there is no "        \
+    "all-to-all to hide that would justify them.")                                                \
+  X(RejectOddMicrobatches, "plan.reject.odd_microbatches",                                        \
+    "M = {microbatches} is odd; {schedule:title} splits the micro-batches over two directions, "  \
+    "so the schedule will not close.")                                                            \
+  X(RecommendDataParallel, "plan.recommend.data_parallel", "data parallelism only")               \
+  X(RecommendShallower, "plan.recommend.shallower", "P <= {max}, with more data parallelism")     \
+  X(RecommendMoreMemory, "plan.recommend.more_memory",                                            \
+    "more memory per GPU or more model sharding (tensor or expert parallelism)")                  \
+  X(RecommendOneCopy, "plan.recommend.one_copy", "DualPipeV (one copy) or Zero Bubble")           \
+  X(RecommendEvenMicrobatches, "plan.recommend.even_microbatches", "an even M")                   \
+  /* the schedule */                                                                              \
+  X(StepScheduleRequested, "plan.step.schedule_requested",                                        \
+    "{schedule:title}: requested in the spec; checked against the hard rejects.")                 \
+  X(StepScheduleMoe, "plan.step.schedule_moe",                                                    \
+    "MoE with expert parallelism (EP = {ep}) -> DualPipe: its overlapped forward-backward pairs " \
+    "hide the all-to-all.")                                                                       \
+  X(StepScheduleSmallRun, "plan.step.schedule_small_run",                                         \
+    "{gpus} GPUs, under {limit} -> 1F1B is fine: the bubble costs little at this scale.")             \
+  X(StepScheduleDenseUnder500, "plan.step.schedule_dense_under_500",                              \
+    "No heavy all-to-all on {gpus} GPUs ({from} to {to}) -> Zero Bubble (ZB-H1).")                    \
+  X(StepScheduleDense500Plus, "plan.step.schedule_dense_500_plus",                                \
+    "No heavy all-to-all on {gpus} GPUs ({from} or more) -> DualPipeV: DualPipe's bubble with one "  \
+    "parameter copy.")                                                                            \
+  /* refusals of DualPipe (each is also the reasoning step) */                                    \
+  X(RefusalNoKernel, "plan.refusal.no_custom_all_to_all",                                         \
+    "No custom all-to-all kernel for this topology: DualPipe's overlap depends on one, so the "   \
+    "plan falls back to {fallback:title}.")                                                       \
+  X(RefusalInterconnect, "plan.refusal.interconnect_200gbps",                                     \
+    "Interconnect {gbps:f0} Gbps per GPU (at or below {limit:f0}): the all-to-all overlap window is too "\
+    "narrow to justify DualPipe's second parameter copy; DualPipeV keeps one.")                   \
+  /* depth, chunks, layers, micro-batches */                                                      \
+  X(StepDepthRequested, "plan.step.depth_requested", "P = {ranks}: requested.")                   \
+  X(StepDepth, "plan.step.depth",                                                                 \
+    "P = {ranks}: the lesson's guide is {guide}{guideReason}; the training state fits from P = " \
+    "{fit}; P must divide {gpus} GPUs{epClause}.")                                                \
+  X(PartGuideSmall, "plan.part.guide_small_cluster", " for a small cluster")                      \
+  X(PartGuideFrontier, "plan.part.guide_frontier_moe", " for frontier MoE")                       \
+  X(PartDepthEp, "plan.part.depth_ep", " and leave a multiple of EP = {ep} data-parallel ranks")  \
+  X(StepChunksRequested, "plan.step.chunks_requested",                                            \
+    "V = {chunks} model chunks per rank (requested): each rank holds {chunks} non-adjacent "      \
+    "stages, which divides the warm-up bubble by V and multiplies the point-to-point transfers "  \
+    "by V.")                                                                                      \
+  X(StepChunksDefault, "plan.step.chunks_default",                                                \
+    "V = {chunks} model chunks per rank (the schedule's default): each rank holds {chunks} "      \
+    "non-adjacent stages, which divides the warm-up bubble by V and multiplies the "              \
+    "point-to-point transfers by V.")                                                             \
+  X(StepLayers, "plan.step.layers",                                                               \
+    "{layers} layers over {stages} stages: about {perStage:f1} layers per stage.")                \
+  X(StepMicrobatches, "plan.step.microbatches",                                                   \
+    "M = {microbatches} (M/P = {perRank:f1}; the lesson's typical range is {low}-{high}; we take "\
+    "the low end to keep the global batch small).")                                              \
+  X(StepMicrobatchesRequested, "plan.step.microbatches_requested",                                \
+    "M = {microbatches} (M/P = {perRank:f1}; the lesson's typical range is {low}-{high}; "        \
+    "requested).")                                                                                \
+  /* budget, bubble, communication, memory, activations */                                        \
+  X(StepBudget, "plan.step.budget",                                                               \
+    "About {gpuHours:k0} GPU-hours, scaled from DeepSeek-V3's {reference:k0} H800 GPU-hours per "  \
+    "trillion tokens at {referenceActive:si} active parameters{unknownGpu}; give gpuHours to use "  \
+    "your own figure.")         \
+  X(PartUnknownGpu, "plan.part.unknown_gpu",                                                      \
+    " (GPU model \"{gpu}\" not in our table: assumed as fast as an H800)")                        \
+  X(StepBubble, "plan.step.bubble",                                                               \
+    "Simulated bubble fraction {bubble:pct} against 1F1B's {bubble1f1b:pct} at the same P and M " \
+    "(chunk costs F={f}, B={b}, W={w}, F&B={fb}; no communication): {saved:k1} GPU-hours saved "  \
+    "over the run.")                                                                              \
+  X(StepCommunication, "plan.step.communication",                                                 \
+    "With expert all-to-all at compute:communication 1:{ratio:f2} (DeepSeek-V3's "              \
+    "1:{referenceRatio} at {referenceGbps:f0} Gbps, scaled to {gbps:f0} Gbps) and {layers} layers per chunk, {schedule:title} hides "      \
+    "{hidden:pct} of it and computes {utilization:pct} of the time, against "                     \
+    "{utilization1f1b:pct} for 1F1B: {saved:k1} GPU-hours saved.")                                \
+  X(StepMemoryFits, "plan.step.memory_fits",                                                      \
+    "{params:si} parameters per GPU{copies}: about {total:f1} GB of training state against "      \
+    "{usable:f1} GB usable, so it fits.{caveat}")                                                 \
+  X(StepMemoryTooBig, "plan.step.memory_too_big",                                                 \
+    "{params:si} parameters per GPU{copies}: about {total:f1} GB of training state against "      \
+    "{usable:f1} GB usable, so it does NOT fit: raise P.{caveat}")                                \
+  X(PartExtraCopies, "plan.part.extra_copies",                                                    \
+    " ({copies} copies, {replication:f1} GB for the extra copy)")                                 \
+  X(PartRoutedUnknown, "plan.part.routed_unknown",                                                \
+    " Without model.routedParams the active parameters are counted as replicated, which "         \
+    "overstates memory.")                                                                         \
+  X(StepActivations, "plan.step.activations",                                                     \
+    "{schedule:title} holds at most {peak:f1} micro-batches' activations per GPU at once (one "   \
+    "unit: a micro-batch through 1/P of the model), against 1F1B's {peak1f1b:f1} at the same P "  \
+    "and M; activation memory is not in the training state above.")                              \
+  /* alternatives */                                                                              \
+  X(StepNoAlternative, "plan.step.no_alternative",                                                \
+    "No other schedule with at most {copies} does better at the same P and M{withComm}.")         \
+  X(PartOneCopy, "plan.part.one_copy", "{n} parameter copy")                                      \
+  X(PartCopies, "plan.part.copies", "{n} parameter copies")                                       \
+  X(PartWithComm, "plan.part.with_all_to_all", " with the all-to-all counted")                    \
+  X(StepAlternatives, "plan.step.alternatives",                                                   \
+    "At the same P and M, with no more parameter copies, these would do better than "             \
+    "{schedule:title} ({own}, {peak:f1} units of activations): {list}. The spec's decision "      \
+    "table does not choose them; weigh their activation memory before requesting one.")           \
+  X(PartAlternative, "plan.part.alternative",                                                     \
+    "{schedule:title}{chunks} {measure} and holds {peak:f1} units of activations")                \
+  X(PartChunks, "plan.part.chunks", " (V = {chunks})")                                            \
+  X(PartIdles, "plan.part.idles", "idles {bubble:pct}")                                           \
+  X(PartComputes, "plan.part.computes", "computes {utilization:pct}")                             \
+  X(PartComputesOfTime, "plan.part.computes_of_time", "computes {utilization:pct} of the time")   \
+  /* the all-to-all kernel */                                                                     \
+  X(KernelNone, "plan.kernel.none",                                                               \
+    "No expert all-to-all: pipeline send/receive and data-parallel gradient reduction are the "   \
+    "only collectives, and the stock collective library handles them.")                           \
+  X(KernelStock, "plan.kernel.stock",                                                             \
+    "EP = {ep} spans {nodes}. Without a topology-aware kernel, use the stock all-to-all and keep "\
+    "it off the critical path with Zero Bubble; revisit DualPipe once a kernel like DeepSeek's "  \
+    "DeepEP (node-limited routing, IB-to-NVLink forwarding) runs on this cluster.")               \
+  X(KernelCustom, "plan.kernel.custom",                                                           \
+    "EP = {ep} spans {nodes}. Run your topology-aware all-to-all kernel inside the overlapped "    \
+    "forward-backward pairs on a fixed share of SMs (DeepSeek-V3 used 20 of the H800's 132 SMs, " \
+    "report §3.2.2), so dispatch and combine run under the other chunk's computation.")           \
+  X(PartOneNode, "plan.part.one_node", "{n} node")                                                \
+  X(PartNodes, "plan.part.nodes", "{n} nodes")                                                    \
+  /* the rollback trigger */                                                                      \
+  X(RollbackNoFallback, "plan.rollback.no_fallback",                                              \
+    "Measure aggregate GPU utilization over the first {steps} steps. If it stays below "          \
+    "{threshold:pct} (this schedule's simulated ceiling), no simpler schedule will help: look "   \
+    "for stragglers, then lower P.")                                                              \
+  X(RollbackFallback, "plan.rollback.fallback",                                                   \
+    "Measure aggregate GPU utilization over the first {steps} steps. If it stays below "          \
+    "{threshold:pct}, the simulated ceiling of {fallback:title} at the same P and M{exposed}, "   \
+    "{schedule:title} is not paying for its complexity: switch to {fallback:title}. (Our "        \
+    "threshold rule; the spec names the metric but no number.)")                                  \
+  X(PartExposed, "plan.part.all_to_all_exposed", " with its all-to-all exposed")                  \
+  /* a rejected or refused plan has no kernel advice or rollback trigger */                       \
+  X(NoPlan, "plan.no_plan", "Not applicable: no pipeline plan.")
+
+/// One phrase per row of PIPESIM_PLAN_TEXTS, in table order.
+enum class PlanTextId {
+#define PIPESIM_PLAN_TEXT_ENUM(name, id, text) name,
+  PIPESIM_PLAN_TEXTS(PIPESIM_PLAN_TEXT_ENUM)
+#undef PIPESIM_PLAN_TEXT_ENUM
+};
+
+/// A row of the table.
+struct PlanTextInfo {
+  PlanTextId text;
+  const char* id;       ///< stable dotted id, e.g. "plan.step.depth"
+  const char* message;  ///< English template, e.g. "P = {ranks}: requested."
+};
+
+/// Every phrase, in table order.
+const std::vector<PlanTextInfo>& list_plan_texts();
+
+/// The placeholder names of a plan template without their formats, in order of first
+/// appearance ("{bubble:pct} vs {b}" -> bubble, b).
+std::vector<std::string> plan_text_params(const std::string& text);
+
+struct PlanText;
+/// A param of a phrase: a number, a name, or phrases said inside it (a clause, or a list).
+struct PlanParam {
+  template <typename T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>, int> = 0>
+  PlanParam(std::string param_name, T v)  // NOLINT: implicit by design
+      : name(std::move(param_name)), value(static_cast<std::int64_t>(v)) {}
+  PlanParam(std::string param_name, double v) : name(std::move(param_name)), value(v) {}
+  PlanParam(std::string param_name, std::string v) : name(std::move(param_name)), value(std::move(v)) {}
+  PlanParam(std::string param_name, const char* v) : name(std::move(param_name)), value(std::string(v)) {}
+  PlanParam(std::string param_name, std::vector<PlanText> v);  ///< phrases; {} for no clause
+  PlanParam(std::string param_name, PlanText v);               ///< one clause
+
+  std::string name;
+  std::variant<std::int64_t, double, std::string, std::vector<PlanText>> value;
+};
+
+/// What the planner says, as facts: a row of the table and the values its template quotes.
+struct PlanText {
+  std::string id;
+  std::vector<PlanParam> params;
+
+  /// The English sentence: the template with every param written in its placeholder's format.
+  std::string english() const;
+};
+
+/// The phrase `text` with `params`. Every placeholder must have a param and every param a
+/// placeholder (a mismatch is a bug and throws InternalError), so a client's own template can
+/// always be filled from the params.
+PlanText plan_text(PlanTextId text, std::vector<PlanParam> params = {});
+
+}  // namespace pipesim
