@@ -41,9 +41,15 @@ export function uniqueId(prefix = 'dpl') {
   return `${prefix}-${idCounter}`;
 }
 
+// One MediaQueryList, kept: its `matches` is live, while a matchMedia() call per animation frame
+// (the timeline asks every frame while playing) made the browser evaluate the query each time.
+let reducedMotionQuery;
+
 /** True when the user asked for less motion; read live so a changed setting applies at once. */
 export function prefersReducedMotion() {
-  return typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+  if (typeof matchMedia !== 'function') return false;
+  reducedMotionQuery ??= matchMedia('(prefers-reduced-motion: reduce)');
+  return reducedMotionQuery.matches;
 }
 
 /** A message box shown in place of a widget when its config is rejected. */
