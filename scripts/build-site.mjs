@@ -16,7 +16,7 @@ import { copyFile, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promi
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import MarkdownIt from 'markdown-it';
-import { bundlePage } from './bundle-page.mjs';
+import { bundlePage, minifyModule } from './bundle-page.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const WASM_BUILD = path.join(ROOT, 'build/wasm/wasm');
@@ -137,6 +137,10 @@ async function copyModule() {
       throw new BuildError(`missing ${path.relative(ROOT, from)}: run \`make wasm\` first`);
     }
   }
+  // The glue as the page and the embeds load it, minified like the bundles; the Node tests of the
+  // JS API (tests/wasm) load Emscripten's own from build/wasm, so both forms run in `make test`.
+  const glue = path.join(OUT, 'pipesim.mjs');
+  await writeFile(glue, await minifyModule(await readFile(glue, 'utf8')));
   return { module: 'pipesim.mjs', wasm: 'pipesim.wasm', api: 'pipesim.js', types: 'pipesim.d.ts' };
 }
 

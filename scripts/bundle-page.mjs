@@ -83,6 +83,16 @@ async function bundle(web, out, { entries, splitting, shared = [] }) {
 }
 
 /**
+ * `code`, an ES module, minified as the bundles are (locals renamed, whitespace gone; names of
+ * globals and properties kept). For the Emscripten glue, which Emscripten only strips of
+ * whitespace: 9.8 -> 7.4 KB gzipped. Its embind code is built without eval or new Function, so
+ * renaming its locals is safe.
+ */
+export async function minifyModule(code) {
+  return (await esbuild.transform(code, { format: 'esm', target: 'es2022', minify: true })).code;
+}
+
+/**
  * Bundles BUILDS from `web` into `out` (web/generated/); returns the files written, relative to
  * `out`. Throws with esbuild's messages when a module does not build.
  */
