@@ -123,9 +123,10 @@ async function copyJson(from, to) {
   return to;
 }
 
+const missingBuild = (file) => new BuildError(`missing ${path.relative(ROOT, file)}: run \`make wasm\` first`);
+
 async function copyModule() {
   const files = [
-    [path.join(WASM_BUILD, 'pipesim.mjs'), 'pipesim.mjs'],
     [path.join(WASM_BUILD, 'pipesim.wasm'), 'pipesim.wasm'],
     [path.join(ROOT, 'wasm/pipesim.js'), 'pipesim.js'],
     [path.join(ROOT, 'wasm/pipesim.d.ts'), 'pipesim.d.ts'],
@@ -134,13 +135,14 @@ async function copyModule() {
     try {
       await copyFile(from, path.join(OUT, to));
     } catch {
-      throw new BuildError(`missing ${path.relative(ROOT, from)}: run \`make wasm\` first`);
+      throw missingBuild(from);
     }
   }
   // The glue as the page and the embeds load it, minified like the bundles; the Node tests of the
   // JS API (tests/wasm) load Emscripten's own from build/wasm, so both forms run in `make test`.
-  const glue = path.join(OUT, 'pipesim.mjs');
-  await writeFile(glue, await minifyModule(await readFile(glue, 'utf8')));
+  const glue = path.join(WASM_BUILD, 'pipesim.mjs');
+  const glueText = await readFile(glue, 'utf8').catch(() => { throw missingBuild(glue); });
+  await writeFile(path.join(OUT, 'pipesim.mjs'), await minifyModule(glueText));
   return { module: 'pipesim.mjs', wasm: 'pipesim.wasm', api: 'pipesim.js', types: 'pipesim.d.ts' };
 }
 

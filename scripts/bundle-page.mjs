@@ -45,6 +45,11 @@ async function checkImportMetaUrl(web, inputs) {
   }
 }
 
+/** Whether `file` (a name in out) is the chunk of the module named `name`: planner-HASH.js for views/planner.js. */
+export function isChunkFile(file, name) {
+  return file.startsWith(`${name}-`) && /^[A-Z0-9]+\.js$/.test(file.slice(name.length + 1));
+}
+
 /** An esbuild plugin: imports of these files stay imports of the same-named file beside the bundle. */
 function keepBeside(files) {
   return {
@@ -64,7 +69,7 @@ async function bundle(web, out, { entries, splitting, shared = [] }) {
       entryPoints: entries.map((entry) => path.join(web, entry)),
       outdir: out,
       entryNames: '[name]',  // flat in out, one folder below the site root (see above)
-      chunkNames: '[name]-[hash]',  // a lazy view's chunk keeps its module's name: exercise-XXXX.js
+      chunkNames: '[name]-[hash]',  // a lazy view's chunk keeps its module's name (isChunkFile)
       bundle: true,
       splitting,
       format: 'esm',

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { useSite, openPage, REPO } from './helpers.mjs';
+import { useSite, openPage, switchColorScheme, REPO } from './helpers.mjs';
 
 const AXE = path.join(REPO, 'node_modules/axe-core/axe.min.js');
 
@@ -74,8 +74,7 @@ for (const [name, url, ready, action] of PAGES) {
         await page.waitForFunction(() => [...document.querySelectorAll('.sim-number')].every((n) => n.dataset.live));
       }
       assert.deepEqual(await axe(page), [], 'light theme');
-      await page.emulateMedia({ colorScheme: 'dark' });
-      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      await switchColorScheme(page, 'dark');
       assert.equal(await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches), true);
       assert.deepEqual(await axe(page), [], 'dark theme');
     } finally {

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
+import { isChunkFile } from '../../scripts/bundle-page.mjs';
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const ARTIFACTS = path.join(REPO, 'build/test-artifacts'); // git-ignored, with the other build output
@@ -180,11 +181,21 @@ export function requestedPaths(page) {
 
 /**
  * Whether `path` is the lesson page's chunk of the module named `name` (views/planner.js ->
- * /generated/planner-HASH.js): the page loads a lazily imported module as a chunk of its bundle
- * (scripts/bundle-page.mjs), named after the module.
+ * /generated/planner-HASH.js): the page loads a lazily imported module as a chunk of its bundle,
+ * named as scripts/bundle-page.mjs names it.
  */
 export function isChunkOf(path, name) {
-  return new RegExp(`^/generated/${name}-[A-Z0-9]{8}\\.js$`).test(path);
+  return path.startsWith('/generated/') && isChunkFile(path.slice('/generated/'.length), name);
+}
+
+/**
+ * Switches the system theme of an open page to `colorScheme` and waits two frames: the page
+ * follows prefers-color-scheme live, as when a learner's system changes theme, so one load can
+ * be checked in both themes.
+ */
+export async function switchColorScheme(page, colorScheme) {
+  await page.emulateMedia({ colorScheme });
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
 }
 
 // Host pages for the embeds, under the same CSP as the site: nothing inline, nothing off-origin.

@@ -3,7 +3,7 @@
 // simulator, and follows the shared cost controls. Writes screenshots to build/test-artifacts/.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useSite, openPage, readDrawnOps, expectedOps, screenshot } from './helpers.mjs';
+import { useSite, openPage, readDrawnOps, expectedOps, screenshot, switchColorScheme } from './helpers.mjs';
 
 const site = useSite();
 
@@ -110,8 +110,7 @@ test('screenshots of the reader in light and dark, wide and narrow', async () =>
       await page.goto(site.server.url);
       await waitForLesson(page);
       for (const theme of ['light', 'dark']) {
-        await page.emulateMedia({ colorScheme: theme });
-        await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+        await switchColorScheme(page, theme);
         await page.evaluate(() => window.scrollTo(0, 0));
         await screenshot(page, `reader-${theme}-${width}.png`);
         // A view further down: the first DualPipe figure with its controls.

@@ -4,7 +4,7 @@
 // screenshots of the lesson and the embeds (en and hi, light and dark, desktop and phone).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useSite, openPage, waitForTimeline, screenshot, servePages, hostHtml } from './helpers.mjs';
+import { useSite, openPage, waitForTimeline, screenshot, servePages, hostHtml, switchColorScheme } from './helpers.mjs';
 import { timelineFits } from './timeline-probe.mjs';
 
 const site = useSite();
@@ -53,8 +53,7 @@ test('every lesson timeline shows its whole run at 1280 and 390 px, in both lang
         // A widget comparing two schedules draws both on one axis: it ends where the longer run does.
         const ends = widgets.map(({ config, compare }) => Math.max(makespanOf(config), compare ? makespanOf({ ...config, schedule: compare }) : 0));
         for (const theme of ['light', 'dark']) {
-          await page.emulateMedia({ colorScheme: theme });
-          await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+          await switchColorScheme(page, theme);
           await page.evaluate(() => window.scrollTo(0, 0));
           assertFits(await page.evaluate(timelineFits), ends, `lesson ${lang} ${theme} ${width}px`);
           await page.$eval('.sim-widget', (w) => w.scrollIntoView({ block: 'start' }));
