@@ -152,8 +152,13 @@ test('a bad comm value from the address gets the simulator\'s complaint, in plai
       assert.ok(expected, `${params} is rejected by the simulator`);
       await page.goto(`${site.server.url}#view=timeline&${params}`);
       await page.waitForSelector(`${TL} .dpl-error`);
-      await page.waitForFunction((name) => document.querySelector(`input[name="${name}"]`).getAttribute('aria-invalid') === 'true', field);
-      const message = await page.$eval(`input[name="${field}"]`, (input) => document.getElementById(input.getAttribute('aria-describedby').split(' ')[0]).textContent);
+      // The field is marked at once; its plain-words message follows once lib/error-fix.js loads.
+      const describedText = (name) => {
+        const input = document.querySelector(`input[name="${name}"]`);
+        return input.getAttribute('aria-invalid') === 'true'
+          && document.getElementById(input.getAttribute('aria-describedby').split(' ')[0]).textContent;
+      };
+      const message = await (await page.waitForFunction(describedText, field)).jsonValue();
       // Beside the field, in plain words (with its one-click fix after them); in the chart, core's message.
       assert.ok(message.startsWith(plain), `${params}: ${message}`);
       assert.equal(await page.$eval(`${TL} .dpl-error-message`, (p) => p.textContent), expected);
