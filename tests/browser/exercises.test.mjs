@@ -9,7 +9,7 @@ import { formatNumber } from '../../web/js/lib/format.js';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { useSite, openPage, screenshot, waitForExercise, requestedPaths, isChunkOf, REPO, ARTIFACTS } from './helpers.mjs';
+import { useSite, openPage, screenshot, waitForExercise, requestedPaths, isChunkOf, switchColorScheme, REPO, ARTIFACTS } from './helpers.mjs';
 
 const AXE = path.join(REPO, 'node_modules/axe-core/axe.min.js');
 const definition = (id) => JSON.parse(readFileSync(path.join(REPO, `lessons/exercises/${id}.json`), 'utf8'));
@@ -340,31 +340,33 @@ async function axe(page, selector) {
   return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')} (${n.failureSummary.split('\n')[1] || v.help})`));
 }
 
-for (const theme of ['light', 'dark']) {
-  test(`axe finds no violations on the exercises and quizzes after wrong answers, ${theme} theme`, async () => {
-    const { context, page } = await openPage(site.browser, { colorScheme: theme, bypassCSP: true });
-    try {
-      await page.goto(site.server.url);
-      for (const id of ['recover-gpu-hours', 'hand-trace', 'overlap-window', 'param-overhead', 'dualpipe-vs-chimera']) {
-        await waitForExercise(page, id);
-      }
-      // Feedback states too: wrong answers, a marked grid cell, an answered quiz question.
-      await page.fill('input[data-answer="utilization-gap"]', '0.5');
-      await page.click('#exercise-recover-gpu-hours [data-action="check"]');
-      await page.fill('#exercise-hand-trace input[data-answer="pair-forward"]', '5');
-      await page.click('#exercise-hand-trace [data-action="check"]');
-      await page.check('#exercise-overlap-window fieldset[data-answer="dispatch-hidden-by"] .dpl-ex-option[data-index="0"] input');
-      await page.click('#exercise-overlap-window [data-action="check"]');
-      await page.check('.dpl-quiz[data-stage="pre"] input[type="radio"]');
-      await page.click('.dpl-quiz[data-stage="pre"] [data-action="quiz-check"]');
-      await page.waitForSelector('#exercise-hand-trace[data-checked]');
-      assert.deepEqual(await axe(page, '.exercise-list'), []);
-      assert.deepEqual(await axe(page, '.lesson-quiz'), []);
-      assert.deepEqual(await axe(page, '.lesson-progress'), []);
+test('axe finds no violations on the exercises and quizzes after wrong answers, light then dark theme', async () => {
+  const { context, page } = await openPage(site.browser, { colorScheme: 'light', bypassCSP: true });
+  try {
+    await page.goto(site.server.url);
+    for (const id of ['recover-gpu-hours', 'hand-trace', 'overlap-window', 'param-overhead', 'dualpipe-vs-chimera']) {
+      await waitForExercise(page, id);
+    }
+    // Feedback states too: wrong answers, a marked grid cell, an answered quiz question.
+    await page.fill('input[data-answer="utilization-gap"]', '0.5');
+    await page.click('#exercise-recover-gpu-hours [data-action="check"]');
+    await page.fill('#exercise-hand-trace input[data-answer="pair-forward"]', '5');
+    await page.click('#exercise-hand-trace [data-action="check"]');
+    await page.check('#exercise-overlap-window fieldset[data-answer="dispatch-hidden-by"] .dpl-ex-option[data-index="0"] input');
+    await page.click('#exercise-overlap-window [data-action="check"]');
+    await page.check('.dpl-quiz[data-stage="pre"] input[type="radio"]');
+    await page.click('.dpl-quiz[data-stage="pre"] [data-action="quiz-check"]');
+    await page.waitForSelector('#exercise-hand-trace[data-checked]');
+    // One load, both themes: the theme is the page's colour scheme, switched live.
+    for (const theme of ['light', 'dark']) {
+      await switchColorScheme(page, theme);
+      assert.deepEqual(await axe(page, '.exercise-list'), [], theme);
+      assert.deepEqual(await axe(page, '.lesson-quiz'), [], theme);
+      assert.deepEqual(await axe(page, '.lesson-progress'), [], theme);
       await page.$eval('#exercise-overlap-window', (e) => e.scrollIntoView());
       await screenshot(page, `exercise-overlap-${theme}.png`);
-    } finally {
-      await context.close();
     }
-  });
-}
+  } finally {
+    await context.close();
+  }
+});

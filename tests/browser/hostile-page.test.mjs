@@ -100,8 +100,9 @@ test('a 1 MB hash loads without a flood, a hang or an error, its values quoted a
   await hostileLoad(`${site.server.url}#${'&'.repeat(MB / 2)}${bigValues(['view'], MB / 2)}`);
 });
 
+// Small corrupt values (not JSON, null, arrays, wrong types) are lib/progress.js's unit tests and
+// quiz-progress's; here only the two that are heavy for the page itself: deep nesting, a huge key.
 test('corrupt saved progress does not break the page', async () => {
-  const corrupt = ['{', 'null', '"text"', '[]', '{"lessons":7}', '{"lessons":{"x":{"answers":"y"}}}',
-                   '['.repeat(100000) + ']'.repeat(100000), `{"lessons":{"${'k'.repeat(100000)}":{}}}`];
+  const corrupt = ['['.repeat(100000) + ']'.repeat(100000), `{"lessons":{"${'k'.repeat(100000)}":{}}}`];
   for (const storage of corrupt) await hostileLoad(`${site.server.url}#view=lesson`, { storage });
 });

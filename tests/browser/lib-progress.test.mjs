@@ -69,6 +69,8 @@ test('other lessons and unknown fields are kept; reset forgets this lesson only'
 
 test('corrupt, foreign or unavailable storage never throws', () => {
   for (const text of ['{not json', '"a string"', '[1,2]', '{"lessons": [1]}', '{"lessons": {"phases/10-llms-from-scratch/19-dualpipe-parallelism": "junk"}}',
+    'null', '[]', '{"lessons":7}', '{"lessons":{"x":{"answers":"y"}}}', '['.repeat(100000) + ']'.repeat(100000),
+    `{"lessons":{"${'k'.repeat(100000)}":{}}}`,
     JSON.stringify({ lessons: { [LESSON_PATH]: { answers: { 'pre-q0': 'x', 'check-q0': { picked: 'a' } }, exercises: [1], completedAt: 'soon' } } })]) {
     const storage = memoryStorage({ [STORAGE_KEY]: text });
     const p = createProgress({ storage, now: clock() });

@@ -37,9 +37,10 @@ const makespanOf = (config) => site.api.simulate(config).makespan;
 
 // One load per width and language, checked in the light theme and again after the system
 // switches to dark (the page follows prefers-color-scheme live).
+// Hindi only at the narrow width: its longer labels are what could squeeze a chart; 1280 px has room.
 test('every lesson timeline shows its whole run at 1280 and 390 px, in both languages and themes', async () => {
   for (const width of WIDTHS) {
-    for (const lang of ['en', 'hi']) {
+    for (const lang of width === Math.min(...WIDTHS) ? ['en', 'hi'] : ['en']) {
       const { context, page, log } = await openPage(site.browser, { viewport: { width, height: 900 }, colorScheme: 'light' });
       try {
         await page.goto(`${site.server.url}#lang=${lang}`);
