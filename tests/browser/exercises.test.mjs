@@ -77,18 +77,24 @@ test('exercise 1: wrong answers say which way and how far, right ones pass in se
     assert.match((await feedback(page, scope, 'recovered-gpu-hours')).text, /Correct\. The simulator gives 0\.05 GPU-h/);
     assert.match(await page.$eval(`${scope} .dpl-ex-status`, (s) => s.textContent), /Solved/);
 
-    // A cost core rejects: its message sits under the field it names, and nothing is checked.
+    // A cost core rejects: its rule in plain words sits under the field it names (as in the
+    // explorer), with a one-click fix, and nothing is checked.
     const backward = `${scope} .dpl-ex-costs input[id$="cost-backward"]`;
+    const weight = `${scope} .dpl-ex-costs input[id$="cost-weight"]`;
     await page.fill(backward, '0.5');
     await page.press(backward, 'Enter');
-    await page.waitForFunction((s) => document.querySelector(`${s} .dpl-ex-costs input[id$="cost-weight"]`).getAttribute('aria-invalid') === 'true', scope);
-    assert.equal(await page.$eval(`${scope} .dpl-ex-costs input[id$="cost-weight"] ~ .dpl-field-msg`, (p) => p.textContent),
-      'costs.weight must be <= costs.backward = 0.5 (got 1)');
+    const weightMessage = await page.waitForFunction((w) => document.querySelector(w).getAttribute('aria-invalid') === 'true'
+      && document.querySelector(`${w} ~ .dpl-field-msg`).textContent, weight);
+    assert.equal(await weightMessage.jsonValue(), 'W (weight part) is part of B (backward), so it cannot be more than 0.5 — use 0.5');
     await page.click(`${scope} [data-action="check"]`);
     assert.match(await page.$eval(`${scope} .dpl-ex-summary`, (p) => p.textContent), /could not compute the answers/);
+    await page.click(`${weight} ~ .dpl-field-msg .dpl-fix`);
+    await page.waitForFunction((w) => !document.querySelector(w).hasAttribute('aria-invalid'), weight);
+    assert.equal(await page.inputValue(weight), '0.5');
+    await page.fill(weight, '1');
     await page.fill(backward, '2');
     await page.press(backward, 'Enter');
-    await page.waitForFunction((s) => !document.querySelector(`${s} .dpl-ex-costs input[id$="cost-weight"]`).hasAttribute('aria-invalid'), scope);
+    await page.waitForFunction((w) => !document.querySelector(w).hasAttribute('aria-invalid'), weight);
 
     // The editable baseline reaches core: at 0.36 the answer doubles to 0.1, so 0.05 is now too low.
     await page.fill(`${scope} .dpl-ex-inputs input[id$="baselineGpuHoursPerMillionTokens"]`, '0.36');
@@ -178,8 +184,10 @@ test('exercise 3: the pair is core\'s analyse_pair; the choices are checked, the
     // The comm model is editable; core rejects a bad value and the message sits under the field.
     await page.fill(`${scope} .dpl-pair-form input[name="attnShare"]`, '1.5');
     await page.press(`${scope} .dpl-pair-form input[name="attnShare"]`, 'Tab');
-    await page.waitForFunction((s) => document.querySelector(`${s} .dpl-pair-form input[name="attnShare"]`).getAttribute('aria-invalid') === 'true', scope);
-    assert.match(await page.$eval(`${scope} .dpl-pair-form input[name="attnShare"] ~ .dpl-field-msg`, (p) => p.textContent), /attnShare/);
+    const share = `${scope} .dpl-pair-form input[name="attnShare"]`;
+    const shareMessage = await page.waitForFunction((a) => document.querySelector(a).getAttribute('aria-invalid') === 'true'
+      && document.querySelector(`${a} ~ .dpl-field-msg`).textContent, share);
+    assert.equal(await shareMessage.jsonValue(), 'attention’s share must be between 0 and 1 — use 1');
     await shoot(page, scope, 'exercise-3-overlap.png');
     assert.deepEqual(log.errors, []);
   } finally {

@@ -11,6 +11,7 @@ import { icon } from './icons.js';
 import { sig } from './exercise-fields.js';
 import { partClass, partText } from '../lib/stream-parts.js';
 import { errorText } from '../lib/error-text.js';
+import { showFieldError } from './field-error.js';
 import { DEFAULT_COMM } from '../state.js';
 
 const W = 720;
@@ -180,8 +181,7 @@ export function createPairView({ t, sim, reducedMotion = () => false, defaults =
     for (const name of ['ratio', 'attnShare']) {
       const raw = fields[name].value.trim();
       comm[name] = raw === '' || Number.isNaN(Number(raw)) ? raw : Number(raw);
-      messages[name].textContent = '';
-      fields[name].removeAttribute('aria-invalid');
+      showFieldError(messages[name], fields[name], null, { t });
     }
     error.replaceChildren();
     try {
@@ -199,12 +199,17 @@ export function createPairView({ t, sim, reducedMotion = () => false, defaults =
       if (mine !== token) return;
       const field = Object.keys(fields).find((n) => err.path === `/costs/comm/${n}`);
       if (field) {
-        messages[field].textContent = errorText(err, t.lang);
-        fields[field].setAttribute('aria-invalid', 'true');
+        showFieldError(messages[field], fields[field], err, { config: { costs: { comm } }, t, onFix: fixComm });
       } else {
         error.replaceChildren(h('div', { class: 'dpl-error', role: 'alert' }, [h('p', { text: errorText(err, t.lang) })]));
       }
     }
+  }
+  // A one-click fix (ui/field-error.js) puts core's accepted value in the field and runs again.
+  function fixComm(patch) {
+    for (const [name, value] of Object.entries(patch.costs?.comm || {})) if (fields[name]) fields[name].value = String(value);
+    clearTimeout(timer);
+    load();
   }
   on(form, 'input', () => { clearTimeout(timer); timer = setTimeout(load, 350); });
   on(form, 'change', () => { clearTimeout(timer); load(); });

@@ -8,6 +8,7 @@ import { h, uniqueId } from './dom.js';
 import { sig } from './exercise-fields.js';
 import { SCHEDULE_NAMES, scheduleTitle } from '../lib/schedules.js';
 import { errorText } from '../lib/error-text.js';
+import { showFieldError } from './field-error.js';
 const FIELDS = [
   ['pp', 'ex.params.pp'], ['ep', 'ex.params.ep'], ['bytesPerParam', 'ex.params.bytes'], ['dp', 'ex.params.dp'], ['gpuMemoryGb', 'ex.params.memory'],
 ];
@@ -42,6 +43,10 @@ export function createParamsCalculator({ t, sim, presets }) {
   let token = 0;
   let timer = 0;
   let lastResult = null;
+  // An error's sentence names a field by its label here (pf.<field> has none for these).
+  const labels = Object.fromEntries(FIELDS.map(([name, key]) => [`pf.${name}`, t(key)]));
+  const named = (key, params) => labels[key] ?? t(key, params);
+  named.lang = t.lang;
 
   function fill(preset) {
     const r = preset.request;
@@ -103,7 +108,7 @@ export function createParamsCalculator({ t, sim, presets }) {
 
   async function run() {
     const mine = ++token;
-    for (const name of Object.keys(inputs)) { messages[name].textContent = ''; inputs[name].removeAttribute('aria-invalid'); }
+    for (const name of Object.keys(inputs)) showFieldError(messages[name], inputs[name], null, { t });
     error.replaceChildren();
     try {
       const result = await sim.params(request());
@@ -112,8 +117,7 @@ export function createParamsCalculator({ t, sim, presets }) {
       if (mine !== token) return;
       const name = (err.path || '').slice(1);
       if (inputs[name]) {
-        messages[name].textContent = errorText(err, t.lang);
-        inputs[name].setAttribute('aria-invalid', 'true');
+        showFieldError(messages[name], inputs[name], err, { config: request(), t: named });
       } else {
         error.replaceChildren(h('div', { class: 'dpl-error', role: 'alert' }, [h('p', { text: errorText(err, t.lang) })]));
       }

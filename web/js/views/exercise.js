@@ -21,6 +21,7 @@ import { createPairView, hidingText } from '../ui/pair-view.js';
 import { createParamsCalculator } from '../ui/params-calculator.js';
 import { createGrowthChart } from '../ui/growth-chart.js';
 import { errorText } from '../lib/error-text.js';
+import { showFieldError } from '../ui/field-error.js';
 
 const COSTS = ['forward', 'backward', 'weight', 'overlapped'];
 const TYPING_DELAY_MS = 350;
@@ -290,24 +291,37 @@ export function mount(element, deps) {
   });
 
   // ---- computing the expected values ------------------------------------------------------------
-  function showInputErrors(errors) {
-    for (const f of [...Object.values(inputFields), ...Object.values(costFields)]) {
-      f.message.textContent = '';
-      f.input.removeAttribute('aria-invalid');
+  // A cost field's error reads as the explorer's do (ui/field-error.js): plain words and, where
+  // one value is safe, a button that puts it in the field and runs again.
+  const fixCost = (patch) => {
+    for (const [field, value] of Object.entries(patch.costs || {})) {
+      if (costFields[field]) costFields[field].input.value = String(value);
     }
+    clearTimeout(timer);
+    onInputs();
+  };
+  function showInputErrors(errors) {
+    const placed = new Map(); // field -> the error shown under it
+    const names = {}; // pf.<request field> -> the exercise's label of the input bound to it
     const unplaced = [];
     for (const error of Object.values(errors)) {
       const path = error.path || '';
       const bound = Object.entries(def.config?.calculators || {}).flatMap(([, c]) => Object.entries(c.inputBindings || {}))
         .find(([pointer]) => pointer === path);
       const target = bound ? inputFields[bound[1]] : costFields[path.replace(/^(\/config)?\/costs\//, '')];
-      const said = errorText(error, lang);
+      if (bound) names[`pf.${path.slice(1).replaceAll('/', '.')}`] = text(def.config.inputs[bound[1]].label, lang);
       if (target) {
-        target.message.textContent = said;
-        target.input.setAttribute('aria-invalid', 'true');
-      } else if (!unplaced.includes(said)) {
-        unplaced.push(said);
+        if (!placed.has(target)) placed.set(target, error);
+      } else {
+        const said = errorText(error, lang);
+        if (!unplaced.includes(said)) unplaced.push(said);
       }
+    }
+    // A calculator's field is named in the sentence by its input's label, not its request key.
+    const named = (key, params) => names[key] ?? t(key, params);
+    named.lang = t.lang;
+    for (const f of [...Object.values(inputFields), ...Object.values(costFields)]) {
+      showFieldError(f.message, f.input, placed.get(f) ?? null, { config: { costs }, t: named, onFix: fixCost });
     }
     generalError.replaceChildren(...unplaced.map((m) => h('div', { class: 'dpl-error', role: 'alert' }, [h('strong', { text: t('error.heading') }), h('p', { text: m })])));
   }
