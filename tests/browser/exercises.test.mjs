@@ -188,6 +188,8 @@ test('exercise 3: the pair is core\'s analyse_pair; the choices are checked, the
     const shareMessage = await page.waitForFunction((a) => document.querySelector(a).getAttribute('aria-invalid') === 'true'
       && document.querySelector(`${a} ~ .dpl-field-msg`).textContent, share);
     assert.equal(await shareMessage.jsonValue(), 'attention’s share must be between 0 and 1 — use 1');
+    // The last good pair stays, dimmed under a note, until the field is fixed.
+    assert.match(await page.$eval(`${scope} .dpl-pair-result.dpl-is-stale .dpl-stale-note`, (n) => n.textContent), /Out of date/);
     await shoot(page, scope, 'exercise-3-overlap.png');
     assert.deepEqual(log.errors, []);
   } finally {

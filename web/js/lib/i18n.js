@@ -506,6 +506,8 @@ export const STRINGS = {
     "stale.timeline": "Still showing the last run that worked. Fix the setting to update it.",
     "stale.sweep": "Still showing the last sweep that worked. Fix the setting to update it.",
     "stale.plan": "Still showing the last plan that worked. Fix the highlighted field to update it.",
+    "stale.pair": "Still showing the last pair that worked. Fix the highlighted field to update it.",
+    "stale.params": "Still showing the last breakdown that worked. Fix the highlighted field to update it.",
     "pf.ranks": "the number of ranks",
     "pf.microbatches": "the number of micro-batches",
     "pf.schedule": "the schedule",

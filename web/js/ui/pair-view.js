@@ -12,6 +12,7 @@ import { sig } from './exercise-fields.js';
 import { partClass, partText } from '../lib/stream-parts.js';
 import { errorText } from '../lib/error-text.js';
 import { showFieldError } from './field-error.js';
+import { setStale } from './stale.js';
 import { DEFAULT_COMM } from '../state.js';
 
 const W = 720;
@@ -52,9 +53,11 @@ export function createPairView({ t, sim, reducedMotion = () => false, defaults =
   const next = h('button', { type: 'button', class: 'dpl-btn dpl-icon-btn', dataset: { action: 'pair-next' }, 'aria-label': t('ex.pair.next') }, [icon('nextOp')]);
   const controls = h('div', { class: 'dpl-pair-controls', hidden: true }, [h('div', { class: 'dpl-transport-buttons' }, [prev, play, next]), readout]);
   const error = h('div', { class: 'dpl-pair-error' });
-  const element = h('div', { class: 'dpl-pair' }, [
-    form, h('p', { class: 'dpl-pair-legend', text: t('ex.pair.legend') }), h('div', { class: 'dpl-pair-frame' }, [svg]), stats, controls, error,
+  // The last good pair, dimmed under a note while the form holds a value core rejects (ui/stale.js).
+  const resultBox = h('div', { class: 'dpl-pair-result' }, [
+    h('p', { class: 'dpl-pair-legend', text: t('ex.pair.legend') }), h('div', { class: 'dpl-pair-frame' }, [svg]), stats, controls,
   ]);
+  const element = h('div', { class: 'dpl-pair' }, [form, resultBox, error]);
 
   let pair = null;
   let cursor = null; // null: everything drawn, no cursor
@@ -185,9 +188,10 @@ export function createPairView({ t, sim, reducedMotion = () => false, defaults =
     }
     error.replaceChildren();
     try {
-      const result = await sim.overlapPair({ comm });
+      const value = await sim.overlapPair({ comm });
       if (mine !== token) return;
-      pair = result;
+      setStale(resultBox, null, t);
+      pair = value;
       stats.textContent = t('ex.pair.stats', {
         duration: sig(pair.duration), compute: sig(pair.compute), comm: sig(pair.comm),
         hidden: sig(pair.hidden), exposed: sig(pair.exposed), sequential: sig(pair.sequential),
@@ -198,6 +202,7 @@ export function createPairView({ t, sim, reducedMotion = () => false, defaults =
     } catch (err) {
       if (mine !== token) return;
       const field = Object.keys(fields).find((n) => err.path === `/costs/comm/${n}`);
+      if (pair) setStale(resultBox, t('stale.pair'), t);
       if (field) {
         showFieldError(messages[field], fields[field], err, { config: { costs: { comm } }, t, onFix: fixComm });
       } else {

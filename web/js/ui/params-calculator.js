@@ -9,6 +9,7 @@ import { sig } from './exercise-fields.js';
 import { SCHEDULE_NAMES, scheduleTitle } from '../lib/schedules.js';
 import { errorText } from '../lib/error-text.js';
 import { showFieldError } from './field-error.js';
+import { setStale } from './stale.js';
 const FIELDS = [
   ['pp', 'ex.params.pp'], ['ep', 'ex.params.ep'], ['bytesPerParam', 'ex.params.bytes'], ['dp', 'ex.params.dp'], ['gpuMemoryGb', 'ex.params.memory'],
 ];
@@ -112,9 +113,12 @@ export function createParamsCalculator({ t, sim, presets }) {
     error.replaceChildren();
     try {
       const result = await sim.params(request());
-      if (mine === token) render(result);
+      if (mine !== token) return;
+      setStale(breakdown, null, t);
+      render(result);
     } catch (err) {
       if (mine !== token) return;
+      if (lastResult) setStale(breakdown, t('stale.params'), t);
       const name = (err.path || '').slice(1);
       if (inputs[name]) {
         showFieldError(messages[name], inputs[name], err, { config: request(), t: named });
