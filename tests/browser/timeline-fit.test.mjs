@@ -153,3 +153,29 @@ test('the explorer opens with the whole default run and its play button on a 128
     }
   }
 });
+
+// The same for the sweep, whose settings stay a band above its two full-width charts: from
+// 1100 px the band is one row (page.css), so both charts show on the first screen of a 1280x800
+// laptop, and the inputs of both groups line up whatever labels wrap (Hindi's are longer).
+test('the sweep opens with both charts showing on a 1280x800 first screen, its settings band one row', async () => {
+  for (const lang of ['en', 'hi']) {
+    const { context, page } = await openPage(site.browser, { viewport: { width: 1280, height: 800 } });
+    try {
+      await page.goto(`${site.server.url}#view=sweep&lang=${lang}`);
+      await page.waitForSelector('.view-sweep .dpl-sweep-svg');
+      const seen = await page.evaluate(() => {
+        const charts = [...document.querySelectorAll('.view-sweep .dpl-sweep-svg')].map((svg) => Math.round(svg.getBoundingClientRect().top));
+        const inputs = [...document.querySelectorAll('.side :is(.dpl-form-grid, .dpl-cost-grid:not(.dpl-comm-grid)) input')]
+          .filter((input) => input.offsetParent).map((input) => Math.round(input.getBoundingClientRect().top));
+        return { charts, inputs, height: innerHeight };
+      });
+      assert.equal(seen.charts.length, 2, `${lang}: ${seen.charts.length} charts`);
+      // At least 150 px of each plot shows (a two-row band left only the charts' titles there).
+      for (const top of seen.charts) assert.ok(top + 150 <= seen.height, `${lang}: a chart starts at ${top} px of ${seen.height}`);
+      assert.equal(seen.inputs.length, 8, `${lang}: ranks, micro-batches, chunks and five costs: ${seen.inputs.length}`);
+      assert.equal(new Set(seen.inputs).size, 1, `${lang}: the band's inputs are not on one line: ${seen.inputs}`);
+    } finally {
+      await context.close();
+    }
+  }
+});
