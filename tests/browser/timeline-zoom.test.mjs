@@ -6,7 +6,7 @@
 // light and dark, desktop and phone).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useSite, openPage, waitForTimeline, readDrawnOps, expectedOps, screenshot } from './helpers.mjs';
+import { useSite, openPage, waitForTimeline, readDrawnOps, expectedOps, screenshot, switchColorScheme } from './helpers.mjs';
 
 const site = useSite();
 const SCOPE = '.view-timeline';
@@ -272,5 +272,64 @@ test('a panned canvas shows the same pixels as the same view painted afresh (to 
     assert.deepEqual(log.errors, []);
   } finally {
     await context.close();
+  }
+});
+
+// The overview strip shares its row with the zoom level's text, set after the strip is painted:
+// the strip's painting must fill the strip's width as it ends up, on opening and after zooming
+// (painted before the text was set, it ran 26 px past the strip's right edge, cutting off the
+// end of the run).
+test('the overview strip is painted at the width it is laid out at, opened and zoomed', async () => {
+  const { context, page, log } = await openPage(site.browser, { viewport: { width: 1280, height: 900 } });
+  try {
+    await page.goto(`${site.server.url}#view=timeline&schedule=1f1b&ranks=16&microbatches=256`);
+    await page.waitForSelector(`${SCOPE} .dpl-timeline-canvas`, { timeout: 60000 });
+    const widths = () => page.$eval(`${SCOPE} .dpl-overview`, (strip) => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve({
+      strip: strip.clientWidth, canvas: parseFloat(strip.querySelector('canvas').style.width), level: strip.parentElement.querySelector('.dpl-zoom-level').textContent,
+    })))));
+    const opened = await widths();
+    assert.equal(opened.canvas, opened.strip, `opened (${opened.level})`);
+    await page.click(`${SCOPE} [data-action="zoomIn"]`);
+    const zoomed = await widths();
+    assert.notEqual(zoomed.level, opened.level);
+    assert.equal(zoomed.canvas, zoomed.strip, `zoomed (${zoomed.level})`);
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+// The canvas takes its colours from CSS when it paints: when the system switches to dark under
+// the "System" theme, a large run's canvas and the overview strip paint again in the dark colours,
+// the same pixels as a page opened dark (before, they kept the light theme's).
+test('a canvas timeline and its overview strip repaint in the new colours when the system theme changes', async () => {
+  const url = `${site.server.url}#view=timeline&schedule=1f1b&ranks=16&microbatches=256`; // 8,192 ops: canvas
+  const canvasHashes = (page) => page.$$eval(`${SCOPE} canvas`, (canvases) => canvases.map((c) => {
+    const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let hash = 2166136261;
+    for (let i = 0; i < data.length; i++) hash = Math.imul(hash ^ data[i], 16777619) >>> 0;
+    return `${c.className} ${c.width}x${c.height} ${hash}`;
+  }));
+  const open = async (colorScheme) => {
+    const opened = await openPage(site.browser, { viewport: { width: 1280, height: 900 }, colorScheme });
+    await opened.page.goto(url);
+    await opened.page.waitForSelector(`${SCOPE} .dpl-timeline-canvas`, { timeout: 60000 });
+    return opened;
+  };
+  const dark = await open('dark');
+  const light = await open('light');
+  try {
+    const darkHashes = await canvasHashes(dark.page);
+    const lightHashes = await canvasHashes(light.page);
+    assert.ok(darkHashes.length >= 2, `the lane and the overview strip are canvases: ${darkHashes}`);
+    await switchColorScheme(light.page, 'dark');
+    const switched = await canvasHashes(light.page);
+    assert.notEqual(switched[0], lightHashes[0], 'the lane kept the light colours');
+    assert.notEqual(switched[1], lightHashes[1], 'the overview strip kept the light colours');
+    assert.deepEqual(switched, darkHashes);
+    assert.deepEqual([...light.log.errors, ...dark.log.errors], []);
+  } finally {
+    await light.context.close();
+    await dark.context.close();
   }
 });

@@ -28,9 +28,11 @@ export function createOverview({ t, onView, onKey }) {
   let view = { start: 0, end: 1 };
   let width = 0;
   let drag = null;
+  let painted = null; // the last paint's lanes and palette, to paint again at a new width
 
   /** Paints the whole run: `lanes` with tracks, stacked; `palette` from timeline-palette.js. */
   function paint(lanes, nextLimits, palette) {
+    painted = { lanes, palette };
     limits = nextLimits;
     width = Math.max(40, element.clientWidth || 300);
     const dpr = Math.min(2, globalThis.devicePixelRatio || 1);
@@ -103,5 +105,17 @@ export function createOverview({ t, onView, onKey }) {
   element.addEventListener('pointercancel', end);
   element.addEventListener('keydown', (event) => onKey(event, true));
 
-  return { element, paint, setView, get span() { return spanOf(view); } };
+  // The strip shares its row with the zoom level's text ("whole run shown", "4× zoom"), which a
+  // widget sets after painting: whenever the strip's width changes, the run is painted again to
+  // fill it (painted at a stale width, the end of the run was cut off or a gap was left).
+  const resized = typeof ResizeObserver === 'function' ? new ResizeObserver(() => {
+    if (painted && element.clientWidth && Math.max(40, element.clientWidth) !== width) paint(painted.lanes, limits, painted.palette);
+  }) : null;
+  resized?.observe(element);
+
+  return {
+    element, paint, setView,
+    get span() { return spanOf(view); },
+    destroy() { resized?.disconnect(); },
+  };
 }

@@ -549,9 +549,18 @@ export function mount(element, deps) {
   const scrollWatch = { capture: true, passive: true };
   document.addEventListener('scroll', revealRows, scrollWatch);
   globalThis.addEventListener('resize', revealRows, { passive: true });
-  // A theme switch changes the colours a canvas took from CSS.
-  const themeWatch = new MutationObserver(() => { if (lanes.length && kind === 'canvas') draw(); });
+  // A theme switch changes the colours a canvas took from CSS (a large run's lanes, and every
+  // run's overview strip): the page's theme choice or a host's class on <html>, or the system's
+  // light/dark scheme changing under the "System" choice.
+  const repaintForTheme = () => {
+    if (!lanes.length) return;
+    palette = null;
+    draw();
+  };
+  const themeWatch = new MutationObserver(repaintForTheme);
   themeWatch.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme', 'class'] });
+  const schemeQuery = typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: dark)') : null;
+  schemeQuery?.addEventListener('change', repaintForTheme);
 
   return {
     update(state) {
@@ -595,6 +604,8 @@ export function mount(element, deps) {
       document.removeEventListener('scroll', revealRows, scrollWatch);
       globalThis.removeEventListener('resize', revealRows);
       themeWatch.disconnect();
+      overview.destroy();
+      schemeQuery?.removeEventListener('change', repaintForTheme);
       unbindGestures();
       clearTimeout(resizeTimer);
       root.remove();
