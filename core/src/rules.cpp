@@ -41,6 +41,24 @@ Error make_error(Rule rule, std::string path, ErrorParams params) {
   return Error::from_template(info.code, info.id, info.message, std::move(path), std::move(params));
 }
 
+Error make_error(Rule rule, std::string path, std::initializer_list<ErrorArg> args) {
+  ErrorParams params;
+  params.reserve(args.size());
+  for (const ErrorArg& a : args) {
+    switch (a.kind) {
+      case ErrorArg::Kind::Int: params.emplace_back(a.name, a.i); break;
+      case ErrorArg::Kind::Double: params.emplace_back(a.name, a.d); break;
+      case ErrorArg::Kind::String: params.emplace_back(a.name, *a.s); break;
+      case ErrorArg::Kind::Chars: params.emplace_back(a.name, a.c); break;
+    }
+  }
+  return make_error(rule, std::move(path), std::move(params));
+}
+
+Error make_error(Rule rule, const char* path, std::initializer_list<ErrorArg> args) {
+  return make_error(rule, std::string(path), args);
+}
+
 std::string ErrorParam::text() const {
   if (const auto* i = std::get_if<std::int64_t>(&value)) return std::to_string(*i);
   if (const auto* d = std::get_if<double>(&value)) return detail::format_number(*d);

@@ -100,6 +100,22 @@ PlanText plan_text(PlanTextId text, std::vector<PlanParam> params) {
   return PlanText{info.id, std::move(params)};
 }
 
+PlanText plan_text(PlanTextId text, std::initializer_list<PlanArg> args) {
+  std::vector<PlanParam> params;
+  params.reserve(args.size());
+  for (const PlanArg& a : args) {
+    switch (a.kind) {
+      case PlanArg::Kind::Int: params.emplace_back(a.name, a.i); break;
+      case PlanArg::Kind::Double: params.emplace_back(a.name, a.d); break;
+      case PlanArg::Kind::Name: params.emplace_back(a.name, *a.s); break;
+      case PlanArg::Kind::Chars: params.emplace_back(a.name, a.c); break;
+      case PlanArg::Kind::Text: params.emplace_back(a.name, *a.t); break;
+      case PlanArg::Kind::Texts: params.emplace_back(a.name, *a.ts); break;
+    }
+  }
+  return plan_text(text, std::move(params));
+}
+
 std::string PlanText::english() const {
   const std::string tmpl = info_of(id).message;
   std::string out;

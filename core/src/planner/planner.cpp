@@ -129,12 +129,14 @@ class Planner {
   }
 
  private:
-  void note(const std::string& topic, PlanText said) {
+  // Topics and rules are literals: a const char* costs a call site a pointer, a std::string its
+  // construction and cleanup.
+  void note(const char* topic, PlanText said) {
     std::string text = said.english();
     p_.reasoning.push_back({topic, std::move(said), std::move(text)});
   }
 
-  Plan reject(const std::string& rule, PlanText message, PlanText recommend) {
+  Plan reject(const char* rule, PlanText message, PlanText recommend) {
     p_.rule = rule;
     p_.reject = PlanReject{rule, message, recommend};
     p_.schedule.reset();  // no pipeline plan: nothing of one is reported
@@ -197,7 +199,7 @@ class Planner {
     }
   }
 
-  void refuse(const std::string& rule, const std::string& instead, const PlanText& message) {
+  void refuse(const char* rule, const std::string& instead, const PlanText& message) {
     p_.rule = rule;
     p_.refusal = PlanRefusal{rule, "dualpipe", instead, message};
     schedule_ = instead;
