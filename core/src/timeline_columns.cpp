@@ -80,12 +80,19 @@ const std::vector<TimelineColumnInfo>& timeline_column_infos() {
 }
 
 TimelineTable::TimelineTable(std::size_t count) : count_(count) {
+  std::vector<std::size_t> used;  // bytes of values in each column, before its alignment padding
   for (const TimelineColumnInfo& info : kInfos) {
     offsets_.push_back(size_bytes_);
-    const std::size_t bytes = count * static_cast<std::size_t>(column_type_size(info.type));
-    size_bytes_ += (bytes + kColumnAlign - 1) / kColumnAlign * kColumnAlign;
+    used.push_back(count * static_cast<std::size_t>(column_type_size(info.type)));
+    size_bytes_ += (used.back() + kColumnAlign - 1) / kColumnAlign * kColumnAlign;
   }
   bytes_.reset(new std::uint8_t[size_bytes_]);
+  // The writer fills every value but not the few padding bytes after a column: zeroed, so the
+  // same run gives the same block byte for byte (no leftover heap bytes reach a copy or a hash).
+  for (std::size_t c = 0; c < offsets_.size(); ++c) {
+    const std::size_t end = c + 1 < offsets_.size() ? offsets_[c + 1] : size_bytes_;
+    std::fill(bytes_.get() + offsets_[c] + used[c], bytes_.get() + end, std::uint8_t{0});
+  }
 }
 
 TimelineTable::TimelineTable(const TimelineTable& other)

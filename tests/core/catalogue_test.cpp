@@ -1,9 +1,11 @@
 // The contract core gives its clients: the rule table, structured errors and the catalogue.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <iterator>
+#include <memory>
 #include <set>
 #include <string>
 
@@ -239,4 +241,28 @@ TEST_CASE("a copied timeline table holds its own copy of the bytes") {
   CHECK(copy.data() != original.data());
   CHECK(std::memcmp(copy.data(), original.data(), original.size_bytes()) == 0);
   CHECK(copy.offsets() == original.offsets());
+}
+
+TEST_CASE("a timeline table's padding between columns is zero: the same run gives the same block, byte for byte") {
+  const SimConfig config{"gpipe", 3, 3, {}};  // 18 ops: the 1-byte columns end 6 bytes short of 8
+  const auto first = simulate(config, SimOptions{TimelineForm::Columns});
+  REQUIRE(first.ok());
+  const std::size_t size = first.value().columns.size_bytes();
+  {
+    // Leave non-zero bytes where the next block of this size is likely to be allocated.
+    std::unique_ptr<std::uint8_t[]> dirty(new std::uint8_t[size]);
+    std::fill(dirty.get(), dirty.get() + size, std::uint8_t{0xAB});
+  }
+  const auto second = simulate(config, SimOptions{TimelineForm::Columns});
+  REQUIRE(second.ok());
+  const TimelineTable& t = second.value().columns;
+  std::size_t padding = 0;
+  for (std::size_t c = 0; c < t.offsets().size(); ++c) {
+    const std::size_t used = t.count() * static_cast<std::size_t>(column_type_size(timeline_column_infos()[c].type));
+    const std::size_t end = c + 1 < t.offsets().size() ? t.offsets()[c + 1] : t.size_bytes();
+    for (std::size_t b = t.offsets()[c] + used; b < end; ++b, ++padding) CHECK(t.data()[b] == 0);
+  }
+  CHECK(padding > 0);
+  REQUIRE(first.value().columns.size_bytes() == size);
+  CHECK(std::memcmp(first.value().columns.data(), t.data(), size) == 0);
 }

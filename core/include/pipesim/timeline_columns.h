@@ -37,8 +37,9 @@ const std::vector<TimelineColumnInfo>& timeline_column_infos();
 class TimelineTable {
  public:
   TimelineTable() = default;
-  /// Laid out for `count` ops, its bytes uninitialised: the writer fills every one, and zeroing
-  /// the megabytes of a large timeline first would touch them all once more.
+  /// Laid out for `count` ops, its values uninitialised (the writer fills every one, and zeroing
+  /// the megabytes of a large timeline first would touch them all once more); only the padding
+  /// between columns is zeroed, so a block's bytes depend on the run alone.
   explicit TimelineTable(std::size_t count);
   TimelineTable(const TimelineTable& other);
   TimelineTable& operator=(const TimelineTable& other);
