@@ -105,9 +105,10 @@ export function createOverview({ t, onView, onKey }) {
   element.addEventListener('pointercancel', end);
   element.addEventListener('keydown', (event) => onKey(event, true));
 
-  // The strip shares its row with the zoom level's text ("whole run shown", "4× zoom"), which a
-  // widget sets after painting: whenever the strip's width changes, the run is painted again to
-  // fill it (painted at a stale width, the end of the run was cut off or a gap was left).
+  // The strip's width is settled by the row it shares (the zoom level's text is set after the
+  // first paint; web fonts arrive; the row wraps): whenever it changes, the run is painted again
+  // to fill it (painted at a stale width, the end of the run was cut off or a gap was left). The
+  // level's text has a fixed width (widgets.css), so zooming itself never repaints the strip.
   const resized = typeof ResizeObserver === 'function' ? new ResizeObserver(() => {
     if (painted && element.clientWidth && Math.max(40, element.clientWidth) !== width) paint(painted.lanes, limits, painted.palette);
   }) : null;
