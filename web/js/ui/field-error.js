@@ -12,6 +12,16 @@ export async function explain(error, config, t) {
   return errorFix.explainError(error, config, t);
 }
 
+/**
+ * `t` that names some fields its own way: `names` maps a field's i18n key (`pf.<field>`) to the
+ * label a form shows for it (a calculator's inputs have no `pf.` string of their own).
+ */
+export function withFieldNames(t, names) {
+  const named = (key, params) => names[key] ?? t(key, params);
+  named.lang = t.lang;
+  return named;
+}
+
 const showing = new WeakMap(); // msg -> the error it should show: a late explanation fills only that
 
 /**

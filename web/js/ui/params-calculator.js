@@ -8,7 +8,7 @@ import { h, uniqueId } from './dom.js';
 import { sig } from './exercise-fields.js';
 import { SCHEDULE_NAMES, scheduleTitle } from '../lib/schedules.js';
 import { errorText } from '../lib/error-text.js';
-import { showFieldError } from './field-error.js';
+import { showFieldError, withFieldNames } from './field-error.js';
 import { setStale } from './stale.js';
 const FIELDS = [
   ['pp', 'ex.params.pp'], ['ep', 'ex.params.ep'], ['bytesPerParam', 'ex.params.bytes'], ['dp', 'ex.params.dp'], ['gpuMemoryGb', 'ex.params.memory'],
@@ -45,9 +45,7 @@ export function createParamsCalculator({ t, sim, presets }) {
   let timer = 0;
   let lastResult = null;
   // An error's sentence names a field by its label here (pf.<field> has none for these).
-  const labels = Object.fromEntries(FIELDS.map(([name, key]) => [`pf.${name}`, t(key)]));
-  const named = (key, params) => labels[key] ?? t(key, params);
-  named.lang = t.lang;
+  const named = withFieldNames(t, Object.fromEntries(FIELDS.map(([name, key]) => [`pf.${name}`, t(key)])));
 
   function fill(preset) {
     const r = preset.request;

@@ -21,7 +21,7 @@ import { createPairView, hidingText } from '../ui/pair-view.js';
 import { createParamsCalculator } from '../ui/params-calculator.js';
 import { createGrowthChart } from '../ui/growth-chart.js';
 import { errorText } from '../lib/error-text.js';
-import { showFieldError } from '../ui/field-error.js';
+import { showFieldError, withFieldNames } from '../ui/field-error.js';
 
 const COSTS = ['forward', 'backward', 'weight', 'overlapped'];
 const TYPING_DELAY_MS = 350;
@@ -318,8 +318,7 @@ export function mount(element, deps) {
       }
     }
     // A calculator's field is named in the sentence by its input's label, not its request key.
-    const named = (key, params) => names[key] ?? t(key, params);
-    named.lang = t.lang;
+    const named = withFieldNames(t, names);
     for (const f of [...Object.values(inputFields), ...Object.values(costFields)]) {
       showFieldError(f.message, f.input, placed.get(f) ?? null, { config: { costs }, t: named, onFix: fixCost });
     }
