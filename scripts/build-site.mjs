@@ -17,6 +17,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import MarkdownIt from 'markdown-it';
 import { bundlePage, minifyModule } from './bundle-page.mjs';
+import { writeFirstRuns } from './first-runs.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const WASM_BUILD = path.join(ROOT, 'build/wasm/wasm');
@@ -201,11 +202,13 @@ async function main() {
 
   const pipesim = await copyModule();
   pipesim.catalogue = await writeCatalogue();
-  const bundles = await bundleSite();
-  const fonts = await copyFonts();
   const lessonFiles = (await readdir(LESSONS)).filter((f) => f.endsWith('.md')).sort();
   const lessons = [];
   for (const f of lessonFiles) lessons.push(await renderLesson(path.join(LESSONS, f)));
+  // Before the bundles, which hold it: the page's first runs, from the module and the lessons.
+  pipesim.firstRuns = await writeFirstRuns(OUT, lessons);
+  const bundles = await bundleSite();
+  const fonts = await copyFonts();
 
   const quizzes = {};
   for (const f of (await readdir(LESSONS)).filter((f) => /^quiz(\.\w+)?\.json$/.test(f)).sort()) {

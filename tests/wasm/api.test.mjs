@@ -92,6 +92,16 @@ test('catalogue() is `pipesim catalogue`, and the page\'s generated copy is the 
   assert.ok(Object.isFrozen(api.catalogue().schedules[0].shape));
 });
 
+test('the page\'s first runs (generated/first-runs.js, drawn before its worker loads) are what simulate() returns', async () => {
+  const api = await pipesim();
+  const { default: seeds } = await import('../../web/generated/first-runs.js');
+  assert.ok(seeds.length >= 3, 'the lesson\'s first widget (two schedules) and the explorer\'s default');
+  for (const { method, request, value } of seeds) {
+    assert.equal(method, 'simulate');
+    assert.deepEqual(value, api.simulate(request), JSON.stringify(request));
+  }
+});
+
 test('the API has exactly the manifest\'s methods, each an export of the module', async () => {
   const api = await pipesim();
   assert.deepEqual(Object.keys(api), [...METHOD_NAMES]);

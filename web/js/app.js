@@ -2,10 +2,11 @@
 // timeline explorer, sweep, schedule form, cost controls). Views never import each other; this
 // file hands each one what it needs and forwards their changes to the store.
 import { takeWorker } from './boot.js';
-import { parseParams, createStore, bindHash, configOf, serializeState } from './state.js';
+import { parseParams, createStore, bindHash, configOf, explorerRuns, serializeState } from './state.js';
 import { translator, loadLanguage, isLoaded } from './lib/i18n.js';
 import { withCache } from './lib/sim-cache.js';
 import { createSimClient } from './lib/sim-client.js';
+import FIRST_RUNS from '../generated/first-runs.js';
 import { h } from './ui/dom.js';
 import { lazyView, loadStyle } from './ui/lazy-view.js';
 import * as timelineView from './views/timeline.js';
@@ -254,8 +255,7 @@ function render(state) {
   scrollMemory.show(state.view);
   if (state.view === 'lesson') view.update({ lang: state.lang, costs: state.costs });
   if (state.view === 'timeline') {
-    const configs = [configOf(state)];
-    if (state.compare) configs.push(configOf(state, state.compare));
+    const configs = explorerRuns(state);
     view.update({ configs, titles: configs.map(laneTitle), t: state.t, table: state.table, speed: state.speed, streams: state.streams, memory: state.memory });
     views.custom.update({ custom: state.custom, costs: state.costs, config: configOf(state) });
   }
@@ -298,6 +298,8 @@ function start() {
 
 // The simulator starts before the language's strings are awaited, so a Hindi page does not
 // fetch its module any later than an English one; its worker has been loading since boot.js ran.
-sim = withCache(createSimClient({ startedWorker: takeWorker() }));
+// The runs the page draws first come with the page (scripts/first-runs.mjs): the first timeline
+// does not wait for the worker.
+sim = withCache(createSimClient({ startedWorker: takeWorker() }), { seeds: FIRST_RUNS });
 const simLoaded = sim.catalogue();
 initialLangReady.then(start);

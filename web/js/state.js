@@ -268,6 +268,11 @@ export function configOf(state, schedule = state.schedule) {
   return config;
 }
 
+/** The runs the timeline explorer draws for `state`: its schedule, then the compared one if any. */
+export function explorerRuns(state) {
+  return state.compare ? [configOf(state), configOf(state, state.compare)] : [configOf(state)];
+}
+
 /** A minimal observable store: set() merges a patch and notifies with (state, changedKeys). */
 export function createStore(initial) {
   let state = initial;

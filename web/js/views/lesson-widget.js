@@ -21,6 +21,7 @@ import { gateTimeline } from '../ui/stale-gate.js';
 import { showFieldError, explain } from '../ui/field-error.js';
 import { SCHEDULES, scheduleTitle } from '../lib/schedules.js';
 import { formatNumber, formatPercent } from '../lib/format.js';
+import { widgetRuns } from '../lib/lesson-runs.js';
 
 const TYPING_DELAY_MS = 400;
 // Which control a SimError's path blames.
@@ -140,7 +141,7 @@ export function mount(element, deps) {
   function run() {
     fill();
     const config = current();
-    const configs = deps.compare ? [{ ...config, schedule: deps.compare }, config] : [config];
+    const configs = widgetRuns(config, deps.compare);
     open.href = deps.explorerLink(config, deps.compare, Boolean(deps.streams));
     if (!visible) return;
     // Autoplay once, when the lesson opens, never under reduced motion: a still frame shows the end.

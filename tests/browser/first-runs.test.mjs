@@ -1,0 +1,55 @@
+// The runs the page draws first come with the page (scripts/first-runs.mjs writes them at build
+// time; lib/sim-cache.js starts with them): with the wasm held back, the lesson's first widget and
+// the explorer's default are drawn all the same, op for op what the simulator gives; once the
+// module arrives, the next change is simulated by the worker as before.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useSite, openPage, readDrawnOps, expectedOps } from './helpers.mjs';
+import { DEFAULT_STATE, configOf } from '../../web/js/state.js';
+
+const site = useSite();
+
+/** Holds every request for the wasm module until release() is called. */
+async function holdWasm(context) {
+  let release;
+  const released = new Promise((resolve) => { release = resolve; });
+  const held = [];
+  await context.route('**/generated/pipesim.wasm', async (route) => {
+    held.push(route.request().url());
+    await released;
+    await route.continue();
+  });
+  return { held, release };
+}
+
+test('the lesson\'s first widget and the explorer\'s default are drawn before the wasm has arrived, as simulated', async () => {
+  const { context, page, log } = await openPage(site.browser);
+  try {
+    const wasm = await holdWasm(context);
+    await page.goto(`${site.server.url}#view=lesson`);
+    const lead = '.sim-widget[data-sim-id="lead"]';
+    await page.waitForSelector(`${lead} .dpl-op`);
+    const written = JSON.parse(await page.$eval(lead, (e) => e.dataset.config));
+    const compare = await page.$eval(lead, (e) => e.dataset.compare);
+    assert.deepEqual(await readDrawnOps(page, lead), [
+      expectedOps(site.api.simulate({ ...written, schedule: compare })),
+      expectedOps(site.api.simulate(written)),
+    ]);
+
+    await page.click('.site-nav a[data-view="timeline"]');
+    await page.waitForSelector('#timeline-root .dpl-op');
+    const config = configOf(DEFAULT_STATE);
+    assert.deepEqual(await readDrawnOps(page, '#timeline-root'), [expectedOps(site.api.simulate(config))]);
+    // All of that while the worker was still waiting for its module.
+    assert.equal(wasm.held.length, 1, 'the worker asked for the wasm once');
+
+    // The module arrives: a run nobody computed ahead is the worker's.
+    wasm.release();
+    await page.evaluate(() => { location.hash = 'view=timeline&ranks=4'; });
+    await page.waitForFunction(() => Math.max(...[...document.querySelectorAll('#timeline-root .dpl-op')].map((g) => Number(g.dataset.rank))) === 3);
+    assert.deepEqual(await readDrawnOps(page, '#timeline-root'), [expectedOps(site.api.simulate({ ...config, ranks: 4 }))]);
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await context.close();
+  }
+});
