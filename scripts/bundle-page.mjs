@@ -17,15 +17,17 @@ import * as esbuild from 'esbuild';
 /**
  * Three builds, relative to web/, each an independent bundle (no chunk shared between them), so
  * neither the worker nor boot.js waits for a chunk before it can start:
- * - boot.js, which index.html loads first; it imports nothing and starts the worker;
- * - sim-worker.js with the JS API inside, one file;
  * - the page: app.js (which finds boot.js beside it, the module index.html already ran) and the
- *   stylesheets (css/index.css), split so a view loaded on first use is a chunk of its own.
+ *   stylesheets (css/index.css), split so a view loaded on first use is a chunk of its own;
+ * - sim-worker.js with the JS API inside, one file;
+ * - boot.js, which index.html loads first; it imports nothing, starts the worker and asks for
+ *   app.js's own chunks at once (APP_CHUNKS, defined here from the page's build): the browser
+ *   would otherwise ask for them only once it has app.js and has parsed it.
  */
 const BUILDS = [
-  { entries: ['js/boot.js'], splitting: false },
-  { entries: ['js/sim-worker.js'], splitting: false },
   { entries: ['js/app.js', 'css/index.css'], splitting: true, shared: ['js/boot.js'] },
+  { entries: ['js/sim-worker.js'], splitting: false },
+  { entries: ['js/boot.js'], splitting: false, preloads: 'js/app.js' },
 ];
 
 /** Where a file may use import.meta.url: directly in these folders of web/ (see above). */
@@ -63,9 +65,10 @@ function keepBeside(files) {
   };
 }
 
-async function bundle(web, out, { entries, splitting, shared = [] }) {
+async function bundle(web, out, { entries, splitting, shared = [], define = {} }) {
   try {
     return await esbuild.build({
+      define,
       entryPoints: entries.map((entry) => path.join(web, entry)),
       outdir: out,
       entryNames: '[name]',  // flat in out, one folder below the site root (see above)
@@ -104,10 +107,18 @@ export async function minifyModule(code) {
 export async function bundlePage(web, out) {
   const root = process.cwd();
   const written = [];
+  const staticChunks = {}; // entry -> the chunks its bundle imports statically (names in out)
   for (const build of BUILDS) {
-    const { metafile } = await bundle(web, out, build);
+    const define = build.preloads ? { APP_CHUNKS: JSON.stringify(staticChunks[build.preloads]) } : {};
+    const { metafile } = await bundle(web, out, { ...build, define });
     await checkImportMetaUrl(web, Object.keys(metafile.inputs).map((input) => path.resolve(root, input)));
-    written.push(...Object.keys(metafile.outputs).map((output) => path.relative(out, path.resolve(root, output))));
+    for (const [output, { entryPoint, imports }] of Object.entries(metafile.outputs)) {
+      written.push(path.relative(out, path.resolve(root, output)));
+      if (!entryPoint) continue;
+      staticChunks[path.relative(web, path.resolve(root, entryPoint))] = imports
+        .filter((i) => i.kind === 'import-statement' && !i.external)
+        .map((i) => path.relative(out, path.resolve(root, i.path)));
+    }
   }
   return written;
 }

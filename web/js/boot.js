@@ -1,8 +1,19 @@
-// The page's first script (index.html loads its bundle async, before app.js): starts the
-// simulator's worker (sim-worker.js) at once, so the worker fetches and compiles the wasm while
-// the browser is still fetching and running app.js; the first widget waits for the worker, not
-// for the page's code. It imports nothing, so it runs as soon as it arrives. app.js takes the
+// The page's first script (index.html loads its bundle async, before app.js). It imports
+// nothing, so it runs as soon as it arrives, and starts two things early: the fetches of app.js's
+// own chunks, and the simulator's worker (sim-worker.js), which fetches and compiles the wasm
+// while the page's code is still loading. The first timeline does not wait for the worker (its
+// runs come with the page: scripts/first-runs.mjs); every run after it does. app.js takes the
 // worker over with takeWorker() and hands it to its sim client (lib/sim-client.js, startedWorker).
+
+// app.js's own chunks, asked for now rather than once app.js has arrived and been parsed: one
+// round trip less before the page runs. APP_CHUNKS is defined in this file's bundle by
+// scripts/bundle-page.mjs (the names of the chunks app.js imports); the unbundled source has none.
+for (const chunk of typeof APP_CHUNKS === 'undefined' ? [] : APP_CHUNKS) {
+  const link = document.createElement('link');
+  link.rel = 'modulepreload';
+  link.href = new URL(chunk, import.meta.url).href;
+  document.head.append(link);
+}
 
 let early = null;
 if (typeof Worker === 'function') {

@@ -30,11 +30,26 @@ export function createOverview({ t, onView, onKey }) {
   let drag = null;
   let painted = null; // the last paint's lanes and palette, to paint again at a new width
 
-  /** Paints the whole run: `lanes` with tracks, stacked; `palette` from timeline-palette.js. */
+  let laidOut = 0; // the strip's width at its last layout (ResizeObserver), 0 before the first
+
+  /**
+   * Paints the whole run: `lanes` with tracks, stacked; `palette` from timeline-palette.js. At the
+   * strip's width as last laid out; a strip not laid out yet is painted when it is, before that
+   * frame is shown (below), so a widget's first draw does not force a layout of its own.
+   */
   function paint(lanes, nextLimits, palette) {
     painted = { lanes, palette };
     limits = nextLimits;
-    width = Math.max(40, element.clientWidth || 300);
+    if (resized && !laidOut) {
+      setView(view);
+      return;
+    }
+    paintAt(laidOut || element.clientWidth);
+  }
+
+  function paintAt(laidOutWidth) {
+    const { lanes, palette } = painted;
+    width = Math.max(40, laidOutWidth || 300);
     const dpr = Math.min(2, globalThis.devicePixelRatio || 1);
     canvas.width = Math.round(width * dpr);
     canvas.height = Math.round(HEIGHT * dpr);
@@ -109,8 +124,11 @@ export function createOverview({ t, onView, onKey }) {
   // first paint; web fonts arrive; the row wraps): whenever it changes, the run is painted again
   // to fill it (painted at a stale width, the end of the run was cut off or a gap was left). The
   // level's text has a fixed width (widgets.css), so zooming itself never repaints the strip.
+  // Observers are told after layout and before the frame is painted: a run waiting for its first
+  // layout is painted there, and shown in the same frame as the chart.
   const resized = typeof ResizeObserver === 'function' ? new ResizeObserver(() => {
-    if (painted && element.clientWidth && Math.max(40, element.clientWidth) !== width) paint(painted.lanes, limits, painted.palette);
+    laidOut = element.clientWidth;
+    if (painted && laidOut && Math.max(40, laidOut) !== width) paintAt(laidOut);
   }) : null;
   resized?.observe(element);
 

@@ -1,21 +1,26 @@
 // The canvas renderers' colours, read from the same CSS as the SVG cells (widgets.css: the
 // classes k-F/k-Bi/k-B/k-W x d-0/d-1 and the theme variables), so a canvas timeline follows the
 // light and dark themes and a course's own variables exactly as the SVG one does. Probe elements
-// inside the widget get the classes; their computed colours are normalised to rgb() through a
-// 1x1 canvas (computed color-mix() values are not accepted everywhere a canvas takes a colour).
+// inside the widget get the classes; their computed colours are written as rgba(r, g, b, a), the
+// form the canvas renderer reads (timeline-canvas.js). What a browser computes (rgb(), rgba(),
+// #hex in custom properties, color(srgb ...) for a color-mix()) is converted here; anything else
+// is drawn on a 1x1 canvas and read back, which on a page's first draw costs tens of ms.
 import { s } from './dom.js';
 import { CATEGORY_KINDS } from '../lib/timeline-lod.js';
+import { rgbaOf, rgbaText } from '../lib/css-colour.js';
 
 let pixel = null;
 /** Any CSS colour as a canvas-ready rgba() string. */
 function normalise(color) {
+  const parsed = rgbaOf(color);
+  if (parsed) return parsed;
   pixel ??= document.createElement('canvas').getContext('2d', { willReadFrequently: true });
   pixel.clearRect(0, 0, 1, 1);
   pixel.fillStyle = '#000';
   pixel.fillStyle = color;
   pixel.fillRect(0, 0, 1, 1);
   const [r, g, b, a] = pixel.getImageData(0, 0, 1, 1).data;
-  return `rgba(${r}, ${g}, ${b}, ${(a / 255).toFixed(3)})`;
+  return rgbaText(r, g, b, a / 255);
 }
 
 /**

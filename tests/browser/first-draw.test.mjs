@@ -1,10 +1,13 @@
-// The runs the page draws first come with the page (scripts/first-runs.mjs writes them at build
-// time; lib/sim-cache.js starts with them): with the wasm held back, the lesson's first widget and
-// the explorer's default are drawn all the same, op for op what the simulator gives; once the
-// module arrives, the next change is simulated by the worker as before.
+// What the first screen waits for. The runs the page draws first come with the page
+// (scripts/first-runs.mjs writes them at build time; lib/sim-cache.js starts with them): with the
+// wasm held back, the lesson's first widget and the explorer's default are drawn all the same, op
+// for op what the simulator gives; once the module arrives, the next change is simulated by the
+// worker as before. And boot.js asks for app.js's own chunks before app.js has been parsed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useSite, openPage, readDrawnOps, expectedOps } from './helpers.mjs';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { useSite, openPage, readDrawnOps, expectedOps, REPO } from './helpers.mjs';
 import { DEFAULT_STATE, configOf } from '../../web/js/state.js';
 
 const site = useSite();
@@ -48,6 +51,25 @@ test('the lesson\'s first widget and the explorer\'s default are drawn before th
     await page.evaluate(() => { location.hash = 'view=timeline&ranks=4'; });
     await page.waitForFunction(() => Math.max(...[...document.querySelectorAll('#timeline-root .dpl-op')].map((g) => Number(g.dataset.rank))) === 3);
     assert.deepEqual(await readDrawnOps(page, '#timeline-root'), [expectedOps(site.api.simulate({ ...config, ranks: 4 }))]);
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('boot.js asks for exactly the chunks app.js imports, each fetched once', async () => {
+  const app = readFileSync(path.join(REPO, 'web/generated/app.js'), 'utf8');
+  const imported = [...app.matchAll(/(?:^|;|\})import(?:[^"';]*?from)?"\.\/(chunk-[A-Z0-9]+\.js)"/g)].map((m) => m[1]);
+  assert.ok(imported.length > 0, 'app.js imports chunks of its own');
+  const { context, page, log } = await openPage(site.browser);
+  try {
+    await page.goto(`${site.server.url}#view=lesson`);
+    await page.waitForSelector('.sim-widget .dpl-op');
+    const preloaded = await page.$$eval('link[rel="modulepreload"]', (links) => links.map((l) => new URL(l.href).pathname));
+    assert.deepEqual(preloaded.sort(), imported.map((c) => `/generated/${c}`).sort());
+    for (const chunk of imported) {
+      assert.equal(log.requests.filter((url) => new URL(url).pathname === `/generated/${chunk}`).length, 1, chunk);
+    }
     assert.deepEqual(log.errors, []);
   } finally {
     await context.close();
