@@ -9,6 +9,7 @@
 #include "pipesim/boundary.h"
 #include "pipesim/exercises.h"
 #include "pipesim/json.h"
+#include "text_format.h"
 
 namespace pipesim::cli {
 
@@ -43,19 +44,6 @@ void copy_flags(const Args& args, Json& json,
     if (args.has(flag)) json[key] = flag_json(args.get(flag, ""));
 }
 
-std::string fixed(double v, int decimals) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  return buf;
-}
-std::string shortest(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.10g", v);
-  return buf;
-}
-std::string pad(const std::string& s, std::size_t width) {
-  return s.size() >= width ? s : std::string(width - s.size(), ' ') + s;
-}
 std::string grouped(double v) {  // 70553706496 -> 70,553,706,496
   std::string digits = fixed(v, 0), out;
   for (std::size_t i = 0; i < digits.size(); ++i) {
@@ -151,7 +139,7 @@ Result<std::string> cmd_params(const std::vector<std::string>& argv) {
       << q.model.source << ")\n";
   for (const ParamPart& p : r.count.breakdown)
     out << "  " << p.part << std::string(16 - std::min<std::size_t>(p.part.size(), 15), ' ')
-        << pad(grouped(static_cast<double>(p.params)), 17) << "  " << p.formula << "\n";
+        << pad_left(grouped(static_cast<double>(p.params)), 17) << "  " << p.formula << "\n";
   for (const ParamPart& p : r.count.excluded)
     out << "  excluded: " << p.part << " " << grouped(static_cast<double>(p.params)) << "  "
         << p.formula << "\n";
@@ -163,10 +151,10 @@ Result<std::string> cmd_params(const std::vector<std::string>& argv) {
   out << "schedule    stages  stages/rank  copies        params/GPU    GB/GPU  of GPU\n";
   for (const ScheduleFootprint& f : r.schedules)
     out << f.schedule << std::string(10 - std::min<std::size_t>(f.schedule.size(), 9), ' ')
-        << pad(std::to_string(f.stages), 8) << pad(std::to_string(f.stages_per_rank), 13)
-        << pad(std::to_string(f.param_copies), 8) << pad(grouped(f.params_per_gpu), 18)
-        << pad(fixed(f.bytes_per_gpu / 1e9, 2), 10)
-        << pad(fixed(f.share_of_gpu_memory * 100, 1) + "%", 8) << "\n";
+        << pad_left(std::to_string(f.stages), 8) << pad_left(std::to_string(f.stages_per_rank), 13)
+        << pad_left(std::to_string(f.param_copies), 8) << pad_left(grouped(f.params_per_gpu), 18)
+        << pad_left(fixed(f.bytes_per_gpu / 1e9, 2), 10)
+        << pad_left(fixed(f.share_of_gpu_memory * 100, 1) + "%", 8) << "\n";
   out << "DualPipe over 1F1B: +" << grouped(r.overhead_params_per_gpu) << " parameters (+"
       << fixed(r.overhead_bytes_per_gpu / 1e9, 2)
       << " GB) per GPU = " << fixed(r.overhead_share_of_model * 100, 2) << "% of the model, "
@@ -214,12 +202,12 @@ Result<std::string> cmd_trace(const std::vector<std::string>& argv) {
       << (g.first_all_busy_slot ? std::to_string(*g.first_all_busy_slot) : std::string("none"))
       << "\n";
   out << "slot";
-  for (int t = 0; t < g.slots; ++t) out << pad(std::to_string(t), 7);
+  for (int t = 0; t < g.slots; ++t) out << pad_left(std::to_string(t), 7);
   out << "\n";
   for (std::size_t rank = 0; rank < g.cells.size(); ++rank) {
-    out << pad(std::to_string(rank), 4);
+    out << pad_left(std::to_string(rank), 4);
     for (const int i : g.cells[rank])
-      out << pad(i < 0 ? "." : cell_text(g.result.timeline[rank][static_cast<std::size_t>(i)]), 7);
+      out << pad_left(i < 0 ? "." : cell_text(g.result.timeline[rank][static_cast<std::size_t>(i)]), 7);
     out << "\n";
   }
   return out.str();

@@ -9,6 +9,7 @@
 #include "pipesim/comm.h"
 #include "pipesim/json.h"
 #include "pipesim/planner.h"
+#include "text_format.h"
 
 namespace pipesim::cli {
 
@@ -21,17 +22,6 @@ const char* const kPlanUsage =
 
 namespace {
 
-std::string number(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.10g", v);
-  return buf;
-}
-
-std::string pad(std::string s, std::size_t width) {
-  if (s.size() < width) s.append(width - s.size(), ' ');
-  return s;
-}
-
 Result<std::string> cmd_plan(const std::vector<std::string>& argv) {
   const Args args = unwrap(Args::parse(argv, {"input", "format"}));
   if (!args.has("input")) return cli_error(CliRule::InputMissing);
@@ -42,9 +32,9 @@ Result<std::string> cmd_plan(const std::vector<std::string>& argv) {
 }
 
 std::string overlap_text(const PairOverlap& p) {
-  std::string out = "pair: " + number(p.timing.duration) + " (compute " + number(p.timing.compute) +
-                    ", comm " + number(p.timing.comm) + ", exposed " + number(p.timing.exposed) +
-                    ", hidden " + number(p.hidden) + "; run apart " + number(p.sequential) +
+  std::string out = "pair: " + shortest(p.timing.duration) + " (compute " + shortest(p.timing.compute) +
+                    ", comm " + shortest(p.timing.comm) + ", exposed " + shortest(p.timing.exposed) +
+                    ", hidden " + shortest(p.hidden) + "; run apart " + shortest(p.sequential) +
                     ")\n\n";
   out += "stream   part          layer  start       end\n";
   auto label = [](const OpPart& part) {
@@ -53,18 +43,18 @@ std::string overlap_text(const PairOverlap& p) {
     return s + "(" + pass_name(part.pass) + ")";
   };
   for (const OpPart& part : p.timing.parts)
-    out += pad(stream_name(part.stream), 9) + pad(label(part), 14) +
-           pad(std::to_string(part.layer), 7) + pad(number(part.start), 12) + number(part.end) +
+    out += pad_right(stream_name(part.stream), 9) + pad_right(label(part), 14) +
+           pad_right(std::to_string(part.layer), 7) + pad_right(shortest(part.start), 12) + shortest(part.end) +
            "\n";
   out += "\n";
   for (const PartHiding& h : p.hiding) {
     const OpPart& c = p.timing.parts[h.comm_part];
-    out += pad(label(c) + " layer " + std::to_string(c.layer), 22) + "under ";
+    out += pad_right(label(c) + " layer " + std::to_string(c.layer), 22) + "under ";
     if (h.hidden_by.empty()) out += "nothing";
     for (std::size_t i = 0; i < h.hidden_by.size(); ++i)
       out += (i ? ", " : "") + label(p.timing.parts[h.hidden_by[i].compute_part]) + " " +
-             number(h.hidden_by[i].overlap);
-    out += "; exposed " + number(h.exposed) + "\n";
+             shortest(h.hidden_by[i].overlap);
+    out += "; exposed " + shortest(h.exposed) + "\n";
   }
   return out;
 }

@@ -7,24 +7,12 @@
 #include "pipesim/comm.h"
 #include "pipesim/exercises.h"
 #include "pipesim/formulas.h"
+#include "text_format.h"
 
 namespace pipesim::cli {
 namespace {
 
-std::string fixed(double v, int decimals) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  return buf;
-}
 std::string percent(double fraction) { return fixed(fraction * 100.0, 1) + "%"; }
-std::string shortest(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.10g", v);
-  return buf;
-}
-std::string pad(const std::string& s, std::size_t width) {
-  return s.size() >= width ? s : std::string(width - s.size(), ' ') + s;
-}
 
 constexpr std::size_t kMaxOpsListed = 400;  // per rank; longer lists are summarised
 
@@ -62,8 +50,8 @@ void print_simulation_text(const SimResult& r, std::ostream& out) {
   out << "rank      busy      idle  peak  ops\n";
   for (const RankStats& s : r.per_rank) {
     const auto& ops = r.timeline[static_cast<std::size_t>(s.rank)];
-    out << pad(std::to_string(s.rank), 4) << pad(shortest(s.busy), 10) << pad(shortest(s.idle), 10)
-        << pad(std::to_string(s.peak_activations), 6) << "  ";
+    out << pad_left(std::to_string(s.rank), 4) << pad_left(shortest(s.busy), 10) << pad_left(shortest(s.idle), 10)
+        << pad_left(std::to_string(s.peak_activations), 6) << "  ";
     if (ops.size() > kMaxOpsListed) {
       out << ops.size() << " ops (use --format json for the timeline)\n";
       continue;
@@ -77,14 +65,14 @@ void print_sweep_text(const std::vector<SweepRow>& rows, std::ostream& out) {
   out << "schedule   ranks  micro  stages   makespan  bubble-max  bubble   peak-act\n";
   for (const SweepRow& r : rows) {
     out << r.schedule << std::string(r.schedule.size() < 10 ? 10 - r.schedule.size() : 1, ' ')
-        << pad(std::to_string(r.ranks), 6) << pad(std::to_string(r.microbatches), 7);
+        << pad_left(std::to_string(r.ranks), 6) << pad_left(std::to_string(r.microbatches), 7);
     if (!r.ok) {
       out << "  n/a: " << r.error.message << "\n";
       continue;
     }
-    out << pad(std::to_string(r.stages), 8) << pad(shortest(r.makespan), 11)
-        << pad(shortest(r.bubble_max), 12) << pad(percent(r.bubble_fraction), 8)
-        << pad(std::to_string(r.max_peak_activations), 11) << "\n";
+    out << pad_left(std::to_string(r.stages), 8) << pad_left(shortest(r.makespan), 11)
+        << pad_left(shortest(r.bubble_max), 12) << pad_left(percent(r.bubble_fraction), 8)
+        << pad_left(std::to_string(r.max_peak_activations), 11) << "\n";
   }
 }
 
@@ -109,15 +97,15 @@ void print_sweep_csv(const std::vector<SweepRow>& rows, std::ostream& out) {
 namespace {
 
 void print_cells(const std::vector<LessonCell>& cells, bool by_stages, std::ostream& out) {
-  out << pad(by_stages ? "P" : "M", 5) << "  schedule     lesson   simulated\n";
+  out << pad_left(by_stages ? "P" : "M", 5) << "  schedule     lesson   simulated\n";
   for (const LessonCell& c : cells) {
-    out << pad(std::to_string(by_stages ? c.stages : c.microbatches), 5) << "  " << c.schedule
-        << std::string(11 - c.schedule.size(), ' ') << pad(percent(c.lesson), 8) << "  ";
+    out << pad_left(std::to_string(by_stages ? c.stages : c.microbatches), 5) << "  " << c.schedule
+        << std::string(11 - c.schedule.size(), ' ') << pad_left(percent(c.lesson), 8) << "  ";
     if (!c.simulated) {
       out << "     n/a  (" << c.note << ")\n";
       continue;
     }
-    out << pad(percent(*c.simulated), 9) << (c.differs ? "  <- differs" : "") << "\n";
+    out << pad_left(percent(*c.simulated), 9) << (c.differs ? "  <- differs" : "") << "\n";
   }
 }
 

@@ -9,20 +9,12 @@
 #include "pipesim/engine.h"
 
 using namespace pipesim;
+using pipesim::testing::rank_op_labels;
 using pipesim::testing::simulate_checked;
 
 namespace {
 
 using L = std::vector<std::string>;
-
-L labels(const SimConfig& config, int rank) {
-  auto s = generate_schedule(config);
-  REQUIRE(s.ok());
-  L out;
-  for (const Op& op : s.value().rank_ops[static_cast<std::size_t>(rank)])
-    out.push_back(op_label(op));
-  return out;
-}
 
 Costs equal_costs() { return Costs{1, 1, 0.5, 2, 0}; }  // F = B: the paper's unit slots
 
@@ -37,20 +29,20 @@ Costs equal_costs() { return Costs{1, 1, 0.5, 2, 0}; }  // F = B: the paper's un
 // and P0 with the directions swapped.
 TEST_CASE("Chimera 4x4 runs the paper's Figure 3 order on every worker") {
   const SimConfig c{"chimera", 4, 4, {}};
-  CHECK(labels(c, 0) ==
+  CHECK(rank_op_labels(c, 0) ==
         L{"F0.0@0", "F0.1@0", "F1.0@3", "B1.0@3", "F1.1@3", "B1.1@3", "B0.0@0", "B0.1@0"});
-  CHECK(labels(c, 1) ==
+  CHECK(rank_op_labels(c, 1) ==
         L{"F0.0@1", "F1.0@2", "F0.1@1", "F1.1@2", "B1.0@2", "B0.0@1", "B1.1@2", "B0.1@1"});
-  CHECK(labels(c, 2) ==
+  CHECK(rank_op_labels(c, 2) ==
         L{"F1.0@1", "F0.0@2", "F1.1@1", "F0.1@2", "B0.0@2", "B1.0@1", "B0.1@2", "B1.1@1"});
-  CHECK(labels(c, 3) ==
+  CHECK(rank_op_labels(c, 3) ==
         L{"F1.0@0", "F1.1@0", "F0.0@3", "B0.0@3", "F0.1@3", "B0.1@3", "B1.0@0", "B1.1@0"});
 }
 
 // Direct concatenation (§3.4, Fig. 5a): unit 2 starts 2D = 8 slots after unit 1, so its first
 // forward F0.2 takes P0's idle slot 8 between B0.0 (slot 7) and B0.1 (slot 9).
 TEST_CASE("Chimera 4x8 concatenates two units, the second filling the first's tail") {
-  CHECK(labels({"chimera", 4, 8, {}}, 0) ==
+  CHECK(rank_op_labels({"chimera", 4, 8, {}}, 0) ==
         L{"F0.0@0", "F0.1@0", "F1.0@3", "B1.0@3", "F1.1@3", "B1.1@3", "B0.0@0", "F0.2@0", "B0.1@0",
           "F0.3@0", "F1.2@3", "B1.2@3", "F1.3@3", "B1.3@3", "B0.2@0", "B0.3@0"});
 }

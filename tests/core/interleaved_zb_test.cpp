@@ -13,19 +13,12 @@
 #include "pipesim/sweep.h"
 
 using namespace pipesim;
+using pipesim::testing::rank_op_labels;
 using pipesim::testing::simulate_checked;
 
 namespace {
 
 using L = std::vector<std::string>;
-
-std::vector<std::string> labels(const SimConfig& config, int rank) {
-  auto s = generate_schedule(config);
-  REQUIRE(s.ok());
-  std::vector<std::string> out;
-  for (const Op& op : s.value().rank_ops[static_cast<std::size_t>(rank)]) out.push_back(op_label(op));
-  return out;
-}
 
 SimConfig interleaved(int ranks, int microbatches, int chunks, Costs costs = {}) {
   SimConfig c{"interleaved-1f1b", ranks, microbatches, costs};
@@ -51,12 +44,12 @@ const Costs kEqualThirds{1, 2, 1, 3, 0};
 // V x M forwards (all of them); rank 1 with 2. Virtual micro-batch k runs micro-batch k % 2 on
 // chunk k / 2 forwards and on chunk 1 - k / 2 backwards; rank r's chunk c is stage c x R + r.
 TEST_CASE("interleaved 1F1B 2x2 with 2 chunks follows Megatron's warm-up and chunk order") {
-  CHECK(labels(interleaved(2, 2, 2), 0) ==
+  CHECK(rank_op_labels(interleaved(2, 2, 2), 0) ==
         L{"F0.0@0", "F0.1@0", "F0.0@2", "F0.1@2", "B0.0@2", "B0.1@2", "B0.0@0", "B0.1@0"});
-  CHECK(labels(interleaved(2, 2, 2), 1) ==
+  CHECK(rank_op_labels(interleaved(2, 2, 2), 1) ==
         L{"F0.0@1", "F0.1@1", "F0.0@3", "B0.0@3", "F0.1@3", "B0.1@3", "B0.0@1", "B0.1@1"});
   // M = 4: the second group of R micro-batches (2, 3) enters chunk 0 after the first left it.
-  CHECK(labels(interleaved(2, 4, 2), 0) ==
+  CHECK(rank_op_labels(interleaved(2, 4, 2), 0) ==
         L{"F0.0@0", "F0.1@0", "F0.0@2", "F0.1@2",                      // warm-up: 4
           "F0.2@0", "B0.0@2", "F0.3@0", "B0.1@2",                      // 1F1B
           "F0.2@2", "B0.0@0", "F0.3@2", "B0.1@0",
@@ -68,7 +61,7 @@ TEST_CASE("interleaved 1F1B with one chunk is 1F1B op for op") {
     for (int m : {p, 2 * p, 4 * p})
       for (int r = 0; r < p; ++r) {
         INFO(p << "x" << m << " rank " << r);
-        CHECK(labels(interleaved(p, m, 1), r) == labels({"1f1b", p, m, {}}, r));
+        CHECK(rank_op_labels(interleaved(p, m, 1), r) == rank_op_labels({"1f1b", p, m, {}}, r));
       }
 }
 
@@ -106,12 +99,12 @@ TEST_CASE("interleaved 1F1B peaks at (V+1)p-1 chunks on rank 0, all V x M when M
 // Hand transcription of ScheduleZBVZeroBubble._calculate_single_rank_operations for R = 2, M = 3
 // (its max(M, 2R-1) = 3, so no padding). Rank r holds stage r (chunk 0) and 3 - r (chunk 1).
 TEST_CASE("ZB-V 2x3 follows PyTorch's ZBV order") {
-  CHECK(labels({"zb-v", 2, 3, {}}, 0) ==
+  CHECK(rank_op_labels({"zb-v", 2, 3, {}}, 0) ==
         L{"F0.0@0", "F0.1@0", "F0.2@0",                                // 2(R-r)-1 chunk-0 F's
           "F0.0@3", "Bz0.0@3", "W0.0@3", "F0.1@3", "Bz0.1@3", "W0.1@3",  // R-r rounds F1 B1 W1
           "Bz0.0@0", "W0.0@0", "F0.2@3", "Bz0.2@3", "W0.2@3",          // steady, F0 all run
           "Bz0.1@0", "W0.1@0", "Bz0.2@0", "W0.2@0"});                  // R-r rounds B0 W0
-  CHECK(labels({"zb-v", 2, 3, {}}, 1) ==
+  CHECK(rank_op_labels({"zb-v", 2, 3, {}}, 1) ==
         L{"F0.0@1", "F0.0@2", "F0.1@1",                                // 1 F0; r rounds F1 F0
           "F0.1@2", "Bz0.0@2", "W0.0@2",                               // R-r rounds F1 B1 W1
           "F0.2@1", "Bz0.0@1", "W0.0@1", "F0.2@2", "Bz0.1@2", "W0.1@2",  // steady

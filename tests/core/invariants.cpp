@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <map>
+#include <sstream>
 #include <tuple>
 
 #include <catch2/catch.hpp>
@@ -210,6 +212,21 @@ SimResult simulate_checked(const SimConfig& config) {
   INFO(problem);
   REQUIRE(problem.empty());
   return result.value();
+}
+
+std::vector<std::string> rank_op_labels(const SimConfig& config, int rank) {
+  auto schedule = generate_schedule(config);
+  REQUIRE(schedule.ok());
+  std::vector<std::string> out;
+  for (const Op& op : schedule.value().rank_ops[static_cast<std::size_t>(rank)]) out.push_back(op_label(op));
+  return out;
+}
+
+std::string read_text_file(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 }  // namespace pipesim::testing

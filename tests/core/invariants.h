@@ -3,10 +3,12 @@
 // latency across ranks); every F and B appears exactly once and every zero-bubble B has its W;
 // activations never go negative, return to zero, and the reported peaks match a recount; the
 // metrics agree with their definitions; under a communication model, op lengths and the
-// compute/comm/exposed metrics agree with the model's bounds.
+// compute/comm/exposed metrics agree with the model's bounds. Also the small helpers several
+// test files share (one definition each).
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "pipesim/engine.h"
 
@@ -17,5 +19,12 @@ std::string check_invariants(const Schedule& schedule, const SimResult& result);
 
 /// Generates, simulates and checks `config`; fails the current Catch2 test on any violation.
 SimResult simulate_checked(const SimConfig& config);
+
+/// The labels of rank `rank`'s ops in the order `config`'s schedule lists them ("F0", "B3"...);
+/// fails the current test when the schedule cannot be generated.
+std::vector<std::string> rank_op_labels(const SimConfig& config, int rank);
+
+/// The whole text of the file at `path` ("" when it cannot be read).
+std::string read_text_file(const std::string& path);
 
 }  // namespace pipesim::testing

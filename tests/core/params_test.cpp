@@ -34,7 +34,7 @@ const ScheduleFootprint& footprint(const ParamsResult& r, const std::string& sch
   return r.schedules.front();
 }
 
-Error json_error_of(const char* text) {
+Error params_json_error(const char* text) {
   auto json = parse_json(text);
   REQUIRE(json.ok());
   auto r = params_request_from_json(json.value());
@@ -153,42 +153,42 @@ TEST_CASE("a custom model with Llama-3-70B's configuration counts the same") {
 }
 
 TEST_CASE("params names the offending field") {
-  Error e = json_error_of(R"({"model":"deepseek-v3","pp":16,"ep":48})");
+  Error e = params_json_error(R"({"model":"deepseek-v3","pp":16,"ep":48})");
   CHECK(e.code == ErrorCode::InvalidConfig);
   CHECK(e.message == "ep must divide the routed experts = 256 (got 48)");
   CHECK(e.path == "/ep");
-  e = json_error_of(R"({"model":"llama3-70b","pp":8,"ep":8})");
+  e = params_json_error(R"({"model":"llama3-70b","pp":8,"ep":8})");
   CHECK(e.message == "ep must be 1 for a model without routed experts (got 8)");
-  e = json_error_of(R"({"model":"gpt-5","pp":8})");
+  e = params_json_error(R"({"model":"gpt-5","pp":8})");
   CHECK(e.message == "model must be one of llama3-70b, deepseek-v3, custom (got \"gpt-5\")");
   CHECK(e.path == "/model");
-  e = json_error_of(R"({"model":"llama3-70b","pp":0})");
+  e = params_json_error(R"({"model":"llama3-70b","pp":0})");
   CHECK(e.message == "pp must be an integer in [1, 1024] (got 0)");
   CHECK(e.path == "/pp");
-  e = json_error_of(R"({"model":"llama3-70b"})");
+  e = params_json_error(R"({"model":"llama3-70b"})");
   CHECK(e.message == "missing field pp");
-  e = json_error_of(R"({"model":"llama3-70b","pp":8,"optimizer":"adam"})");
+  e = params_json_error(R"({"model":"llama3-70b","pp":8,"optimizer":"adam"})");
   CHECK(e.message == "optimizer must be true or false (got \"adam\")");
   CHECK(e.path == "/optimizer");
-  e = json_error_of(R"({"model":"llama3-70b","pp":8,"bytesPerParam":0})");
+  e = params_json_error(R"({"model":"llama3-70b","pp":8,"bytesPerParam":0})");
   CHECK(e.message == "bytesPerParam must be a finite number > 0 (got 0)");
-  e = json_error_of(
+  e = params_json_error(
       R"({"model":"custom","pp":8,"custom":{"layers":2,"hidden":100,"vocab":10,"heads":3,"intermediate":8}})");
   CHECK(e.message == "custom.heads must divide custom.hidden = 100 (got 3)");
   CHECK(e.path == "/custom/heads");
-  e = json_error_of(
+  e = params_json_error(
       R"({"model":"custom","pp":8,"custom":{"layers":2,"hidden":64,"vocab":10,"heads":4,"kvHeads":3,"intermediate":8}})");
   CHECK(e.message == "custom.kvHeads must divide custom.heads = 4 (got 3)");
-  e = json_error_of(
+  e = params_json_error(
       R"({"model":"custom","pp":8,"custom":{"layers":2,"hidden":64,"vocab":10,"heads":4,"size":1}})");
   CHECK(e.message == "unknown field \"size\" in custom");
   CHECK(e.path == "/custom/size");
-  e = json_error_of(R"({"model":"custom","pp":8,"custom":{"layers":2,"hidden":64,"heads":4}})");
+  e = params_json_error(R"({"model":"custom","pp":8,"custom":{"layers":2,"hidden":64,"heads":4}})");
   CHECK(e.message == "missing field custom.vocab");
   CHECK(e.path == "/custom/vocab");
-  e = json_error_of(
+  e = params_json_error(
       R"({"model":"custom","pp":8,"custom":{"layers":0,"hidden":64,"vocab":10,"heads":4}})");
   CHECK(e.message == "custom.layers must be an integer in [1, 1024] (got 0)");
-  e = json_error_of(R"({"model":"llama3-70b","pp":8,"custom":{}})");
+  e = params_json_error(R"({"model":"llama3-70b","pp":8,"custom":{}})");
   CHECK(e.message == "custom is only allowed with model \"custom\" (got model \"llama3-70b\")");
 }

@@ -4,17 +4,17 @@
 #include "pipesim/planner.h"
 
 #include <catch2/catch.hpp>
-#include <fstream>
 #include <set>
-#include <sstream>
 #include <string>
 
+#include "invariants.h"
 #include "pipesim/catalogue.h"
 #include "pipesim/engine.h"
 #include "pipesim/exercises.h"
 #include "pipesim/schedule.h"
 
 using namespace pipesim;
+using pipesim::testing::read_text_file;
 
 namespace {
 
@@ -59,19 +59,12 @@ Error error_of(const Json& spec) {
 
 std::string schedule_of(const Plan& p) { return p.schedule.value_or("none"); }
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 const std::string kPresets = std::string(PIPESIM_GOLDEN_DIR) + "/../../lessons/planner-presets/";
 
 }  // namespace
 
 TEST_CASE("the DeepSeek-V3 preset yields DualPipe at P = 16") {
-  const std::string text = read_file(kPresets + "deepseek-v3-2048-h800.json");
+  const std::string text = read_text_file(kPresets + "deepseek-v3-2048-h800.json");
   REQUIRE_FALSE(text.empty());
   const Plan p = plan_of(Json::parse(text));
   CHECK(schedule_of(p) == "dualpipe");
@@ -111,14 +104,14 @@ TEST_CASE("the DeepSeek-V3 preset yields DualPipe at P = 16") {
 }
 
 TEST_CASE("the other presets: 70B dense on 1024 GPUs gets DualPipeV, 7B on 8 GPUs is rejected") {
-  const Plan big = plan_of(Json::parse(read_file(kPresets + "dense-70b-1024.json")));
+  const Plan big = plan_of(Json::parse(read_text_file(kPresets + "dense-70b-1024.json")));
   CHECK(schedule_of(big) == "dualpipev");
   CHECK(big.rule == "dense-500-plus");
   // Fits from P = 5 (4 B x 70e9 / 5 = 56 GB + 12 B x 70e9 / 1024 = 0.82 GB); the guide says 8.
   CHECK(big.ranks == 8);
   CHECK(big.stages == 16);
   CHECK(big.microbatches == 64);
-  const Plan small = plan_of(Json::parse(read_file(kPresets + "dense-7b-8gpu.json")));
+  const Plan small = plan_of(Json::parse(read_text_file(kPresets + "dense-7b-8gpu.json")));
   REQUIRE(small.reject);
   CHECK(small.reject->rule == "fits-one-gpu");
   CHECK(small.reject->recommend.english() == "data parallelism only");
@@ -374,13 +367,13 @@ TEST_CASE("the planner's GPU-hours saved is recover's for the same run") {
 TEST_CASE("the planner's parameters per GPU are pipesim params' for the DeepSeek-V3 preset") {
   // Issue 12: the planner counted all 37B active parameters as replicated by DualPipe (5.86B per
   // GPU) where `pipesim params` replicates only the non-routed weights (3.42B).
-  const Plan p = plan_of(Json::parse(read_file(kPresets + "deepseek-v3-2048-h800.json")));
+  const Plan p = plan_of(Json::parse(read_text_file(kPresets + "deepseek-v3-2048-h800.json")));
   ParamsRequest q;
   q.model = model_preset("deepseek-v3").value();
   q.pp = p.ranks;
   q.ep = 64;
   const ParamsResult counted = params(q).value();
-  CHECK(Json::parse(read_file(kPresets + "deepseek-v3-2048-h800.json"))["model"]["routedParams"] ==
+  CHECK(Json::parse(read_text_file(kPresets + "deepseek-v3-2048-h800.json"))["model"]["routedParams"] ==
         counted.count.routed);
   for (const ScheduleFootprint& f : counted.schedules)
     if (f.schedule == "dualpipe") CHECK(p.memory->params_per_gpu == Approx(f.params_per_gpu));

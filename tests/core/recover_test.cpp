@@ -11,7 +11,7 @@ Error error_of(const RecoverRequest& r) {
   REQUIRE_FALSE(st.ok());
   return st.error();
 }
-Error json_error_of(const char* text) {
+Error recover_json_error(const char* text) {
   auto json = parse_json(text);
   REQUIRE(json.ok());
   auto r = recover_request_from_json(json.value());
@@ -95,18 +95,18 @@ TEST_CASE("recover reads and writes camelCase JSON") {
   CHECK(out.at("makespanFrom").get<double>() == 69);
 
   Error e =
-      json_error_of(R"({"ranks":8,"microbatches":16,"from":"1f1b","to":"dualpipe","baseline":1})");
+      recover_json_error(R"({"ranks":8,"microbatches":16,"from":"1f1b","to":"dualpipe","baseline":1})");
   CHECK(e.message == "unknown field \"baseline\"");
   CHECK(e.path == "/baseline");
-  e = json_error_of(R"({"ranks":8,"microbatches":16,"from":"1f1b"})");
+  e = recover_json_error(R"({"ranks":8,"microbatches":16,"from":"1f1b"})");
   CHECK(e.message == "missing field to");
   CHECK(e.path == "/to");
-  e = json_error_of(R"({"ranks":8.5,"microbatches":16,"from":"1f1b","to":"dualpipe"})");
+  e = recover_json_error(R"({"ranks":8.5,"microbatches":16,"from":"1f1b","to":"dualpipe"})");
   CHECK(e.message == "ranks must be an integer (got 8.5)");
   CHECK(e.path == "/ranks");
-  e = json_error_of(R"({"ranks":8,"microbatches":16,"from":1,"to":"dualpipe"})");
+  e = recover_json_error(R"({"ranks":8,"microbatches":16,"from":1,"to":"dualpipe"})");
   CHECK(e.message == "from must be a string (got 1)");
-  e = json_error_of(
+  e = recover_json_error(
       R"({"ranks":8,"microbatches":16,"from":"1f1b","to":"dualpipe","costs":{"backward":-2}})");
   CHECK(e.message == "costs.backward must be a finite number > 0 (got -2)");
   CHECK(e.path == "/costs/backward");

@@ -9,17 +9,10 @@
 #include "pipesim/engine.h"
 
 using namespace pipesim;
+using pipesim::testing::rank_op_labels;
 using pipesim::testing::simulate_checked;
 
 namespace {
-
-std::vector<std::string> labels(const SimConfig& config, int rank) {
-  auto s = generate_schedule(config);
-  REQUIRE(s.ok());
-  std::vector<std::string> out;
-  for (const Op& op : s.value().rank_ops[static_cast<std::size_t>(rank)]) out.push_back(op_label(op));
-  return out;
-}
 
 using L = std::vector<std::string>;
 
@@ -29,7 +22,7 @@ using L = std::vector<std::string>;
 // (4 per direction). Label: F<dir>.<mb>@<stage>; Bz = zero-bubble B; FB(F..,B..) = overlapped pair.
 TEST_CASE("DualPipe 4x8 follows the reference's eight steps on every rank") {
   const SimConfig c{"dualpipe", 4, 8, {}};
-  CHECK(labels(c, 0) == L{"F0.0@0", "F0.1@0",                         // 1: nF0
+  CHECK(rank_op_labels(c, 0) == L{"F0.0@0", "F0.1@0",                         // 1: nF0
                           "F0.2@0", "F1.0@3",                         // 2: nF0F1
                           "Bz1.0@3", "W1.0@3", "F1.1@3",              // 3: nB1W1F1
                           "FB(F0.3@0,B1.1@3)", "FB(F1.2@3,B0.0@0)",   // 4: nF0B1F1B0
@@ -38,18 +31,18 @@ TEST_CASE("DualPipe 4x8 follows the reference's eight steps on every rank") {
                           "W0.2@0", "Bz0.3@0",                        // 7: nWB0
                           "W0.3@0"});                                 // 8: nW
   // Rank 1 is a middle rank: its first step-4 F0 and B1 run separately, not overlapped.
-  CHECK(labels(c, 1) == L{"F0.0@1", "F1.0@2", "F0.1@1", "F1.1@2",
+  CHECK(rank_op_labels(c, 1) == L{"F0.0@1", "F1.0@2", "F0.1@1", "F1.1@2",
                           "F0.2@1", "B1.0@2", "FB(F1.2@2,B0.0@1)",
                           "FB(F0.3@1,B1.1@2)", "FB(F1.3@2,B0.1@1)",
                           "B1.2@2", "B0.2@1", "Bz1.3@2", "Bz0.3@1",  // odd half-rank: zb before B1
                           "W1.3@2", "W0.3@1"});
   // Ranks in the second half see direction 1 first: their phase 0 is direction 1.
-  CHECK(labels(c, 2) == L{"F1.0@1", "F0.0@2", "F1.1@1", "F0.1@2",
+  CHECK(rank_op_labels(c, 2) == L{"F1.0@1", "F0.0@2", "F1.1@1", "F0.1@2",
                           "F1.2@1", "B0.0@2", "FB(F0.2@2,B1.0@1)",
                           "FB(F1.3@1,B0.1@2)", "FB(F0.3@2,B1.1@1)",
                           "B0.2@2", "B1.2@1", "Bz0.3@2", "Bz1.3@1",
                           "W0.3@2", "W1.3@1"});
-  CHECK(labels(c, 3) == L{"F1.0@0", "F1.1@0", "F1.2@0", "F0.0@3",
+  CHECK(rank_op_labels(c, 3) == L{"F1.0@0", "F1.1@0", "F1.2@0", "F0.0@3",
                           "Bz0.0@3", "W0.0@3", "F0.1@3",
                           "FB(F1.3@0,B0.1@3)", "FB(F0.2@3,B1.0@0)",
                           "B0.2@3", "FB(F0.3@3,B1.1@0)",
@@ -59,12 +52,12 @@ TEST_CASE("DualPipe 4x8 follows the reference's eight steps on every rank") {
 // Hand transcription of dualpipev.py step() for 2 ranks (4 stages) and 4 micro-batches.
 TEST_CASE("DualPipeV 2x4 follows the reference's V-shape order") {
   const SimConfig c{"dualpipev", 2, 4, {}};
-  CHECK(labels(c, 0) == L{"F0.0@0", "F0.1@0", "F0.2@0", "F0.0@3",
+  CHECK(rank_op_labels(c, 0) == L{"F0.0@0", "F0.1@0", "F0.2@0", "F0.0@3",
                           "Bz0.0@3", "W0.0@3", "F0.1@3",
                           "FB(F0.3@0,B0.1@3)", "FB(F0.2@3,B0.0@0)",
                           "B0.2@3", "FB(F0.3@3,B0.1@0)",
                           "B0.3@3", "Bz0.2@0", "W0.2@0", "Bz0.3@0", "W0.3@0"});
-  CHECK(labels(c, 1) == L{"F0.0@1", "F0.0@2", "F0.1@1", "F0.1@2",
+  CHECK(rank_op_labels(c, 1) == L{"F0.0@1", "F0.0@2", "F0.1@1", "F0.1@2",
                           "F0.2@1", "B0.0@2", "FB(F0.2@2,B0.0@1)",
                           "FB(F0.3@1,B0.1@2)", "FB(F0.3@2,B0.1@1)",
                           "B0.2@2", "B0.2@1", "Bz0.3@2", "Bz0.3@1", "W0.3@2", "W0.3@1"});
@@ -72,12 +65,12 @@ TEST_CASE("DualPipeV 2x4 follows the reference's V-shape order") {
 
 TEST_CASE("1F1B warms up with P-1-r forwards, alternates, then drains") {
   const SimConfig c{"1f1b", 3, 4, {}};
-  CHECK(labels(c, 0) == L{"F0.0@0", "F0.1@0", "F0.2@0", "B0.0@0", "F0.3@0", "B0.1@0", "B0.2@0", "B0.3@0"});
-  CHECK(labels(c, 2) == L{"F0.0@2", "B0.0@2", "F0.1@2", "B0.1@2", "F0.2@2", "B0.2@2", "F0.3@2", "B0.3@2"});
+  CHECK(rank_op_labels(c, 0) == L{"F0.0@0", "F0.1@0", "F0.2@0", "B0.0@0", "F0.3@0", "B0.1@0", "B0.2@0", "B0.3@0"});
+  CHECK(rank_op_labels(c, 2) == L{"F0.0@2", "B0.0@2", "F0.1@2", "B0.1@2", "F0.2@2", "B0.2@2", "F0.3@2", "B0.3@2"});
 }
 
 TEST_CASE("GPipe runs every forward before any backward") {
-  CHECK(labels({"gpipe", 2, 3, {}}, 1) == L{"F0.0@1", "F0.1@1", "F0.2@1", "B0.0@1", "B0.1@1", "B0.2@1"});
+  CHECK(rank_op_labels({"gpipe", 2, 3, {}}, 1) == L{"F0.0@1", "F0.1@1", "F0.2@1", "B0.0@1", "B0.1@1", "B0.2@1"});
 }
 
 TEST_CASE("every schedule passes the invariant checker over many shapes and costs") {
