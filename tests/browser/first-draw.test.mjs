@@ -75,3 +75,30 @@ test('boot.js asks for exactly the chunks app.js imports, each fetched once', as
     await context.close();
   }
 });
+
+test('the lesson\'s text is fetched once, in the page\'s language, and only where the page opens on the lesson', async () => {
+  const count = (log, file) => log.requests.filter((url) => new URL(url).pathname === `/generated/lessons/${file}`).length;
+  for (const [hash, lang] of [['#view=lesson', 'en'], ['#lang=hi', 'hi']]) {
+    const { context, page, log } = await openPage(site.browser);
+    try {
+      await page.goto(`${site.server.url}${hash}`);
+      await page.waitForSelector('.sim-widget .dpl-op');
+      assert.equal(count(log, `dualpipe.${lang}.html`), 1, `${hash}: boot.js's request is the reader's`);
+      assert.equal(count(log, `dualpipe.${lang === 'en' ? 'hi' : 'en'}.html`), 0, hash);
+      assert.deepEqual(log.errors, []);
+    } finally {
+      await context.close();
+    }
+  }
+  const { context, page, log } = await openPage(site.browser);
+  try {
+    await page.goto(`${site.server.url}#view=timeline`);
+    await page.waitForSelector('#timeline-root .dpl-op');
+    assert.equal(count(log, 'dualpipe.en.html'), 0, 'the explorer does not fetch the lesson');
+    await page.click('.site-nav a[data-view="lesson"]');
+    await page.waitForSelector('.sim-widget .dpl-op');
+    assert.equal(count(log, 'dualpipe.en.html'), 1, 'until the lesson is opened');
+  } finally {
+    await context.close();
+  }
+});

@@ -1,7 +1,7 @@
 // Wires the page: state from the URL hash, the simulator client, and the views (lesson reader,
 // timeline explorer, sweep, schedule form, cost controls). Views never import each other; this
 // file hands each one what it needs and forwards their changes to the store.
-import { takeWorker } from './boot.js';
+import { takeWorker, takeLessonText } from './boot.js';
 import { parseParams, createStore, bindHash, configOf, explorerRuns, serializeState } from './state.js';
 import { translator, loadLanguage, isLoaded } from './lib/i18n.js';
 import { withCache } from './lib/sim-cache.js';
@@ -19,20 +19,13 @@ import { explain } from './ui/field-error.js';
 import { createScrollMemory } from './ui/scroll-memory.js';
 import { createActivities } from './lesson-activities.js';
 import { createProgress } from './lib/progress.js';
-import { initialLang, rememberLang } from './lib/lang-pref.js';
+import { initialLang, rememberLang, localStore } from './lib/lang-pref.js';
+import { lessonTextPath } from './lib/first-view.js';
 import { prefersReducedMotion } from './ui/dom.js';
 import { SCHEDULE_NAMES, chunkedSchedule, scheduleTitle, laneTitle as titleOfLane } from './lib/schedules.js';
 
 const $ = (sel) => document.querySelector(sel);
 
-/** localStorage, or null where the browser forbids it (then progress lasts for the visit). */
-function localStore() {
-  try {
-    return window.localStorage;
-  } catch {
-    return null;
-  }
-}
 
 const initial = parseParams(location.hash);
 // The language: #lang=, then ?lang=, then the learner's remembered choice (lib/lang-pref.js).
@@ -189,12 +182,12 @@ function placeSettings(view) {
 }
 for (const query of Object.values(besideWhen)) query.addEventListener('change', () => placeSettings(store.get().view));
 
-// The lesson's text is fetched as soon as this module runs, alongside the simulator's start,
-// instead of after it: the reader takes the response from here.
+// The lesson's text is fetched before the reader asks for it: by boot.js, when the page opens on
+// the lesson (takeLessonText), else as soon as this module runs. The reader takes it from here.
 const prefetched = new Map(); // url -> Promise<text>
 function prefetchText(url) {
   if (!prefetched.has(url)) {
-    prefetched.set(url, fetch(url).then((response) => {
+    prefetched.set(url, (takeLessonText(url) ?? fetch(url)).then((response) => {
       if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
       return response.text();
     }));
@@ -203,7 +196,11 @@ function prefetchText(url) {
   return prefetched.get(url);
 }
 const prefetchedText = (url) => prefetchText(url);
-if (initial.state.view === 'lesson') prefetchText(new URL(`generated/lessons/dualpipe.${initial.state.lang}.html`, document.baseURI).href);
+// The page's first render waits for it too (a failure is the reader's to report), so the lesson
+// is laid out and its first widget drawn with the rest of the page rather than in a later task.
+const initialText = initial.state.view === 'lesson'
+  ? prefetchText(new URL(lessonTextPath(initial.state.lang), document.baseURI).href).catch(() => {})
+  : null;
 
 /** One line that says what is simulated, shown beside the settings heading (useful folded). */
 function settingsSummary(state) {
@@ -302,4 +299,4 @@ function start() {
 // does not wait for the worker.
 sim = withCache(createSimClient({ startedWorker: takeWorker() }), { seeds: FIRST_RUNS });
 const simLoaded = sim.catalogue();
-initialLangReady.then(start);
+Promise.all([initialLangReady, initialText]).then(start);

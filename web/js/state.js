@@ -12,9 +12,10 @@ import CATALOGUE from '../generated/catalogue.js';
 import { PLAN_URL_KEYS } from './lib/planner-presets.js';
 import { atTick } from './lib/tick.js';
 import { translator } from './lib/i18n.js';
+import { VIEWS } from './lib/first-view.js';
 import { summary } from '../generated/pipesim.js';
 
-export const VIEWS = ['lesson', 'timeline', 'sweep', 'planner'];
+export { VIEWS };
 export const THEMES = ['auto', 'light', 'dark'];
 export const LANGS = ['en', 'hi'];
 export const AXES = ['microbatches', 'ranks'];
@@ -60,7 +61,7 @@ const COMM_KEYS = {
  *   embed    false: not a parameter of an embedded widget
  */
 export const PARAMS = Object.freeze([
-  { key: 'view', path: ['view'], type: 'choice', values: VIEWS, default: 'lesson', embed: false },
+  { key: 'view', path: ['view'], type: 'choice', values: VIEWS, default: VIEWS[0], embed: false },
   { key: 'schedule', path: ['schedule'], type: 'text', default: 'dualpipe' },
   // A second schedule drawn on the same time axis, or '' for none.
   { key: 'compare', path: ['compare'], type: 'text', default: '' },

@@ -1,7 +1,7 @@
 // Which language the page starts in, and remembering the learner's choice. The URL wins
 // (`#lang=hi` in the hash, then `?lang=hi` in the query string), then the choice remembered in
 // localStorage under the course's own key ("lang", as its lang-picker.js stores it), then English.
-// DOM-free: storage and URL parts are passed in.
+// DOM-free: storage and URL parts are passed in (localStore() finds the browser's).
 
 export const LANG_STORAGE_KEY = 'lang';
 export const SUPPORTED_LANGS = ['en', 'hi'];
@@ -22,6 +22,15 @@ export function initialLang({ hash = '', search = '', storage = null } = {}) {
   }
   if (SUPPORTED_LANGS.includes(stored)) return { lang: stored, source: 'stored' };
   return { lang: 'en', source: 'default' };
+}
+
+/** The browser's localStorage, or null where there is none or it is forbidden (progress and the language choice then last for the visit). */
+export function localStore() {
+  try {
+    return globalThis.localStorage ?? null;
+  } catch {
+    return null;
+  }
 }
 
 /** Remembers `lang`; storage that is full or disabled is ignored. */

@@ -17,6 +17,7 @@
 import { h, clear } from '../ui/dom.js';
 import { formatLike, readPath } from '../lib/format.js';
 import { DEFAULT_COSTS } from '../state.js';
+import { lessonTextPath } from '../lib/first-view.js';
 
 // The communication model counts too: switched on in the cost panel, it reaches every lesson widget.
 // The longest the rest of the lesson waits for its first widget (a worker still loading, say).
@@ -26,7 +27,7 @@ const sameCosts = (a, b) => Object.keys(DEFAULT_COSTS).every((k) => a[k] === b[k
 
 export function mount(element, deps) {
   const t = deps.t;
-  const lesson = deps.lesson || 'dualpipe';
+  const lesson = deps.lesson;  // undefined: the course's lesson (lessonTextPath's default)
   const fetchText = deps.fetchText || (async (url) => {
     const response = await fetch(url);
     if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
@@ -52,7 +53,7 @@ export function mount(element, deps) {
     root.classList.remove('is-opening');
     destroyWidgets();
     clear(root).append(h('p', { class: 'lesson-loading', text: t('lesson.loading') }));
-    const url = (l) => new URL(`generated/lessons/${lesson}.${l}.html`, document.baseURI).href;
+    const url = (l) => new URL(lessonTextPath(l, lesson), document.baseURI).href;
     let html;
     let fellBack = false;
     try {
