@@ -192,6 +192,8 @@ test('a bad parameter shows the simulator message in place of the widget and nex
     const message = 'ranks must be an even integer >= 2 for dualpipe (got 3)';
     assert.equal(await page.$eval('.view-timeline .dpl-error-message', (p) => p.textContent), message);
     // Beside the field, the same rule in plain words with a one-click fix (feedback.test.mjs).
+    // The plain words come a moment after the in-place error: error-fix.js loads on first use.
+    await page.waitForSelector('.dpl-field-ranks .dpl-field-msg-text');
     assert.match(await page.$eval('.dpl-field-ranks .dpl-field-msg-text', (p) => p.textContent), /^DualPipe needs an even number of ranks/);
     assert.ok(await page.$('.dpl-field-ranks .dpl-fix'));
     assert.equal(await page.$eval('input[name="ranks"]', (i) => i.getAttribute('aria-invalid')), 'true');
@@ -221,6 +223,7 @@ test('on the Hindi page the simulator message for a bad parameter is shown in Hi
     // The template of rule microbatches.min_multiple_of_ranks, filled with core's params.
     const message = 'DualPipe के लिए माइक्रो-बैच कम से कम 2 × रैंक = 16 होने चाहिए (मिला 10)';
     assert.equal(await page.$eval('.view-timeline .dpl-error-message', (p) => p.textContent), message);
+    await page.waitForSelector('.dpl-field-microbatches .dpl-field-msg-text'); // error-fix.js loads on first use
     assert.equal(await page.$eval('.dpl-field-microbatches .dpl-field-msg-text', (p) => p.textContent), 'DualPipe को हर रैंक पर कम से कम 2 माइक्रो-बैच चाहिए: 8 रैंक के लिए 16');
     assert.equal(await page.$eval('.view-timeline .dpl-error', (e) => e.dataset.path), '/microbatches');
     // Beside the fields: what DualPipe asks of them, from core's shape data, in Hindi.
@@ -228,8 +231,9 @@ test('on the Hindi page the simulator message for a bad parameter is shown in Hi
     assert.equal(await page.$eval('.dpl-field-microbatches .dpl-shape-hint', (p) => p.textContent), 'शर्त: सम, ≥ 2 × रैंक');
     // Switching the language re-says the message from its rule and params.
     await page.selectOption('#pref-lang', 'en');
-    await page.waitForFunction(() => document.querySelector('.dpl-field-microbatches .dpl-field-msg-text')?.textContent.startsWith('DualPipe'));
-    assert.equal(await page.$eval('.dpl-field-microbatches .dpl-field-msg-text', (p) => p.textContent), 'DualPipe needs at least 2 micro-batches per rank: 16 for 8 ranks');
+    // The Hindi words start with "DualPipe" too: wait for the English ones themselves.
+    const english = 'DualPipe needs at least 2 micro-batches per rank: 16 for 8 ranks';
+    await page.waitForFunction((m) => document.querySelector('.dpl-field-microbatches .dpl-field-msg-text')?.textContent === m, english);
     assert.equal(await page.$eval('.view-timeline .dpl-error-message', (p) => p.textContent), 'microbatches must be >= 2 * ranks = 16 for dualpipe (got 10)');
     assert.equal(await page.$eval('.dpl-field-microbatches .dpl-shape-hint', (p) => p.textContent), 'Needs: even, ≥ 2 × ranks');
     assert.deepEqual(log.errors, []);

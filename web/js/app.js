@@ -26,7 +26,6 @@ import { SCHEDULE_NAMES, chunkedSchedule, scheduleTitle, laneTitle as titleOfLan
 
 const $ = (sel) => document.querySelector(sel);
 
-
 const initial = parseParams(location.hash);
 // The language: #lang=, then ?lang=, then the learner's remembered choice (lib/lang-pref.js).
 initial.state.lang = initialLang({ hash: location.hash, search: location.search, storage: localStore() }).lang;

@@ -13,11 +13,12 @@ import { PLAN_URL_KEYS } from './lib/planner-presets.js';
 import { atTick } from './lib/tick.js';
 import { translator } from './lib/i18n.js';
 import { VIEWS } from './lib/first-view.js';
+import { SUPPORTED_LANGS } from './lib/lang-pref.js';
 import { summary } from '../generated/pipesim.js';
 
 export { VIEWS };
 export const THEMES = ['auto', 'light', 'dark'];
-export const LANGS = ['en', 'hi'];
+export const LANGS = SUPPORTED_LANGS;
 export const AXES = ['microbatches', 'ranks'];
 export const SPEEDS = [0.25, 0.5, 1, 2, 4];
 
