@@ -20,9 +20,10 @@ import * as esbuild from 'esbuild';
  * - the page: app.js (which finds boot.js beside it, the module index.html already ran) and the
  *   stylesheets (css/index.css), split so a view loaded on first use is a chunk of its own;
  * - sim-worker.js with the JS API inside, one file;
- * - boot.js, which index.html loads first; it imports nothing, starts the worker and asks for
- *   app.js's own chunks at once (APP_CHUNKS, defined here from the page's build): the browser
- *   would otherwise ask for them only once it has app.js and has parsed it.
+ * - boot.js, which index.html loads first: one file with the little it imports, so it runs as it
+ *   arrives; it starts the worker and asks for app.js's own chunks at once (APP_CHUNKS, defined
+ *   here from the page's build): the browser would otherwise ask for them only once it has
+ *   app.js and has parsed it.
  */
 const BUILDS = [
   { entries: ['js/app.js', 'css/index.css'], splitting: true, shared: ['js/boot.js'] },

@@ -6,7 +6,7 @@
 //
 // Which runs: at the default settings, the lesson's first widget in every language and the timeline
 // explorer's default, asked for through the same functions the page uses (lib/lesson-runs.js,
-// state.js), so what is written here is what the page asks. tests/browser/first-runs.test.mjs
+// state.js), so what is written here is what the page asks. tests/browser/first-draw.test.mjs
 // holds the wasm back and checks that both still draw.
 //
 // Typed arrays (the timeline block) are written as array literals; the file is read back and
@@ -20,7 +20,7 @@ import { pathToFileURL } from 'node:url';
 /** A JS expression that evaluates to `value` (JSON, with typed arrays as constructor calls). */
 function literal(value) {
   if (ArrayBuffer.isView(value)) {
-    const items = Array.from(value, (x) => (Object.is(x, -0) ? '-0' : typeof x === 'bigint' ? `${x}n` : String(x)));
+    const items = Array.from(value, (x) => (Object.is(x, -0) ? '-0' : String(x)));
     return `new ${value.constructor.name}([${items.join(',')}])`;
   }
   if (Array.isArray(value)) return `[${value.map(literal).join(',')}]`;
