@@ -1,9 +1,16 @@
 // The lesson page's scripts and styles as minified bundles in web/generated/, which index.html
-// loads: with esbuild, 60-odd ES modules in eight levels of imports become one entry script per
-// role plus a few shared chunks, and the six stylesheets one file. Modules loaded on first use
-// (the planner, the sweep, an exercise, the Hindi strings...) stay separate chunks, still loaded
-// only when needed. The sources in web/js stay servable as they are: the embeds (js/embed/*) are
-// loaded from there by other people's pages, and tests import them directly.
+// loads: 60-odd ES modules in eight levels of imports become one file per role, and the six
+// stylesheets one file. Modules loaded on first use (the planner, the sweep, an exercise, the
+// Hindi strings...) stay files of their own, loaded only when needed. The sources in web/js stay
+// servable as they are: the embeds (js/embed/*) are loaded from there by other people's pages,
+// and tests import them directly.
+//
+// Two bundlers, each for what it does best. Rollup bundles app.js: everything app.js imports
+// stays in app.js, and a module loaded on first use imports what it shares with app.js from
+// app.js. esbuild's splitting instead moves that shared code into chunks of its own, which app.js
+// must fetch before it runs: 12 more requests on the first screen, measured ~120 ms later to the
+// first drawn timeline (interleaved runs, lesson and explorer alike). esbuild minifies Rollup's
+// output and bundles the worker, boot.js (one file each, nothing to split) and the stylesheets.
 //
 // import.meta.url: a bundle keeps it as it is, so in the bundle it is the bundle's own URL. The
 // bundles sit in web/generated/, one folder below the site root like web/js/, so a URL built
@@ -13,23 +20,22 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
+import { rollup } from 'rollup';
+
+const TARGET = 'es2022';
 
 /**
- * Three builds, relative to web/, each an independent bundle (no chunk shared between them), so
- * neither the worker nor boot.js waits for a chunk before it can start:
- * - the page: app.js (which finds boot.js beside it, the module index.html already ran) and the
- *   stylesheets (css/index.css), split so a view loaded on first use is a chunk of its own;
+ * The builds, relative to web/, each independent of the others (nothing shared between them), so
+ * neither the worker nor boot.js waits for another file before it can start:
+ * - app.js, the page's script (Rollup), which finds boot.js beside it (the module index.html
+ *   already ran): one file, plus one per module loaded on first use;
+ * - the stylesheets, css/index.css with what it imports;
  * - sim-worker.js with the JS API inside, one file;
  * - boot.js, which index.html loads first: one file with the little it imports, so it runs as it
- *   arrives; it starts the worker and asks for app.js's own chunks at once (APP_CHUNKS, defined
- *   here from the page's build): the browser would otherwise ask for them only once it has
- *   app.js and has parsed it.
+ *   arrives and starts the worker (and, on the lesson, the lesson text's fetch) at once.
  */
-const BUILDS = [
-  { entries: ['js/app.js', 'css/index.css'], splitting: true, shared: ['js/boot.js'] },
-  { entries: ['js/sim-worker.js'], splitting: false },
-  { entries: ['js/boot.js'], splitting: false, preloads: 'js/app.js' },
-];
+const APP = { entry: 'js/app.js', shared: ['js/boot.js'] };
+const BUILDS = ['css/index.css', 'js/sim-worker.js', 'js/boot.js'];
 
 /** Where a file may use import.meta.url: directly in these folders of web/ (see above). */
 const BASE_FOLDERS = ['js', 'generated'];
@@ -48,43 +54,90 @@ async function checkImportMetaUrl(web, inputs) {
   }
 }
 
-/** Whether `file` (a name in out) is the chunk of the module named `name`: planner-HASH.js for views/planner.js. */
+/** Whether `file` (a name in out) is the file of a module loaded on first use: planner-HASH.js for views/planner.js. */
 export function isChunkFile(file, name) {
-  return file.startsWith(`${name}-`) && /^[A-Z0-9]+\.js$/.test(file.slice(name.length + 1));
+  return file.startsWith(`${name}-`) && /^[a-z0-9]+\.js$/.test(file.slice(name.length + 1));
 }
 
-/** An esbuild plugin: imports of these files stay imports of the same-named file beside the bundle. */
+/** A Rollup plugin: imports of these files stay imports of the same-named file beside the bundle ("./boot.js"). */
 function keepBeside(files) {
+  const beside = (file) => `./${path.basename(file)}`;
   return {
     name: 'keep-beside',
-    setup(build) {
-      build.onResolve({ filter: /^\./ }, ({ path: specifier, resolveDir }) => {
-        const file = path.resolve(resolveDir, specifier);
-        return files.includes(file) ? { path: `./${path.basename(file)}`, external: true } : undefined;
-      });
+    resolveId(specifier, importer) {
+      if (!importer || !specifier.startsWith('.')) return null;
+      const file = path.resolve(path.dirname(importer), specifier);
+      return files.includes(file) ? { id: beside(file), external: true } : null;
     },
   };
 }
 
-async function bundle(web, out, { entries, splitting, shared = [], define = {} }) {
+/** A Rollup output plugin: each file minified by esbuild, its source map carried through. */
+const minifyChunks = {
+  name: 'minify',
+  async renderChunk(code, chunk) {
+    const { code: minified, map } = await esbuild.transform(code, {
+      format: 'esm', target: TARGET, minify: true, sourcemap: 'external', sourcefile: chunk.fileName,
+    });
+    return { code: minified, map };
+  },
+};
+
+/** Bundles APP with Rollup; returns the files written (names in out) and the modules read. */
+async function bundleApp(web, out) {
+  let build;
   try {
-    return await esbuild.build({
-      define,
-      entryPoints: entries.map((entry) => path.join(web, entry)),
+    build = await rollup({
+      input: path.join(web, APP.entry),
+      plugins: [keepBeside(APP.shared.map((file) => path.join(web, file)))],
+      onwarn(warning) { throw new Error(warning.message); },  // a circular import, an unknown export...
+    });
+    const { output } = await build.write({
+      dir: out,
+      format: 'es',
+      entryFileNames: '[name].js',  // flat in out, one folder below the site root (see above)
+      chunkFileNames: '[name]-[hash].js',  // a module loaded on first use keeps its name (isChunkFile)
+      hashCharacters: 'base36',
+      sourcemap: true,  // linked: fetched only by developer tools
+      plugins: [minifyChunks],
+    });
+    const entry = output.find((file) => file.type === 'chunk' && file.isEntry);
+    const ownFiles = new Set(output.map((file) => file.fileName));  // imports of boot.js are not among them
+    const fetchedFirst = entry.imports.filter((file) => ownFiles.has(file));
+    if (fetchedFirst.length > 0) {
+      throw new Error(`${entry.fileName} imports ${fetchedFirst.join(', ')}: files the page would fetch only once ` +
+                      `${entry.fileName} has arrived; keep what it imports inside it`);
+    }
+    return {
+      written: output.map((file) => file.fileName),
+      inputs: output.flatMap((file) => file.moduleIds ?? []).filter((id) => path.isAbsolute(id)),
+    };
+  } finally {
+    await build?.close();
+  }
+}
+
+/** Bundles one entry with esbuild, as one file; returns the files written (names in out) and the modules read. */
+async function bundleOne(web, out, entry) {
+  const root = process.cwd();
+  try {
+    const { metafile } = await esbuild.build({
+      entryPoints: [path.join(web, entry)],
       outdir: out,
       entryNames: '[name]',  // flat in out, one folder below the site root (see above)
-      chunkNames: '[name]-[hash]',  // a lazy view's chunk keeps its module's name (isChunkFile)
       bundle: true,
-      splitting,
       format: 'esm',
-      target: 'es2022',
+      target: TARGET,
       minify: true,
       sourcemap: 'linked',  // fetched only by developer tools
       external: ['*.woff2'],  // the fonts stay files of their own, at the same relative URL
-      plugins: [keepBeside(shared.map((file) => path.join(web, file)))],
       metafile: true,
       logLevel: 'silent',
     });
+    return {
+      written: Object.keys(metafile.outputs).map((output) => path.relative(out, path.resolve(root, output))),
+      inputs: Object.keys(metafile.inputs).map((input) => path.resolve(root, input)),
+    };
   } catch (error) {
     const messages = (error.errors ?? []).map((e) => `${e.location ? `${e.location.file}:${e.location.line}: ` : ''}${e.text}`);
     throw new Error(messages.length > 0 ? messages.join('\n') : error.message);
@@ -98,28 +151,18 @@ async function bundle(web, out, { entries, splitting, shared = [], define = {} }
  * renaming its locals is safe.
  */
 export async function minifyModule(code) {
-  return (await esbuild.transform(code, { format: 'esm', target: 'es2022', minify: true })).code;
+  return (await esbuild.transform(code, { format: 'esm', target: TARGET, minify: true })).code;
 }
 
 /**
- * Bundles BUILDS from `web` into `out` (web/generated/); returns the files written, relative to
- * `out`. Throws with esbuild's messages when a module does not build.
+ * Bundles APP and BUILDS from `web` into `out` (web/generated/); returns the files written,
+ * relative to `out`. Throws with the bundler's messages when a module does not build.
  */
 export async function bundlePage(web, out) {
-  const root = process.cwd();
   const written = [];
-  const staticChunks = {}; // entry -> the chunks its bundle imports statically (names in out)
-  for (const build of BUILDS) {
-    const define = build.preloads ? { APP_CHUNKS: JSON.stringify(staticChunks[build.preloads]) } : {};
-    const { metafile } = await bundle(web, out, { ...build, define });
-    await checkImportMetaUrl(web, Object.keys(metafile.inputs).map((input) => path.resolve(root, input)));
-    for (const [output, { entryPoint, imports }] of Object.entries(metafile.outputs)) {
-      written.push(path.relative(out, path.resolve(root, output)));
-      if (!entryPoint) continue;
-      staticChunks[path.relative(web, path.resolve(root, entryPoint))] = imports
-        .filter((i) => i.kind === 'import-statement' && !i.external)
-        .map((i) => path.relative(out, path.resolve(root, i.path)));
-    }
+  for (const bundled of [await bundleApp(web, out), ...await Promise.all(BUILDS.map((entry) => bundleOne(web, out, entry)))]) {
+    await checkImportMetaUrl(web, bundled.inputs);
+    written.push(...bundled.written);
   }
   return written;
 }

@@ -1,13 +1,14 @@
 // scripts/bundle-page.mjs on a small site of its own: the four bundles index.html loads, app.js
-// importing the boot.js beside it (the module index.html already ran) instead of a copy of it,
-// and the build refusing import.meta.url in a module below js/, where it would mean another
-// place once bundled.
+// importing the boot.js beside it (the module index.html already ran) instead of a copy of it, a
+// module loaded on first use kept in a file of its own that takes what it shares with app.js
+// from app.js, and the build refusing import.meta.url in a module below js/, where it would mean
+// another place once bundled.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import test from 'node:test';
-import { bundlePage } from '../../scripts/bundle-page.mjs';
+import { bundlePage, isChunkFile } from '../../scripts/bundle-page.mjs';
 
 function site(files) {
   const web = mkdtempSync(path.join(tmpdir(), 'bundle-test-'));
@@ -37,6 +38,29 @@ test('the four bundles index.html loads, with app.js importing the boot.js besid
     assert.match(app, /from\s*"\.\/boot\.js"/);
     assert.doesNotMatch(app, /new URL\("\.\/sim-worker\.js"/, 'boot.js is not copied into app.js');
     assert.match(readFileSync(path.join(web, 'generated/index.css'), 'utf8'), /color:\s*red/);
+  } finally {
+    rmSync(web, { recursive: true, force: true });
+  }
+});
+
+test('a module loaded on first use is a file of its own; what it shares with app.js stays in app.js', async () => {
+  const web = site({
+    ...BASE,
+    'js/lib/shared.js': 'export const shared = () => "shared-marker";\n',
+    'js/views/later.js': 'import { shared } from "../lib/shared.js";\nexport const later = () => shared() + "later-marker";\n',
+    'js/app.js': `${BASE['js/app.js']}import { shared } from "./lib/shared.js";\nconsole.log(shared());\nimport("./views/later.js").then((m) => console.log(m.later()));\n`,
+  });
+  try {
+    const written = await bundlePage(web, path.join(web, 'generated'));
+    const later = written.filter((file) => isChunkFile(file, 'later'));
+    assert.equal(later.length, 1, written.join(', '));
+    assert.deepEqual(written.filter((file) => file.endsWith('.js') && !['app.js', 'boot.js', 'sim-worker.js', later[0]].includes(file)), []);
+    const read = (file) => readFileSync(path.join(web, 'generated', file), 'utf8');
+    assert.match(read('app.js'), /shared-marker/);
+    assert.doesNotMatch(read('app.js'), /later-marker/);
+    assert.match(read(later[0]), /later-marker/);
+    assert.doesNotMatch(read(later[0]), /shared-marker/, 'not a second copy of the shared module');
+    assert.match(read(later[0]), /from\s*"\.\/app\.js"/);
   } finally {
     rmSync(web, { recursive: true, force: true });
   }

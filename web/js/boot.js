@@ -1,7 +1,7 @@
 // The page's first script (index.html loads its bundle async, before app.js). Its bundle is one
-// file, so it runs as soon as it arrives, and it starts three things early: the fetches of
-// app.js's own chunks, of the lesson's text (on the lesson), and the simulator's worker
-// (sim-worker.js), which fetches and compiles the wasm while the page's code is still loading.
+// file, so it runs as soon as it arrives, and it starts two things early: the fetch of the
+// lesson's text (on the lesson), and the simulator's worker (sim-worker.js), which fetches and
+// compiles the wasm while the page's code is still loading.
 // The first timeline does not wait for the worker (its runs come with the page:
 // scripts/first-runs.mjs); every run after it does. app.js takes the worker over with
 // takeWorker() and hands it to its sim client (lib/sim-client.js, startedWorker), and the
@@ -10,17 +10,7 @@
 import { viewOf, lessonTextPath } from './lib/first-view.js';
 import { initialLang, localStore } from './lib/lang-pref.js';
 
-// app.js's own chunks, asked for now rather than once app.js has arrived and been parsed: one
-// round trip less before the page runs. APP_CHUNKS is defined in this file's bundle by
-// scripts/bundle-page.mjs (the names of the chunks app.js imports); the unbundled source has none.
-for (const chunk of typeof APP_CHUNKS === 'undefined' ? [] : APP_CHUNKS) {
-  const link = document.createElement('link');
-  link.rel = 'modulepreload';
-  link.href = new URL(chunk, import.meta.url).href;
-  document.head.append(link);
-}
-
-// The lesson's text, when the page opens on the lesson: asked for now, beside app.js's chunks,
+// The lesson's text, when the page opens on the lesson: asked for now, while app.js loads,
 // rather than once app.js has run (measured: it then arrived ~200 ms after the page could use it).
 let lessonText = null;
 if (viewOf(location.hash) === 'lesson') {
