@@ -26,13 +26,13 @@ const TARGET = 'es2022';
 
 /**
  * The builds, relative to web/, each independent of the others (nothing shared between them), so
- * neither the worker nor boot.js waits for another file before it can start:
+ * none waits for another file before it can start:
  * - app.js, the page's script (Rollup), which finds boot.js beside it (the module index.html
  *   already ran): one file, plus one per module loaded on first use;
  * - the stylesheets, css/index.css with what it imports;
  * - sim-worker.js with the JS API inside, one file;
  * - boot.js, which index.html loads first: one file with the little it imports, so it runs as it
- *   arrives and starts the worker (and, on the lesson, the lesson text's fetch) at once.
+ *   arrives and, on the lesson, asks for the lesson's text at once.
  */
 const APP = { entry: 'js/app.js', shared: ['js/boot.js'] };
 const BUILDS = ['css/index.css', 'js/sim-worker.js', 'js/boot.js'];

@@ -2,7 +2,8 @@
 // (scripts/first-runs.mjs writes them at build time; lib/sim-cache.js starts with them): with the
 // wasm held back, the lesson's first widget and the explorer's default are drawn all the same, op
 // for op what the simulator gives; once the module arrives, the next change is simulated by the
-// worker as before. And the first screen's code is two files: app.js brings everything it imports
+// worker as before; the worker itself starts only once that first screen is drawn. And the first
+// screen's code is two files: app.js brings everything it imports
 // (scripts/bundle-page.mjs), so no request waits for app.js to arrive before it can start.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -52,6 +53,32 @@ test('the lesson\'s first widget and the explorer\'s default are drawn before th
     await page.waitForFunction(() => Math.max(...[...document.querySelectorAll('#timeline-root .dpl-op')].map((g) => Number(g.dataset.rank))) === 3);
     assert.deepEqual(await readDrawnOps(page, '#timeline-root'), [expectedOps(site.api.simulate({ ...config, ranks: 4 }))]);
     assert.deepEqual(log.errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('the simulator\'s worker starts after the first draw, and a module that does not load is said above the views', async () => {
+  const { context, page } = await openPage(site.browser);
+  try {
+    // Whether a timeline op was already drawn when each worker was started.
+    await context.addInitScript(() => {
+      const NativeWorker = window.Worker;
+      window.workerStarts = [];
+      window.Worker = class extends NativeWorker {
+        constructor(...args) {
+          window.workerStarts.push(document.querySelector('.dpl-op') !== null);
+          super(...args);
+        }
+      };
+    });
+    await context.route('**/generated/pipesim.wasm', (route) => route.fulfill({ status: 404, body: 'gone' }));
+    await page.goto(`${site.server.url}#view=timeline`);
+    const notice = await page.waitForSelector('#main > .dpl-error[role="alert"]');
+    assert.match(await notice.textContent(), /The simulator could not be loaded\./);
+    assert.deepEqual(await page.evaluate(() => window.workerStarts), [true]);
+    assert.ok(await page.$('#timeline-root .dpl-op'), 'the first run is drawn all the same');
+    assert.equal(await page.locator('#main > .dpl-error').count(), 1, 'said once');
   } finally {
     await context.close();
   }

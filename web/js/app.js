@@ -1,7 +1,7 @@
 // Wires the page: state from the URL hash, the simulator client, and the views (lesson reader,
 // timeline explorer, sweep, schedule form, cost controls). Views never import each other; this
 // file hands each one what it needs and forwards their changes to the store.
-import { takeWorker, takeLessonText } from './boot.js';
+import { takeLessonText } from './boot.js';
 import { parseParams, createStore, bindHash, configOf, explorerRuns, serializeState } from './state.js';
 import { translator, loadLanguage, isLoaded } from './lib/i18n.js';
 import { withCache } from './lib/sim-cache.js';
@@ -267,12 +267,6 @@ function start() {
   // On a narrow screen the settings start folded so the lesson or the chart comes first.
   const narrow = initial.state.view === 'lesson' ? '(max-width: 1099px)' : '(max-width: 899px)';
   if (matchMedia(narrow).matches) $('#side-panel').open = false;
-  // The simulator loads in its worker while the page renders: views wait for it in their own
-  // requests, so the lesson's text and the first widget do not queue behind the module. A module
-  // that fails to load is reported once, above the views.
-  simLoaded.catch((error) => {
-    $('#main').prepend(h('div', { class: 'dpl-error', role: 'alert' }, [h('strong', { text: t('page.loadError') }), h('p', { text: String(error.message || error) })]));
-  });
   bindHash(store, window, {
     isSettled: () => !document.querySelector('.dpl-timeline.is-playing'),
     onErrors: (errors) => showNotice(errors, t('page.paramError')),
@@ -290,12 +284,24 @@ function start() {
   mountedLang = null;
   render(store.get());
   if (store.get().exercise && store.get().view === 'lesson') activities?.focusExercise(store.get().exercise);
+  requestAnimationFrame(() => setTimeout(startSimulator, 0));
 }
 
-// The simulator starts before the language's strings are awaited, so a Hindi page does not
-// fetch its module any later than an English one; its worker has been loading since boot.js ran.
+/**
+ * Starts the simulator's worker, once the first screen has been drawn and painted (its runs come
+ * with the page: scripts/first-runs.mjs), unless a run nobody computed ahead started it sooner. Its
+ * wasm compiles on the machine's cores: started with the page, it took one from the first draw on
+ * two cores (interleaved runs, first widget drawn: lesson 713 -> 558 ms, explorer 549 -> 475 ms),
+ * while a run asked for right after the first draw was drawn no later (1028 vs 1020 ms from
+ * navigation). A module that fails to load is reported once, above the views.
+ */
+function startSimulator() {
+  sim.catalogue().catch((error) => {
+    $('#main').prepend(h('div', { class: 'dpl-error', role: 'alert' }, [h('strong', { text: t('page.loadError') }), h('p', { text: String(error.message || error) })]));
+  });
+}
+
 // The runs the page draws first come with the page (scripts/first-runs.mjs): the first timeline
-// does not wait for the worker.
-sim = withCache(createSimClient({ startedWorker: takeWorker() }), { seeds: FIRST_RUNS });
-const simLoaded = sim.catalogue();
+// does not wait for the simulator's worker (startSimulator).
+sim = withCache(createSimClient(), { seeds: FIRST_RUNS });
 Promise.all([initialLangReady, initialText]).then(start);

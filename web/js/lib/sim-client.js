@@ -27,9 +27,7 @@ export function defaultPoolSize() {
  * Returns every method of pipesim.js's manifest (METHODS) plus prewarm, terminate, mode and
  * workers: each method returns a Promise of what pipesim.js returns, or rejects with a SimError.
  * Options: useWorker (default: when Worker exists), workerUrl (default: the sim-worker.js beside the running scripts),
- * poolSize (workers a large sweep may use, default defaultPoolSize()), startedWorker (a worker of
- * workerUrl already running, as boot.js's takeWorker() hands it over: {worker, events}, the
- * message and error events it sent before this client listened; it becomes the first worker).
+ * poolSize (workers a large sweep may use, default defaultPoolSize()).
  * Workers start on first use; the extra sweep workers on the first sweep large enough to split,
  * or on prewarm().
  */
@@ -37,7 +35,6 @@ export function createSimClient({
   useWorker = typeof Worker === 'function',
   workerUrl = new URL('sim-worker.js', SCRIPTS),
   poolSize = defaultPoolSize(),
-  startedWorker = null,
 } = {}) {
   const size = Math.max(1, Math.floor(poolSize) || 1);
   let local = null;  // Promise of the in-thread API, created on first need
@@ -101,10 +98,10 @@ export function createSimClient({
     }
   };
 
-  const startWorker = (early = null) => {
-    let worker = early?.worker;
+  const startWorker = () => {
+    let worker;
     try {
-      worker ??= new Worker(workerUrl, { type: 'module' });
+      worker = new Worker(workerUrl, { type: 'module' });
     } catch {
       abandonWorkers();
       return;
@@ -135,17 +132,11 @@ export function createSimClient({
     worker.addEventListener('message', onMessage);
     worker.addEventListener('error', onError);
     slots.push(slot);
-    for (const event of early?.events ?? []) {
-      if (slots[0] !== slot) break;  // an error replayed below abandoned the workers
-      (event.type === 'error' ? onError : onMessage)(event);
-    }
   };
 
   /** The worker for ordinary calls, started on first need; null when calls run in this thread. */
   const mainWorker = () => {
-    if (useWorker && slots.length === 0) startWorker(startedWorker);
-    else if (startedWorker && !useWorker) startedWorker.worker.terminate();
-    startedWorker = null;
+    if (useWorker && slots.length === 0) startWorker();
     return useWorker ? slots[0] : null;
   };
 
