@@ -109,7 +109,7 @@ async function bundleApp(web, out) {
                       `${entry.fileName} has arrived; keep what it imports inside it`);
     }
     return {
-      written: output.map((file) => file.fileName),
+      written: output.flatMap((file) => (file.map ? [file.fileName, `${file.fileName}.map`] : [file.fileName])),
       inputs: output.flatMap((file) => file.moduleIds ?? []).filter((id) => path.isAbsolute(id)),
     };
   } finally {
