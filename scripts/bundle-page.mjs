@@ -32,7 +32,9 @@ const TARGET = 'es2022';
  * - the stylesheets, css/index.css with what it imports;
  * - sim-worker.js with the JS API inside, one file;
  * - boot.js, which index.html loads first: one file with the little it imports, so it runs as it
- *   arrives and, on the lesson, asks for the lesson's text at once.
+ *   arrives and asks at once for what the page will need: the lesson's text on the lesson, and
+ *   on a Hindi page app.js's Hindi strings (their file's name is defined into it, LANG_PACKS)
+ *   and the Devanagari font.
  */
 const APP = { entry: 'js/app.js', shared: ['js/boot.js'] };
 const BUILDS = ['css/index.css', 'js/sim-worker.js', 'js/boot.js'];
@@ -108,20 +110,32 @@ async function bundleApp(web, out) {
       throw new Error(`${entry.fileName} imports ${fetchedFirst.join(', ')}: files the page would fetch only once ` +
                       `${entry.fileName} has arrived; keep what it imports inside it`);
     }
+    // The files of app.js's language packs (lib/i18n-<lang>.js), by language: boot.js asks for
+    // the page's own at once (LANG_PACKS), not once app.js has run and imported it.
+    const langPacks = {};
+    for (const file of output) {
+      const pack = file.type === 'chunk' && /^i18n-([a-z]+)\.js$/.exec(path.basename(file.facadeModuleId ?? ''));
+      if (pack) langPacks[pack[1]] = file.fileName;
+    }
     return {
       written: output.flatMap((file) => (file.map ? [file.fileName, `${file.fileName}.map`] : [file.fileName])),
       inputs: output.flatMap((file) => file.moduleIds ?? []).filter((id) => path.isAbsolute(id)),
+      langPacks,
     };
   } finally {
     await build?.close();
   }
 }
 
-/** Bundles one entry with esbuild, as one file; returns the files written (names in out) and the modules read. */
-async function bundleOne(web, out, entry) {
+/**
+ * Bundles one entry with esbuild, as one file; returns the files written (names in out) and the
+ * modules read. `define`: global names replaced by these values (JSON) in the bundle.
+ */
+async function bundleOne(web, out, entry, define = {}) {
   const root = process.cwd();
   try {
     const { metafile } = await esbuild.build({
+      define,
       entryPoints: [path.join(web, entry)],
       outdir: out,
       entryNames: '[name]',  // flat in out, one folder below the site root (see above)
@@ -160,7 +174,9 @@ export async function minifyModule(code) {
  */
 export async function bundlePage(web, out) {
   const written = [];
-  for (const bundled of [await bundleApp(web, out), ...await Promise.all(BUILDS.map((entry) => bundleOne(web, out, entry)))]) {
+  const app = await bundleApp(web, out);
+  const define = (entry) => (entry === 'js/boot.js' ? { LANG_PACKS: JSON.stringify(app.langPacks) } : {});
+  for (const bundled of [app, ...await Promise.all(BUILDS.map((entry) => bundleOne(web, out, entry, define(entry))))]) {
     await checkImportMetaUrl(web, bundled.inputs);
     written.push(...bundled.written);
   }

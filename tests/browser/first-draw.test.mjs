@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { useSite, openPage, readDrawnOps, expectedOps } from './helpers.mjs';
+import { useSite, openPage, readDrawnOps, expectedOps, isChunkOf } from './helpers.mjs';
 import { DEFAULT_STATE, configOf } from '../../web/js/state.js';
 
 const site = useSite();
@@ -102,6 +102,38 @@ test('until its first timeline is drawn, the page fetches no script of its own b
       const scripts = await (await page.waitForFunction(() => window.scriptsBeforeDrawn)).jsonValue();
       assert.deepEqual(scripts.filter((p) => !ours.has(path.basename(p))), [], `${view}: ${scripts.join(', ')}`);
       assert.ok(scripts.includes('/generated/app.js') && scripts.includes('/generated/boot.js'), scripts.join(', '));
+      assert.deepEqual(log.errors, []);
+    } finally {
+      await context.close();
+    }
+  }
+});
+
+test('a Hindi page asks for its strings and its font before app.js has arrived; an English page for neither', async () => {
+  for (const lang of ['hi', 'en']) {
+    const { context, page, log } = await openPage(site.browser);
+    try {
+      let release;
+      const released = new Promise((resolve) => { release = resolve; });
+      await context.route('**/generated/app.js', async (route) => { await released; await route.continue(); });
+      await page.goto(`${site.server.url}#view=timeline&lang=${lang}`, { waitUntil: 'commit' });
+      const asked = () => log.requests.map((url) => path.basename(new URL(url).pathname));
+      const font = (files) => files.filter((f) => f.endsWith('.woff2'));
+      const pack = (files) => files.filter((f) => isChunkOf(`/generated/${f}`, 'i18n-hi'));
+      if (lang === 'hi') {
+        // Both faces of css/fonts.css and the Hindi strings, with app.js still held back.
+        await page.waitForFunction(() => [...document.fonts].every((f) => f.status !== 'unloaded'));
+        await page.waitForFunction(() => document.querySelector('link[rel="modulepreload"]'));
+        const files = asked();
+        assert.equal(font(files).length, 2, files.join(', '));
+        assert.equal(pack(files).length, 1, files.join(', '));
+      } else {
+        await page.waitForTimeout(500);
+        assert.deepEqual([...font(asked()), ...pack(asked())], []);
+      }
+      release();
+      await page.waitForSelector('#timeline-root .dpl-op');
+      if (lang === 'hi') assert.equal(pack(asked()).length, 1, 'fetched once');
       assert.deepEqual(log.errors, []);
     } finally {
       await context.close();

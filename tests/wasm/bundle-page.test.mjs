@@ -66,6 +66,24 @@ test('a module loaded on first use is a file of its own; what it shares with app
   }
 });
 
+test('boot.js knows the file of each of app.js\'s language packs (LANG_PACKS)', async () => {
+  const web = site({
+    ...BASE,
+    'js/boot.js': `${BASE['js/boot.js']}export const packs = typeof LANG_PACKS === "undefined" ? null : LANG_PACKS;\n`,
+    'js/lib/i18n-xx.js': 'export const strings = { hello: "xx-marker" };\n',
+    'js/app.js': `${BASE['js/app.js']}import("./lib/i18n-xx.js").then((m) => console.log(m.strings));\n`,
+  });
+  try {
+    const written = await bundlePage(web, path.join(web, 'generated'));
+    const pack = written.find((file) => isChunkFile(file, 'i18n-xx'));
+    assert.ok(pack, written.join(', '));
+    assert.match(readFileSync(path.join(web, 'generated', pack), 'utf8'), /xx-marker/);
+    assert.match(readFileSync(path.join(web, 'generated/boot.js'), 'utf8'), new RegExp(`xx:\\s*"${pack.replace('.', '\\.')}"`));
+  } finally {
+    rmSync(web, { recursive: true, force: true });
+  }
+});
+
 test('import.meta.url in a bundled module below js/ fails the build, naming the module', async () => {
   const web = site({ ...BASE, 'js/lib/worker-url.js': 'export const workerUrl = new URL("../sim-worker.js", import.meta.url).href;\n' });
   try {

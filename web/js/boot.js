@@ -1,19 +1,47 @@
 // The page's first script (index.html loads its bundle async, before app.js). Its bundle is one
-// small file, so it runs as soon as it arrives, well before app.js has been compiled and run: on
-// the lesson, it asks for the lesson's text then, and app.js takes the response over with
-// takeLessonText().
+// small file, so it runs as soon as it arrives, well before app.js has been compiled and run, and
+// asks then for what the first screen will need: on the lesson, the lesson's text (app.js takes
+// the response over with takeLessonText()); on a Hindi page, the Hindi strings and font.
 
 import { viewOf, lessonTextPath } from './lib/first-view.js';
 import { initialLang, localStore } from './lib/lang-pref.js';
+
+const { lang } = initialLang({ hash: location.hash, search: location.search, storage: localStore() });
 
 // The lesson's text, when the page opens on the lesson: asked for now, while app.js loads,
 // rather than once app.js has run (measured: it then arrived ~200 ms after the page could use it).
 let lessonText = null;
 if (viewOf(location.hash) === 'lesson') {
-  const { lang } = initialLang({ hash: location.hash, search: location.search, storage: localStore() });
   const url = new URL(lessonTextPath(lang), document.baseURI).href;
   lessonText = { url, response: fetch(url) };
   lessonText.response.catch(() => {});  // app.js reports a failure, when it asks for the text
+}
+
+// The page's strings in another language than English: app.js imports them (a file of their own)
+// and renders nothing before they are there; asked for now, not once app.js has run. LANG_PACKS
+// (language -> file) is defined in this file's bundle by scripts/bundle-page.mjs.
+const pack = typeof LANG_PACKS === 'undefined' ? undefined : LANG_PACKS[lang];
+if (pack) {
+  const link = document.createElement('link');
+  link.rel = 'modulepreload';
+  link.href = new URL(pack, import.meta.url).href;
+  document.head.append(link);
+}
+
+// A Hindi page draws in the Devanagari web font (css/fonts.css, the page's only one): fetched
+// once the stylesheets declaring it have loaded, not once the first Hindi text is laid out. In
+// between, Chromium looks up a system fallback for every Devanagari letter it draws (traced on
+// the Hindi lesson's first screen: 122 lookups), then lays the text out again.
+if (lang === 'hi') {
+  const loadFonts = () => { for (const face of document.fonts) face.load().catch(() => {}); };
+  const pending = [...document.querySelectorAll('link[rel="stylesheet"]')].filter((link) => !link.sheet);
+  let waiting = pending.length;
+  if (waiting === 0) loadFonts();
+  for (const link of pending) {
+    const done = () => { if (--waiting === 0) loadFonts(); };
+    link.addEventListener('load', done, { once: true });
+    link.addEventListener('error', done, { once: true });
+  }
 }
 
 /** The response (a promise) for `url` if this script already asked for it, once; else null. */
