@@ -36,8 +36,9 @@ const TARGET = 'es2022';
  *   on a Hindi page app.js's Hindi strings (their file's name is defined into it, LANG_PACKS)
  *   and the Devanagari font.
  */
-const APP = { entry: 'js/app.js', shared: ['js/boot.js'] };
-const BUILDS = ['css/index.css', 'js/sim-worker.js', 'js/boot.js'];
+const BOOT = 'js/boot.js';
+const APP = { entry: 'js/app.js', shared: [BOOT] };
+const BUILDS = ['css/index.css', 'js/sim-worker.js', BOOT];
 
 /** Where a file may use import.meta.url: directly in these folders of web/ (see above). */
 const BASE_FOLDERS = ['js', 'generated'];
@@ -175,7 +176,7 @@ export async function minifyModule(code) {
 export async function bundlePage(web, out) {
   const written = [];
   const app = await bundleApp(web, out);
-  const define = (entry) => (entry === 'js/boot.js' ? { LANG_PACKS: JSON.stringify(app.langPacks) } : {});
+  const define = (entry) => (entry === BOOT ? { LANG_PACKS: JSON.stringify(app.langPacks) } : {});
   for (const bundled of [app, ...await Promise.all(BUILDS.map((entry) => bundleOne(web, out, entry, define(entry))))]) {
     await checkImportMetaUrl(web, bundled.inputs);
     written.push(...bundled.written);
