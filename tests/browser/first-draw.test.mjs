@@ -118,18 +118,27 @@ test('a Hindi page asks for its strings and its font before app.js has arrived; 
       await context.route('**/generated/app.js', async (route) => { await released; await route.continue(); });
       await page.goto(`${site.server.url}#view=timeline&lang=${lang}`, { waitUntil: 'commit' });
       const asked = () => log.requests.map((url) => path.basename(new URL(url).pathname));
+      // What the page itself has fetched (resource timing): unlike the context's request events,
+      // which reach the test some time after the page has asked, it is in step with the page.
+      const fetched = async () => (await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name)))
+        .map((url) => path.basename(new URL(url).pathname));
       const font = (files) => files.filter((f) => f.endsWith('.woff2'));
       const pack = (files) => files.filter((f) => isChunkOf(`/generated/${f}`, 'i18n-hi'));
       if (lang === 'hi') {
-        // Both faces of css/fonts.css and the Hindi strings, with app.js still held back.
-        await page.waitForFunction(() => [...document.fonts].every((f) => f.status !== 'unloaded'));
-        await page.waitForFunction(() => document.querySelector('link[rel="modulepreload"]'));
-        const files = asked();
+        // Both faces of css/fonts.css and the Hindi strings, with app.js still held back: the faces
+        // are settled and the preload has arrived, all before app.js could ask for anything.
+        await page.waitForFunction(() => {
+          const preload = document.querySelector('link[rel="modulepreload"]');
+          return [...document.fonts].every((f) => f.status === 'loaded' || f.status === 'error')
+            && preload && performance.getEntriesByName(preload.href).length > 0;
+        });
+        const files = await fetched();
         assert.equal(font(files).length, 2, files.join(', '));
         assert.equal(pack(files).length, 1, files.join(', '));
       } else {
         await page.waitForTimeout(500);
-        assert.deepEqual([...font(asked()), ...pack(asked())], []);
+        const files = await fetched();
+        assert.deepEqual([...font(files), ...pack(files)], [], files.join(', '));
       }
       release();
       await page.waitForSelector('#timeline-root .dpl-op');
