@@ -150,6 +150,44 @@ test('a Hindi page asks for its strings and its font before app.js has arrived; 
   }
 });
 
+test('a Hindi page is first rendered in its shipped font; a font that does not come does not hold it back', async () => {
+  // The status of each of the page's web fonts when the first timeline op was attached.
+  const recordFonts = (context) => context.addInitScript(() => {
+    new MutationObserver((_, observer) => {
+      if (!document.querySelector('.dpl-op')) return;
+      observer.disconnect();
+      window.fontsAtFirstOp = [...document.fonts].map((face) => face.status);
+    }).observe(document, { childList: true, subtree: true });
+  });
+  for (const view of ['lesson', 'timeline']) {
+    const { context, page, log } = await openPage(site.browser);
+    try {
+      await recordFonts(context);
+      await page.goto(`${site.server.url}#view=${view}&lang=hi`);
+      const fonts = await (await page.waitForFunction(() => window.fontsAtFirstOp)).jsonValue();
+      assert.deepEqual(fonts, ['loaded', 'loaded'], view);
+      assert.deepEqual(log.errors, []);
+    } finally {
+      await context.close();
+    }
+  }
+  // The faces never arrive: the page is drawn all the same, in the system fonts meanwhile.
+  const { context, page } = await openPage(site.browser);
+  let release;
+  const released = new Promise((resolve) => { release = resolve; });
+  try {
+    await recordFonts(context);
+    await context.route('**/*.woff2', async (route) => { await released; await route.abort(); });
+    await page.goto(`${site.server.url}#view=timeline&lang=hi`, { waitUntil: 'commit' });  // no load event: the fonts are held
+    const fonts = await (await page.waitForFunction(() => window.fontsAtFirstOp)).jsonValue();
+    assert.deepEqual(fonts, ['loading', 'loading']);
+    assert.equal(await page.$eval('#timeline-heading', (e) => e.lang || document.documentElement.lang), 'hi');
+  } finally {
+    release();
+    await context.close();
+  }
+});
+
 test('the lesson\'s text is fetched once, in the page\'s language, and only where the page opens on the lesson', async () => {
   const count = (log, file) => log.requests.filter((url) => new URL(url).pathname === `/generated/lessons/${file}`).length;
   for (const [hash, lang] of [['#view=lesson', 'en'], ['#lang=hi', 'hi']]) {

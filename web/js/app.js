@@ -1,7 +1,7 @@
 // Wires the page: state from the URL hash, the simulator client, and the views (lesson reader,
 // timeline explorer, sweep, schedule form, cost controls). Views never import each other; this
 // file hands each one what it needs and forwards their changes to the store.
-import { takeLessonText } from './boot.js';
+import { takeLessonText, pageFontsReady } from './boot.js';
 import { parseParams, createStore, bindHash, configOf, explorerRuns, serializeState } from './state.js';
 import { translator, loadLanguage, isLoaded } from './lib/i18n.js';
 import { withCache } from './lib/sim-cache.js';
@@ -304,4 +304,4 @@ function startSimulator() {
 // The runs the page draws first come with the page (scripts/first-runs.mjs): the first timeline
 // does not wait for the simulator's worker (startSimulator).
 sim = withCache(createSimClient(), { seeds: FIRST_RUNS });
-Promise.all([initialLangReady, initialText]).then(start);
+Promise.all([initialLangReady, initialText, pageFontsReady()]).then(start);

@@ -29,19 +29,32 @@ if (pack) {
 }
 
 // A Hindi page draws in the Devanagari web font (css/fonts.css, the page's only one): fetched
-// once the stylesheets declaring it have loaded, not once the first Hindi text is laid out. In
-// between, Chromium looks up a system fallback for every Devanagari letter it draws (traced on
-// the Hindi lesson's first screen: 122 lookups), then lays the text out again.
+// once the stylesheets declaring it have loaded, not once the first Hindi text is laid out, and
+// app.js renders the page first when it is there (pageFontsReady), as it waits for its strings.
+// Rendered before, the page was laid out in system fonts first: Chromium looked up a fallback for
+// every Devanagari letter it drew (traced: 122 lookups on the lesson, 66 on the explorer), then
+// laid the text out again once the font came. The wait is capped, so a font that is slow to
+// come costs the first render at most FONT_WAIT_MS; then the text swaps to it when it comes.
+const FONT_WAIT_MS = 1000;
+let fontsReady = Promise.resolve();
 if (lang === 'hi') {
-  const loadFonts = () => { for (const face of document.fonts) face.load().catch(() => {}); };
-  const pending = [...document.querySelectorAll('link[rel="stylesheet"]')].filter((link) => !link.sheet);
-  let waiting = pending.length;
-  if (waiting === 0) loadFonts();
-  for (const link of pending) {
-    const done = () => { if (--waiting === 0) loadFonts(); };
-    link.addEventListener('load', done, { once: true });
-    link.addEventListener('error', done, { once: true });
-  }
+  const loaded = new Promise((resolve) => {
+    const loadFonts = () => resolve(Promise.allSettled([...document.fonts].map((face) => face.load())));
+    const pending = [...document.querySelectorAll('link[rel="stylesheet"]')].filter((link) => !link.sheet);
+    let waiting = pending.length;
+    if (waiting === 0) loadFonts();
+    for (const link of pending) {
+      const done = () => { if (--waiting === 0) loadFonts(); };
+      link.addEventListener('load', done, { once: true });
+      link.addEventListener('error', done, { once: true });
+    }
+  });
+  fontsReady = Promise.race([loaded, new Promise((resolve) => { setTimeout(resolve, FONT_WAIT_MS); })]).then(() => {});
+}
+
+/** Resolves once the page's web fonts have loaded (or failed), or FONT_WAIT_MS after this script ran. */
+export function pageFontsReady() {
+  return fontsReady;
 }
 
 /** The response (a promise) for `url` if this script already asked for it, once; else null. */
