@@ -13,15 +13,18 @@ import { DEFAULT_STATE, configOf } from '../../web/js/state.js';
 
 const site = useSite();
 
-/** Holds every request for the wasm module until release() is called. */
-async function holdWasm(context) {
+/**
+ * Holds every request matching `pattern` until release() is called; then each goes on (or, with
+ * `abort`, fails). `held` lists their URLs.
+ */
+async function holdRequests(context, pattern, { abort = false } = {}) {
   let release;
   const released = new Promise((resolve) => { release = resolve; });
   const held = [];
-  await context.route('**/generated/pipesim.wasm', async (route) => {
+  await context.route(pattern, async (route) => {
     held.push(route.request().url());
     await released;
-    await route.continue();
+    await (abort ? route.abort() : route.continue());
   });
   return { held, release };
 }
@@ -29,7 +32,7 @@ async function holdWasm(context) {
 test('the lesson\'s first widget and the explorer\'s default are drawn before the wasm has arrived, as simulated', async () => {
   const { context, page, log } = await openPage(site.browser);
   try {
-    const wasm = await holdWasm(context);
+    const wasm = await holdRequests(context, '**/generated/pipesim.wasm');
     await page.goto(`${site.server.url}#view=lesson`);
     const lead = '.sim-widget[data-sim-id="lead"]';
     await page.waitForSelector(`${lead} .dpl-op`);
@@ -113,9 +116,7 @@ test('a Hindi page asks for its strings and its font before app.js has arrived; 
   for (const lang of ['hi', 'en']) {
     const { context, page, log } = await openPage(site.browser);
     try {
-      let release;
-      const released = new Promise((resolve) => { release = resolve; });
-      await context.route('**/generated/app.js', async (route) => { await released; await route.continue(); });
+      const app = await holdRequests(context, '**/generated/app.js');
       await page.goto(`${site.server.url}#view=timeline&lang=${lang}`, { waitUntil: 'commit' });
       const asked = () => log.requests.map((url) => path.basename(new URL(url).pathname));
       // What the page itself has fetched (resource timing): unlike the context's request events,
@@ -140,7 +141,7 @@ test('a Hindi page asks for its strings and its font before app.js has arrived; 
         const files = await fetched();
         assert.deepEqual([...font(files), ...pack(files)], [], files.join(', '));
       }
-      release();
+      app.release();
       await page.waitForSelector('#timeline-root .dpl-op');
       if (lang === 'hi') assert.equal(pack(asked()).length, 1, 'fetched once');
       assert.deepEqual(log.errors, []);
@@ -173,17 +174,16 @@ test('a Hindi page is first rendered in its shipped font; a font that does not c
   }
   // The faces never arrive: the page is drawn all the same, in the system fonts meanwhile.
   const { context, page } = await openPage(site.browser);
-  let release;
-  const released = new Promise((resolve) => { release = resolve; });
+  let fonts;
   try {
     await recordFonts(context);
-    await context.route('**/*.woff2', async (route) => { await released; await route.abort(); });
+    fonts = await holdRequests(context, '**/*.woff2', { abort: true });
     await page.goto(`${site.server.url}#view=timeline&lang=hi`, { waitUntil: 'commit' });  // no load event: the fonts are held
-    const fonts = await (await page.waitForFunction(() => window.fontsAtFirstOp)).jsonValue();
-    assert.deepEqual(fonts, ['loading', 'loading']);
+    const statuses = await (await page.waitForFunction(() => window.fontsAtFirstOp)).jsonValue();
+    assert.deepEqual(statuses, ['loading', 'loading']);
     assert.equal(await page.$eval('#timeline-heading', (e) => e.lang || document.documentElement.lang), 'hi');
   } finally {
-    release();
+    fonts?.release();
     await context.close();
   }
 });

@@ -29,8 +29,8 @@ if (pack) {
 }
 
 // A Hindi page draws in the Devanagari web font (css/fonts.css, the page's only one): fetched
-// once the stylesheets declaring it have loaded, not once the first Hindi text is laid out, and
-// app.js renders the page first when it is there (pageFontsReady), as it waits for its strings.
+// once the stylesheets declaring it have loaded, not once the first Hindi text is laid out; and
+// app.js renders the page only once it has loaded (pageFontsReady), as it waits for its strings.
 // Rendered before, the page was laid out in system fonts first: Chromium looked up a fallback for
 // every Devanagari letter it drew (traced: 81-122 lookups on the lesson, 66 on the explorer), then
 // laid the text out again once the font came. The wait is capped, so a font that is slow to
