@@ -13,7 +13,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
+import { launchChromiumWithoutBrowserUi } from '../scripts/chromium.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RUN = { schedule: 'dualpipe', ranks: 64, microbatches: 1024 };
@@ -110,8 +110,7 @@ export async function benchTimelineFrames(browser, origin) {
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const server = spawn(process.execPath, [path.join(ROOT, 'scripts/serve.mjs'), '--port', '0', '--root', path.join(ROOT, 'web')], { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise((resolve) => createInterface({ input: server.stdout }).once('line', resolve));
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  const browser = await launchChromiumWithoutBrowserUi();
   try {
     await benchTimelineFrames(browser, url.trim().replace(/\/$/, ''));
   } finally {

@@ -11,18 +11,16 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { chromium } from 'playwright-core';
 import { benchTimelineFrames } from './timeline-frames.mjs';
 import { loadPipesim } from '../wasm/pipesim.js';
 import { benchPages } from './page-timing.mjs';
+import { launchChromiumWithoutBrowserUi } from '../scripts/chromium.mjs';
 import CATALOGUE from '../web/generated/catalogue.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const WEB = path.join(ROOT, 'web');
 const NATIVE_BENCH = path.join(ROOT, 'build/native/bench/pipesim_bench');
 const WASM_BENCH = path.join(ROOT, 'build/wasm/bench/pipesim_bench.js');
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const SIMULATIONS = [[64, 1024], [16, 4096]];
 const CORE_PAIRS = 3;
 const JS_API_REPS = 101;
@@ -298,7 +296,7 @@ async function main() {
   benchNode(await loadPipesim({ moduleUrl }), pairs);
 
   const { server, url } = startServer();
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+  const browser = await launchChromiumWithoutBrowserUi();
   try {
     browserVersion = `Chromium ${browser.version()}`;
     const origin = (await url).replace(/\/$/, '');

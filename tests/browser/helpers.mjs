@@ -1,12 +1,12 @@
 // Shared setup for the browser tests: starts scripts/serve.mjs on a free port, launches Debian's
-// Chromium through playwright-core (flags from TOOLCHAIN.md), and records every console message,
+// Chromium through playwright-core (scripts/chromium.mjs), and records every console message,
 // page error and request so tests can assert "no errors, nothing outside the origin".
 import { spawn } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { before, after } from 'node:test';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../../scripts/chromium.mjs';
 import { isChunkFile } from '../../scripts/bundle-page.mjs';
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -49,7 +49,7 @@ export function useSite({ pipesim: withPipesim = true } = {}) {
   const site = {};
   before(async () => {
     site.server = await startServer();
-    site.browser = await launchBrowser();
+    site.browser = await launchChromium();
     if (withPipesim) site.api = await pipesim();
   });
   after(async () => {
@@ -57,16 +57,6 @@ export function useSite({ pipesim: withPipesim = true } = {}) {
     await site.server?.stop();
   });
   return site;
-}
-
-/** Launches headless Chromium with the flags that work in this container. */
-export function launchBrowser() {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
 }
 
 /**

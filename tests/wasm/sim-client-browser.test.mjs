@@ -7,11 +7,8 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import test from 'node:test';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../../scripts/chromium.mjs';
 import { pipesim, repoPath } from './helpers.mjs';
-
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 let server;
 let browser;
@@ -23,7 +20,7 @@ test.before(async () => {
   server = spawn(process.execPath, [repoPath('scripts/serve.mjs'), '--port', '0', '--root', repoPath('web')],
                  { stdio: ['ignore', 'pipe', 'inherit'] });
   origin = (await new Promise((resolve) => createInterface({ input: server.stdout }).once('line', resolve))).replace(/\/$/, '');
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+  browser = await launchChromium();
   page = await browser.newPage();
   // The stand-in document below has no <link rel="icon">, so Chromium's favicon request 404s:
   // failed responses are recorded by URL instead of as console text, and that one is ignored.
