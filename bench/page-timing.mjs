@@ -8,7 +8,7 @@
 // this machine's own cost of a page in the same run; and the renderer main thread's CPU time until
 // the first op (from a Chromium trace), which varies far less than wall time on a shared machine.
 // Payload: what the English and the Hindi lesson pages fetch, gzipped, and which font files each
-// of them fetched. Figures only; nothing asserts on time (STYLE.md §8).
+// of them fetched. Figures only; nothing asserts on time (speed goals live in benches, never in tests).
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -37,7 +37,7 @@ const WATCH = (selector) => `(() => {
 
 /**
  * One fresh-context load of `url`: ms from navigation until an op is under `selector`; with
- * `traced`, also the renderer main thread's CPU ms until then (self time of its top-level trace
+ * `traced`, also the renderer main thread's CPU ms until then (thread time of its top-level trace
  * events, the task holding the first op cut at that moment).
  */
 async function firstDrawn(browser, url, selector, { traced = false } = {}) {

@@ -5,7 +5,7 @@
 // view follows the cursor, so every frame repaints the canvas). Work per frame is measured as in
 // wasm-bench.mjs's frameTimes: from the frame's start (its rAF timestamp) to a message posted from
 // the frame, which runs once its script, style, layout and paint are done. Figures only; nothing
-// asserts on time (STYLE.md §8). On a shared machine that wall time mostly measures waiting for a
+// asserts on time (speed goals live in benches, never in tests). On a shared machine that wall time mostly measures waiting for a
 // core, so the renderer main thread's own CPU time per frame is given beside it, from a Chromium
 // trace (tasks' thread time, grouped by BeginMainThreadFrame). Also runs alone:
 // `node bench/timeline-frames.mjs` (after make site).

@@ -1,4 +1,4 @@
-// The shared invariant checker every simulated trace must pass (STYLE.md §8): ops on one rank
+// The shared invariant checker every simulated trace must pass (tests assert real behaviour): ops on one rank
 // never overlap and run in list order; every op starts after its dependencies finish (plus p2p
 // latency across ranks); every F and B appears exactly once and every zero-bubble B has its W;
 // activations never go negative, return to zero, and the reported peaks match a recount; the

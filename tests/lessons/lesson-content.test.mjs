@@ -1,4 +1,4 @@
-// Lesson checks (STYLE.md §6): every `sim` config in the lessons validates, every number quoted as
+// Lesson checks (a sentence the simulator contradicts is a bug): every `sim` config in the lessons validates, every number quoted as
 // {{id.field|as quoted}} equals what the simulator computes at the quoted precision, both
 // languages have the same sections and the same live configs, and the quizzes follow the course's
 // schema. The simulator here is the native CLI built by `make native`.
