@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import * as esbuild from 'esbuild';
 import { createServer } from '../scripts/serve.mjs';
 
 const RUNS = 5;
@@ -78,13 +79,20 @@ function mainThreadCpu(events) {
   return cpu / 1000;
 }
 
-/** The reference site: `web`'s page and its files, with reference-app.js as generated/app.js. */
-function referenceSite(web) {
+/**
+ * The reference site: `web`'s page and its files, with reference-app.js as generated/app.js,
+ * bundled as app.js is (one file, boot.js imported beside it, the page's own first-view.js inside).
+ */
+async function referenceSite(web) {
   const root = mkdtempSync(path.join(os.tmpdir(), 'dpl-reference-'));
   cpSync(path.join(web, 'index.html'), path.join(root, 'index.html'));
   cpSync(path.join(web, 'generated'), path.join(root, 'generated'), { recursive: true });
-  cpSync(fileURLToPath(new URL('reference-app.js', import.meta.url)), path.join(root, 'generated/app.js'));
   rmSync(path.join(root, 'generated/app.js.map'), { force: true });
+  await esbuild.build({
+    entryPoints: [fileURLToPath(new URL('reference-app.js', import.meta.url))],
+    outfile: path.join(root, 'generated/app.js'),
+    bundle: true, format: 'esm', minify: true, external: ['./boot.js'], logLevel: 'silent',
+  });
   return root;
 }
 
@@ -107,7 +115,7 @@ async function payload(browser, url, web) {
 
 /** Prints the page figures for the site served at `origin` from the folder `web`. */
 export async function benchPages(browser, origin, web) {
-  const root = referenceSite(web);
+  const root = await referenceSite(web);
   const server = createServer(root);
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const reference = `http://127.0.0.1:${server.address().port}`;

@@ -5,11 +5,12 @@
 // of our app's code runs (a new renderer, the document, the styles, boot.js and what it fetches),
 // so the page's first draw less this one is what app.js adds.
 import { pageFontsReady } from './boot.js';
+import { viewOf } from '../web/js/lib/first-view.js'; // bundled in (page-timing.mjs)
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
 pageFontsReady().then(() => {
-  const view = location.hash.includes('view=timeline') ? 'timeline' : 'lesson';
+  const view = viewOf(location.hash);
   for (const section of document.querySelectorAll('section.view')) section.hidden = section.dataset.view !== view;
   document.getElementById('layout').dataset.view = view;
   const widget = document.createElement('div');

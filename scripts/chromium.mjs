@@ -30,10 +30,7 @@ export async function launchChromiumWithoutBrowserUi() {
   const probe = await launchChromium();
   let own;
   try {
-    const page = await probe.newPage();
-    await page.goto('chrome://version');
-    const switches = (await page.textContent('#command_line')).match(/--disable-features=\S+/g) ?? [];
-    own = switches.length ? switches.at(-1).slice('--disable-features='.length).split(',') : [];
+    own = await disabledFeatures(probe);
   } catch (error) {
     console.warn(`Chromium's command line could not be read (${error.message.split('\n')[0]}): started with its browser UI`);
     return probe;
@@ -41,4 +38,16 @@ export async function launchChromiumWithoutBrowserUi() {
   await probe.close();
   const features = [...new Set([...own, ...BROWSER_UI_FEATURES])];
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: [...CHROMIUM_ARGS, `--disable-features=${features.join(',')}`] });
+}
+
+/** The features running `browser` was told to disable: its last --disable-features switch, read from chrome://version. */
+export async function disabledFeatures(browser) {
+  const page = await browser.newPage();
+  try {
+    await page.goto('chrome://version');
+    const switches = (await page.textContent('#command_line')).match(/--disable-features=\S+/g) ?? [];
+    return switches.length ? switches.at(-1).slice('--disable-features='.length).split(',') : [];
+  } finally {
+    await page.close();
+  }
 }

@@ -3,21 +3,13 @@
 // --disable-features switch, so a second one would silently re-enable those).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchChromium, launchChromiumWithoutBrowserUi } from '../../scripts/chromium.mjs';
-
-/** The features the running browser was told to disable: its last --disable-features switch. */
-async function disabledFeatures(browser) {
-  const page = await browser.newPage();
-  await page.goto('chrome://version');
-  const switches = (await page.textContent('#command_line')).match(/--disable-features=\S+/g) ?? [];
-  return new Set(switches.length ? switches.at(-1).slice('--disable-features='.length).split(',') : []);
-}
+import { disabledFeatures, launchChromium, launchChromiumWithoutBrowserUi } from '../../scripts/chromium.mjs';
 
 test("the bench's Chromium disables the omnibox popup and everything playwright-core disables", async () => {
   const plain = await launchChromium();
   let defaults;
   try {
-    defaults = await disabledFeatures(plain);
+    defaults = new Set(await disabledFeatures(plain));
   } finally {
     await plain.close();
   }
@@ -25,7 +17,7 @@ test("the bench's Chromium disables the omnibox popup and everything playwright-
   assert.ok(!defaults.has('WebUIOmniboxPopup'));
   const bench = await launchChromiumWithoutBrowserUi();
   try {
-    const disabled = await disabledFeatures(bench);
+    const disabled = new Set(await disabledFeatures(bench));
     for (const feature of defaults) assert.ok(disabled.has(feature), `${feature} stays disabled`);
     for (const feature of ['WebUIOmniboxPopup', 'PreloadTopChromeWebUI']) assert.ok(disabled.has(feature), `${feature} is disabled`);
   } finally {
