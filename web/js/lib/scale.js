@@ -28,6 +28,11 @@ export function niceStep(span, count = 8) {
 export function ticks(min, max, count = 8, { integer = false } = {}) {
   let step = niceStep(max - min, count);
   if (integer) step = Math.max(1, Math.round(step));
+  return ticksOnStep(min, max, step);
+}
+
+/** The multiples of `step` from min to max (inclusive, within rounding). */
+export function ticksOnStep(min, max, step) {
   const first = Math.ceil(min / step - 1e-9) * step;
   const out = [];
   for (let v = first; v <= max + step * 1e-9; v += step) {

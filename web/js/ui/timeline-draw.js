@@ -14,7 +14,7 @@ import { commKey } from '../lib/stream-parts.js';
 import { formatNumber } from '../lib/format.js';
 import { timeToX } from '../lib/timeline-viewport.js';
 import { drawStreams } from './timeline-streams.js';
-import { drawGutter, cursorLayer, memoryPath } from './timeline-frame.js';
+import { drawGutter, drawIdleColumn, cursorLayer, memoryPath } from './timeline-frame.js';
 
 /**
  * The defs every timeline of a widget references: hatch patterns for direction 1 (one for light
@@ -131,27 +131,20 @@ export function drawLane(lane, { view, layout, makespan, prefix, id, t, streams 
     axis.append(s('line', { x1: x(v), x2: x(v), y1: L.top - 6, y2: height - L.bottom, class: 'dpl-grid' }));
     axis.append(s('text', { x: x(v), y: L.top - 10, class: 'dpl-tick', 'text-anchor': 'middle' }, [formatNumber(v)]));
   }
-  // The idle column is centred in the right gutter, clear of the last tick's label.
-  axis.append(s('text', { x: width - L.right / 2 + 4, y: L.top - 10, class: 'dpl-tick dpl-axis-name', 'text-anchor': 'middle' }, [t('axis.idle')]));
   svg.append(axis);
 
-  // The idle texture behind each row (visible wherever no op covers it), idle totals.
+  // The idle texture behind each row (visible wherever no op covers it).
   const rowsG = s('g', { class: 'dpl-rows', 'aria-hidden': 'true' });
   const memoryG = s('g', { class: 'dpl-memory', 'aria-hidden': 'true', 'clip-path': `url(#${clipId})` });
   lane.rows.forEach((ops, r) => {
     const y = L.rowY(r);
     rowsG.append(s('rect', { x: L.left, y, width: plotWidth, height: L.rowHeight, class: 'dpl-idle', fill: `url(#${prefix}-idle)` }));
-    const idle = lane.result.perRank && lane.result.perRank[r] ? lane.result.perRank[r].idle : null;
-    if (idle !== null) {
-      rowsG.append(s('text', { x: width - L.right / 2 + 4, y: y + L.rowHeight / 2, class: 'dpl-idle-total', 'text-anchor': 'middle', 'dominant-baseline': 'central' }, [formatNumber(idle)]));
-    }
     if (L.memoryY >= 0 && lane.memory) {
       const steps = lane.memory[r];
       const top = y + L.memoryY;
       rowsG.append(s('rect', { x: L.left, y: top, width: plotWidth, height: L.memoryHeight, class: 'dpl-mem-track' }));
       const d = memoryPath(steps, view, plotWidth, { x0: L.left, y0: top + L.memoryHeight, height: L.memoryHeight - 1, max: memoryMax });
       memoryG.append(s('path', { d, class: 'dpl-mem-area', dataset: { rank: r, peak: steps.peak, count: steps.peakCount } }));
-      rowsG.append(s('text', { x: width - L.right / 2 + 4, y: top + L.memoryHeight / 2, class: 'dpl-mem-peak', 'text-anchor': 'middle', 'dominant-baseline': 'central' }, [formatNumber(steps.peak)]));
     }
   });
   svg.append(rowsG);
@@ -180,7 +173,7 @@ export function drawLane(lane, { view, layout, makespan, prefix, id, t, streams 
   svg.append(memoryG);
 
   const cursor = cursorLayer(L);
-  const element = h('div', { class: 'dpl-lane-plot' }, [svg, cursor.element, drawGutter(lane.rows.length, L, t)]);
+  const element = h('div', { class: 'dpl-lane-plot' }, [svg, cursor.element, drawGutter(lane.rows.length, L, t), drawIdleColumn(lane, L, t)]);
   const setCursor = (time) => cursor.set(timeToX(view, plotWidth, Math.min(time, makespan)), time >= makespan);
   return { svg, element, cells, where, setCursor };
 }

@@ -1,10 +1,12 @@
 // What a timeline lane looks like around its ops, whichever renderer draws them (SVG for small
 // runs, canvas for large ones): the rank gutter on the left (rank names, and the names of the
-// stream and memory sub-rows), the time cursor and the veil over the future as HTML layers moved
-// by CSS transform (so playing never repaints the chart), and the memory lane's step path.
+// stream and memory sub-rows), the idle column on the right (idle totals, peak activations), the
+// time cursor and the veil over the future as HTML layers moved by CSS transform (so playing
+// never repaints the chart), and the memory lane's step path.
 import { h, s } from './dom.js';
 import { memoryEnvelope, createSteps } from '../lib/timeline-memory.js';
 import { SUB_ROWS } from '../lib/timeline-layout.js';
+import { formatNumber } from '../lib/format.js';
 
 /** The gutter: one SVG as tall as the lane, with a name per rank and per sub-row. */
 export function drawGutter(ranks, layout, t) {
@@ -26,6 +28,31 @@ export function drawGutter(ranks, layout, t) {
     }
   }
   return h('div', { class: 'dpl-gutter', 'aria-hidden': 'true' }, [gutter]);
+}
+
+/**
+ * The idle column on the right: its name above the rows, each rank's idle total and, beside the
+ * memory rows, its peak activations (in per-GPU units). One SVG as tall as the lane: none of it
+ * depends on the view, so it is drawn once, not with each view.
+ */
+export function drawIdleColumn(lane, layout, t) {
+  const L = layout;
+  const x = L.right / 2 + 4; // centred in the column, clear of the last tick's label
+  const column = s('svg', { class: 'dpl-idle-svg', width: L.right, height: L.height, viewBox: `0 0 ${L.right} ${L.height}` });
+  column.append(s('text', { x, y: L.top - 10, class: 'dpl-tick dpl-axis-name', 'text-anchor': 'middle' }, [t('axis.idle')]));
+  const small = L.rowHeight < 16 ? ' is-small' : '';
+  lane.result.perRank?.forEach((rank, r) => {
+    const y = L.rowY(r);
+    if (typeof rank?.idle === 'number') {
+      column.append(s('text', { x, y: y + L.rowHeight / 2, class: `dpl-idle-total${small}`, 'text-anchor': 'middle', 'dominant-baseline': 'central' }, [formatNumber(rank.idle)]));
+    }
+    if (L.memoryY >= 0 && lane.memory && !L.compact) {
+      column.append(s('text', { x, y: y + L.memoryY + L.memoryHeight / 2, class: 'dpl-mem-peak', 'text-anchor': 'middle', 'dominant-baseline': 'central' }, [formatNumber(lane.memory[r].peak)]));
+    }
+  });
+  const element = h('div', { class: 'dpl-idle-column', 'aria-hidden': 'true' }, [column]);
+  element.style.marginLeft = `${L.width - L.right}px`;
+  return element;
 }
 
 /**
