@@ -43,7 +43,9 @@ test('embed.html shows a bad parameter\'s message in place of the widget', async
   try {
     await page.goto(`${site.server.url}embed.html?widget=timeline&schedule=dualpipe&ranks=8&microbatches=10`);
     await page.waitForSelector('.dpl-error');
-    assert.equal(await page.$eval('.dpl-error-message', (p) => p.textContent), 'microbatches must be >= 2 * ranks = 16 for dualpipe (got 10)');
+    // The rule in plain words, then the simulator's message for the embed's author.
+    assert.equal(await page.$eval('.dpl-error-message', (p) => p.textContent), 'DualPipe needs at least 2 micro-batches per rank: 16 for 8 ranks');
+    assert.equal(await page.$eval('.dpl-error-detail', (p) => p.textContent), 'microbatches must be >= 2 * ranks = 16 for dualpipe (got 10)');
     await page.goto(`${site.server.url}embed.html?widget=pie`);
     await page.waitForSelector('.dpl-error');
     assert.equal(await page.$eval('.dpl-error-message', (p) => p.textContent), 'widget must be timeline or sweep (got "pie")');
@@ -116,7 +118,8 @@ test('the <dualpipe-timeline> custom element renders in light DOM and follows it
     const [drawn] = await readDrawnOps(page, '#el');
     assert.deepEqual(drawn, expectedOps(site.api.simulate({ schedule: '1f1b', ranks: 6, microbatches: 6 })));
     await page.waitForSelector('#bad .dpl-error');
-    assert.equal(await page.$eval('#bad .dpl-error-message', (p) => p.textContent), 'ranks must be an even integer >= 2 for dualpipe (got 5)');
+    assert.match(await page.$eval('#bad .dpl-error-message', (p) => p.textContent), /^DualPipe needs an even number of ranks/);
+    assert.equal(await page.$eval('#bad .dpl-error-detail', (p) => p.textContent), 'ranks must be an even integer >= 2 for dualpipe (got 5)');
     assert.deepEqual(log.errors, []);
   } finally {
     await context.close();

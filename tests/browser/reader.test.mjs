@@ -165,8 +165,9 @@ test('a cost the simulator rejects is named under its field and in place of each
     assert.equal(await page.$eval('.dpl-costs .dpl-field-msg[id$="-weight-msg"] .dpl-fix', (b) => b.textContent), 'use 2');
     assert.equal(await page.$eval('input[name="weight"]', (i) => i.getAttribute('aria-invalid')), 'true');
     await page.waitForSelector('.lesson .sim-widget .dpl-error');
-    const shown = await page.$$eval('.lesson .sim-widget .dpl-error-message', (ps) => [...new Set(ps.map((p) => p.textContent))]);
-    assert.deepEqual(shown, [message]);
+    const shown = await page.$$eval('.lesson .sim-widget .dpl-error', (boxes) => [...new Set(boxes.map((box) =>
+      `${box.querySelector('.dpl-error-message').textContent} | ${box.querySelector('.dpl-error-detail').textContent}`))]);
+    assert.deepEqual(shown, [`W (weight part) is part of B (backward), so it cannot be more than 2 | ${message}`]);
     assert.deepEqual(log.errors, []);
   } finally {
     await context.close();

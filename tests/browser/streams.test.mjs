@@ -159,9 +159,11 @@ test('a bad comm value from the address gets the simulator\'s complaint, in plai
           && document.getElementById(input.getAttribute('aria-describedby').split(' ')[0]).textContent;
       };
       const message = await (await page.waitForFunction(describedText, field)).jsonValue();
-      // Beside the field, in plain words (with its one-click fix after them); in the chart, core's message.
+      // Beside the field, in plain words (with its one-click fix after them); in the chart, the
+      // plain words and core's message under them.
       assert.ok(message.startsWith(plain), `${params}: ${message}`);
-      assert.equal(await page.$eval(`${TL} .dpl-error-message`, (p) => p.textContent), expected);
+      assert.equal(await page.$eval(`${TL} .dpl-error-message`, (p) => p.textContent), plain);
+      assert.equal(await page.$eval(`${TL} .dpl-error-detail`, (p) => p.textContent), expected);
       // Only that field is marked.
       assert.deepEqual(await page.$$eval('.dpl-costs [aria-invalid="true"]', (els) => els.map((e) => e.name)), [field]);
     }

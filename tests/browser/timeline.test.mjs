@@ -184,17 +184,19 @@ test('URL state round-trips: a reload restores schedules, shape, costs, cursor, 
   }
 });
 
-test('a bad parameter shows the simulator message in place of the widget and next to its field', async () => {
+test('a bad parameter shows its rule in plain words, with the simulator message, in place of the widget and next to its field', async () => {
   const { context, page, log } = await openPage(site.browser);
   try {
     await page.goto(`${site.server.url}#view=timeline&ranks=3`);
     await page.waitForSelector('.view-timeline .dpl-error');
+    // In place of the chart: the rule in plain words, then core's exact message.
     const message = 'ranks must be an even integer >= 2 for dualpipe (got 3)';
-    assert.equal(await page.$eval('.view-timeline .dpl-error-message', (p) => p.textContent), message);
-    // Beside the field, the same rule in plain words with a one-click fix (feedback.test.mjs).
-    // The plain words come a moment after the in-place error: error-fix.js loads on first use.
+    assert.equal(await page.$eval('.view-timeline .dpl-error-detail', (p) => p.textContent), message);
+    const plain = await page.$eval('.view-timeline .dpl-error-message', (p) => p.textContent);
+    assert.match(plain, /^DualPipe needs an even number of ranks/);
+    // Beside the field, the same plain words with a one-click fix (feedback.test.mjs).
     await page.waitForSelector('.dpl-field-ranks .dpl-field-msg-text');
-    assert.match(await page.$eval('.dpl-field-ranks .dpl-field-msg-text', (p) => p.textContent), /^DualPipe needs an even number of ranks/);
+    assert.equal(await page.$eval('.dpl-field-ranks .dpl-field-msg-text', (p) => p.textContent), plain);
     assert.ok(await page.$('.dpl-field-ranks .dpl-fix'));
     assert.equal(await page.$eval('input[name="ranks"]', (i) => i.getAttribute('aria-invalid')), 'true');
 
@@ -222,9 +224,11 @@ test('on the Hindi page the simulator message for a bad parameter is shown in Hi
     await page.waitForSelector('.view-timeline .dpl-error');
     // The template of rule microbatches.min_multiple_of_ranks, filled with core's params.
     const message = 'DualPipe के लिए माइक्रो-बैच कम से कम 2 × रैंक = 16 होने चाहिए (मिला 10)';
-    assert.equal(await page.$eval('.view-timeline .dpl-error-message', (p) => p.textContent), message);
-    await page.waitForSelector('.dpl-field-microbatches .dpl-field-msg-text'); // error-fix.js loads on first use
-    assert.equal(await page.$eval('.dpl-field-microbatches .dpl-field-msg-text', (p) => p.textContent), 'DualPipe को हर रैंक पर कम से कम 2 माइक्रो-बैच चाहिए: 8 रैंक के लिए 16');
+    const plain = 'DualPipe को हर रैंक पर कम से कम 2 माइक्रो-बैच चाहिए: 8 रैंक के लिए 16';
+    assert.equal(await page.$eval('.view-timeline .dpl-error-message', (p) => p.textContent), plain);
+    assert.equal(await page.$eval('.view-timeline .dpl-error-detail', (p) => p.textContent), message);
+    await page.waitForSelector('.dpl-field-microbatches .dpl-field-msg-text');
+    assert.equal(await page.$eval('.dpl-field-microbatches .dpl-field-msg-text', (p) => p.textContent), plain);
     assert.equal(await page.$eval('.view-timeline .dpl-error', (e) => e.dataset.path), '/microbatches');
     // Beside the fields: what DualPipe asks of them, from core's shape data, in Hindi.
     assert.equal(await page.$eval('.dpl-field-ranks .dpl-shape-hint', (p) => p.textContent), 'शर्त: सम, ≥ 2');
@@ -234,7 +238,8 @@ test('on the Hindi page the simulator message for a bad parameter is shown in Hi
     // The Hindi words start with "DualPipe" too: wait for the English ones themselves.
     const english = 'DualPipe needs at least 2 micro-batches per rank: 16 for 8 ranks';
     await page.waitForFunction((m) => document.querySelector('.dpl-field-microbatches .dpl-field-msg-text')?.textContent === m, english);
-    assert.equal(await page.$eval('.view-timeline .dpl-error-message', (p) => p.textContent), 'microbatches must be >= 2 * ranks = 16 for dualpipe (got 10)');
+    await page.waitForFunction((m) => document.querySelector('.view-timeline .dpl-error-message')?.textContent === m, english);
+    assert.equal(await page.$eval('.view-timeline .dpl-error-detail', (p) => p.textContent), 'microbatches must be >= 2 * ranks = 16 for dualpipe (got 10)');
     assert.equal(await page.$eval('.dpl-field-microbatches .dpl-shape-hint', (p) => p.textContent), 'Needs: even, ≥ 2 × ranks');
     assert.deepEqual(log.errors, []);
   } finally {

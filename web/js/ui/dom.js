@@ -52,11 +52,17 @@ export function prefersReducedMotion() {
   return reducedMotionQuery.matches;
 }
 
-/** A message box shown in place of a widget when its config is rejected. */
-export function errorBox(error, heading) {
+/**
+ * A message box shown in place of a widget when its config is rejected. With `plain` (the rule in
+ * plain words, lib/error-fix.js), that leads and the error's own message follows as the detail.
+ */
+export function errorBox(error, heading, plain = '') {
   const code = error && error.code ? error.code : 'error';
+  const message = error && error.message ? error.message : String(error);
+  const lead = plain || message;
   return h('div', { class: 'dpl-error', role: 'alert', dataset: { code, path: (error && error.path) || '' } }, [
     h('strong', { text: heading }),
-    h('p', { class: 'dpl-error-message', text: error && error.message ? error.message : String(error) }),
+    h('p', { class: 'dpl-error-message', text: lead }),
+    lead === message ? null : h('p', { class: 'dpl-error-detail', text: message }),
   ]);
 }

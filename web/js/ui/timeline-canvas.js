@@ -208,7 +208,7 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }
   const shown = L.plotWidth + 1; // the window: the plot and the gridline at its right edge
   const width = shown + 2 * margin; // the canvas, in CSS pixels
   const canvas = h('canvas', { class: 'dpl-timeline-canvas', role: 'img', 'aria-label': t('tl.canvasLabel', { title: lane.title, ops: lane.opCount.toLocaleString('en') }) });
-  canvas.width = width * dpr;
+  canvas.width = Math.round(width * dpr);
   canvas.style.width = `${width}px`;
   const ctx = canvas.getContext('2d', { alpha: true });
   const frame = h('div', { class: 'dpl-canvas-window' }, [canvas]);
@@ -386,7 +386,7 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }
       // The window shows the canvas's own scale moved by whole pixels: within half a pixel of
       // `next`, and exactly what painting that view afresh gives. The cursor and hits use it too.
       view = { start: origin + at / k, end: origin + (at + L.plotWidth) / k };
-      if (!moveTo(at)) paintAfresh(view);
+      if (!moveTo(at)) paintAfresh(next);
     }
     drawAxis();
   }
@@ -402,13 +402,15 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }
     hatch.dark.setTransform(new DOMMatrix([1, 0, 0, 1, phase, 0]));
   }
 
-  /** Paints `next` in the window, at the canvas's middle, and nothing of the margins yet. */
+  /**
+   * Paints `next` in the window, at the canvas's middle, and nothing of the margins yet: what they
+   * hold is stale, and is painted over before the window moves onto it.
+   */
   function paintAfresh(next) {
     view = next;
     k = L.plotWidth / (next.end - next.start);
     origin = next.start - margin / k;
     prepare();
-    ctx.clearRect(0, 0, width, L.height);
     paintColumns(margin, margin + shown, band);
     painted = { from: margin, to: margin + shown };
     showColumn(margin);

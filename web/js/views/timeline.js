@@ -13,6 +13,7 @@
 //          autoplay? (play once these configs are drawn: the lesson's lead figure) }
 import { h, clear, uniqueId, prefersReducedMotion, errorBox } from '../ui/dom.js';
 import { localizedError } from '../lib/error-text.js';
+import { explain } from '../ui/field-error.js';
 import { drawDefs } from '../ui/timeline-draw.js';
 import { buildLegend, buildLaneHeading, buildTransport, buildViewBar, buildTables, cellTarget, streamsBlockerOf, showStreamsToggle } from '../ui/timeline-parts.js';
 import { mountLane, loadCanvas, canvasReady } from '../ui/timeline-lane.js';
@@ -242,9 +243,13 @@ export function mount(element, deps) {
       })));
     } catch (tagged) {
       if (mine !== token) return;
-      root.classList.remove('is-loading');
       const { error, index } = tagged && 'index' in tagged ? tagged : { error: tagged, index: 0 };
-      showMessage(errorBox(localizedError(error, t.lang), t('error.heading')));
+      // The rule in plain words leads, as beside the field and in the out-of-date note; core's
+      // exact message follows for whoever wrote the config (an embed's author, a shared link).
+      const plain = await explain(error, configs[index], t).then((info) => info.text, () => '');
+      if (mine !== token) return;
+      root.classList.remove('is-loading');
+      showMessage(errorBox(localizedError(error, t.lang), t('error.heading'), plain));
       if (deps.onError) deps.onError(error, index);
       return;
     }
