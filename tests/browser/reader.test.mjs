@@ -154,6 +154,37 @@ test('switching to Hindi loads the Hindi lesson and UI strings, and survives a r
   }
 });
 
+test('when the Hindi strings fail to load, the page says so in English and Hindi, and a reload brings them', async () => {
+  const { context, page, log } = await openPage(site.browser);
+  try {
+    // The Hindi UI strings are a module of their own (web/generated/i18n-hi-*.js), asked for
+    // twice on a Hindi page (boot.js preloads it, app.js imports it): refused until the reload.
+    let refusing = true;
+    await page.route(/\/i18n-hi[^/]*\.js$/, (route) => (refusing ? route.abort() : route.continue()));
+    await page.goto(`${site.server.url}#lang=hi`);
+    await page.waitForSelector('#lang-notice:not([hidden])');
+    const shown = await page.evaluate(() => ({
+      lang: document.documentElement.lang,
+      nav: document.querySelector('.site-nav a[data-view="lesson"]').textContent,
+      notice: [...document.querySelectorAll('#lang-notice [lang]')].map((el) => `${el.lang}: ${el.textContent}`),
+    }));
+    // The page's words are in English; the notice says why in both languages.
+    assert.equal(shown.nav, 'Lesson');
+    assert.ok(shown.notice.includes('en: The page’s Hindi labels and messages could not be loaded, so they are in English.'), shown.notice.join(' | '));
+    assert.ok(shown.notice.some((line) => line.startsWith('hi: ') && /[\u0900-\u097F]/.test(line)), shown.notice.join(' | '));
+    await screenshot(page, 'reader-hi-strings-failed-1280.png');
+    refusing = false;
+    await page.click('#lang-notice button');
+    await page.waitForFunction(() => document.querySelector('.site-nav a[data-view="lesson"]')?.textContent === 'पाठ');
+    assert.equal(await page.$eval('#lang-notice', (n) => n.hidden), true);
+    // The refused module, and nothing else.
+    assert.ok(log.errors.length > 0);
+    assert.deepEqual(log.errors.filter((e) => !/i18n-hi/.test(e) && e !== 'Failed to load resource: net::ERR_FAILED'), []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('a cost the simulator rejects is named under its field and in place of each widget', async () => {
   const { context, page, log } = await openPage(site.browser);
   try {

@@ -3,7 +3,7 @@
 // file hands each one what it needs and forwards their changes to the store.
 import { takeLessonText, pageFontsReady } from './boot.js';
 import { parseParams, createStore, bindHash, configOf, explorerRuns, serializeState } from './state.js';
-import { translator, loadLanguage, isLoaded } from './lib/i18n.js';
+import { translator, loadLanguage, isLoaded, LOAD_FAILED } from './lib/i18n.js';
 import { withCache } from './lib/sim-cache.js';
 import { createSimClient } from './lib/sim-client.js';
 import FIRST_RUNS from '../generated/first-runs.js';
@@ -33,14 +33,14 @@ const store = createStore(initial.state);
 const progress = createProgress({ storage: localStore() });
 let activities = null;
 let fieldErrors = {};
+const failedLangs = new Set(); // languages whose strings did not load: shown in English
 // A Hindi page fetches its strings now, beside the lesson text; start() waits for them.
-const initialLangReady = loadLanguage(initial.state.lang).catch(() => {});
+const initialLangReady = loadLanguage(initial.state.lang).catch(() => failedLangs.add(initial.state.lang));
 let t = translator('en');
 let sim = null;
 let views = {}; // name -> view, mounted on first show
 const scrollMemory = createScrollMemory(window);
 let mountedLang = null;
-const failedLangs = new Set(); // languages whose strings did not load: shown in English
 
 function showNotice(errors, heading) {
   const notice = $('#page-notice');
@@ -58,7 +58,29 @@ function applyTheme(theme) {
   $('#pref-theme').value = theme;
 }
 
+/**
+ * When `lang`'s strings did not load: says so in English and in that language, with a button
+ * that reloads the page (a browser keeps a module that failed to load as failed, so importing it
+ * again without a reload fails at once).
+ */
+function showLangNotice(lang) {
+  const notice = $('#lang-notice');
+  const own = LOAD_FAILED[lang];
+  if (!failedLangs.has(lang) || !own) {
+    notice.hidden = true;
+    return;
+  }
+  const retry = () => location.reload();
+  notice.replaceChildren(
+    h('p', { lang: 'en', text: t('page.langFailed') }),
+    h('p', { lang, text: own.text }),
+    h('button', { type: 'button', class: 'dpl-fix', onclick: retry }, [h('span', { lang: 'en', text: t('page.langRetry') }), ' · ', h('span', { lang, text: own.retry })]),
+  );
+  notice.hidden = false;
+}
+
 function applyLang(lang) {
+  // Kept when its strings did not load: the lesson's text is still in it, and draws in its font.
   document.documentElement.lang = lang;
   $('#pref-lang').value = lang;
   document.querySelectorAll('[data-i18n]').forEach((el) => { el.textContent = t(el.dataset.i18n); });
@@ -234,6 +256,7 @@ function render(state) {
     }
     t = translator(state.lang);
     applyLang(state.lang);
+    showLangNotice(state.lang);
     mountViews();
   }
   applyTheme(state.theme);

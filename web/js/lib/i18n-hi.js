@@ -4,6 +4,7 @@
 // (plan-messages-hi.js), which only a Hindi page reads. DOM-free.
 export { RULES_HI as rules, FIELD_NAMES_HI as fieldNames } from './rule-messages-hi.js';
 export { PLAN_TEXTS_HI as planTexts } from './plan-messages-hi.js';
+import { LOAD_FAILED } from './i18n.js';
 
 export const strings = {
   'app.title': 'DualPipe लैब',
@@ -25,6 +26,8 @@ export const strings = {
   'view.sweep.title': 'स्वीप: बबल और मेमोरी कैसे बढ़ते हैं',
   'view.sweep.intro': 'सभी शेड्यूल एक ही अक्षों पर। खाली जगह वे आकार हैं जिन्हें कोई शेड्यूल नहीं चला सकता (DualPipe को सम रैंक संख्या और रैंकों से कम-से-कम दोगुने माइक्रो-बैच चाहिए)।',
   'page.paramError': 'पते के कुछ पैरामीटर अनदेखे किए गए:',
+  'page.langFailed': LOAD_FAILED.hi.text,
+  'page.langRetry': LOAD_FAILED.hi.retry,
   'url.oneOf': '{key} इनमें से एक होना चाहिए: {allowed} ("{got}" मिला)',
   'url.time': '{key} 0 या उससे बड़ा समय होना चाहिए ("{got}" मिला)',
   'page.loadError': 'सिम्युलेटर लोड नहीं हो सका।',

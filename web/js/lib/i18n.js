@@ -24,6 +24,8 @@ export const STRINGS = {
     'view.sweep.title': 'Sweep: how the bubble and memory scale',
     'view.sweep.intro': 'Every schedule on the same axes. Gaps mark shapes a schedule cannot run (DualPipe needs an even rank count and at least twice as many micro-batches as ranks).',
     'page.paramError': 'Some address parameters were ignored:',
+    'page.langFailed': 'The page’s Hindi labels and messages could not be loaded, so they are in English.',
+    'page.langRetry': 'Reload the page',
     'url.oneOf': '{key} must be one of {allowed} (got "{got}")',
     'url.time': '{key} must be a time >= 0 (got "{got}")',
     'page.loadError': 'The simulator could not be loaded.',
@@ -587,6 +589,15 @@ export const STRINGS = {
     "fig.hint.sweep": "every schedule on the same axes",
     "fig.ignored": "Not understood in this figure’s settings, so left out: {words}. Write them as key=value, e.g. ranks=4.",
   },
+};
+
+/**
+ * What a reader of a language is told in it when its strings fail to load, beside the English
+ * (page.langFailed, page.langRetry): it cannot come from the pack that failed, so it ships with
+ * the English table, and the pack reads its own two strings from here.
+ */
+export const LOAD_FAILED = {
+  hi: { text: 'पेज के हिंदी लेबल और संदेश लोड नहीं हो सके, इसलिए वे अंग्रेज़ी में हैं।', retry: 'पेज फिर से लोड करें' },
 };
 
 // A pack: { strings, rules, fieldNames, planTexts } (UI strings, error-rule templates, field
