@@ -210,3 +210,27 @@ test('the Hindi page draws its text in the shipped Devanagari font; the English 
     }
   }
 });
+
+test('on a phone, a rejected setting unfolds the settings so its field and fix are on screen', async () => {
+  for (const lang of ['en', 'hi']) {
+    const { context, page, log } = await openPage(site.browser, { viewport: { width: 390, height: 844 } });
+    try {
+      // The settings start folded on a narrow screen; a link with an odd rank count for DualPipe.
+      await page.goto(`${site.server.url}#view=timeline&ranks=3&lang=${lang}`);
+      await page.waitForSelector('.view-timeline .dpl-error');
+      await page.waitForSelector('.dpl-field-ranks .dpl-fix');
+      assert.equal(await page.$eval('#side-panel', (d) => d.open), true);
+      // The nearest even count: 4.
+      const fix = page.locator('.dpl-field-ranks .dpl-fix');
+      assert.ok(await fix.isVisible());
+      await fix.scrollIntoViewIfNeeded();
+      await screenshot(page, `feedback-phone-field-unfolded-${lang}.png`);
+      await fix.click();
+      await waitForTimeline(page, '.view-timeline');
+      assert.equal(await page.$$eval('.view-timeline .dpl-rank-label', (l) => l.length), 4);
+      assert.deepEqual(log.errors, []);
+    } finally {
+      await context.close();
+    }
+  }
+});

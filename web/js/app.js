@@ -98,6 +98,9 @@ function onSimError(error, index) {
   if (key(next) === key(fieldErrors)) return;
   fieldErrors = next;
   updatePanels(store.get());
+  // On a narrow screen the settings start folded: unfold them so the field, its plain words and
+  // its one-click fix are on screen, not only the chart's message that something is wrong.
+  if (error) $('#side-panel').open = true;
 }
 
 /** The explorer's address for one config (keeping the page's language and theme). */
