@@ -477,8 +477,7 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }
     ctx.save();
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     // 'copy' replaces what is under the image, transparent pixels included (the gaps between
-    // rows); what the shift uncovers is cleared, as it is no longer painted.
-    ctx.clearRect(0, y, canvas.width, bandHeight);
+    // rows). The columns the shift uncovers are no longer painted, whatever they hold.
     ctx.globalCompositeOperation = 'copy';
     ctx.drawImage(back, from, y, w, bandHeight, from - dx * dpr, y, w, bandHeight);
     ctx.restore();

@@ -40,7 +40,7 @@ export function readPalette(root) {
   }
   const named = {};
   for (const [key, cls] of [['idle', 'dpl-idle-bg'], ['grid', 'dpl-grid'], ['tick', 'dpl-tick'], ['hatchLight', 'dpl-hatch-on-light'],
-    ['hatchDark', 'dpl-hatch-on-dark'], ['memory', 'dpl-mem-area'], ['memoryTrack', 'dpl-mem-track'], ['rank', 'dpl-rank-label']]) {
+    ['hatchDark', 'dpl-hatch-on-dark'], ['memory', 'dpl-mem-area'], ['memoryTrack', 'dpl-mem-track']]) {
     named[key] = s('rect', { class: cls });
     probe.append(named[key]);
   }
@@ -66,11 +66,9 @@ export function readPalette(root) {
     idle: read('idle', 'fill'),
     grid: read('grid', 'stroke'),
     tick: read('tick', 'fill'),
-    rank: read('rank', 'fill'),
     hatchLight: read('hatchLight', 'stroke'),
     hatchDark: read('hatchDark', 'stroke'),
     memory: read('memory', 'fill'),
-    memoryLine: read('memory', 'stroke'),
     memoryTrack: read('memoryTrack', 'fill'),
     font: getComputedStyle(named.tick).fontFamily,
   });
