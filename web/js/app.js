@@ -60,8 +60,8 @@ function applyTheme(theme) {
 
 /**
  * When `lang`'s strings did not load: says so in English and in that language, with a button
- * that reloads the page (a browser keeps a module that failed to load as failed, so importing it
- * again without a reload fails at once).
+ * that reloads the page, which starts it over in that language: the strings, the lesson text and
+ * the views (whether a browser fetches a module again that failed once, short of a reload, varies).
  */
 function showLangNotice(lang) {
   const notice = $('#lang-notice');

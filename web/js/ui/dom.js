@@ -54,15 +54,16 @@ export function prefersReducedMotion() {
 
 /**
  * A message box shown in place of a widget when its config is rejected. With `plain` (the rule in
- * plain words, lib/error-fix.js), that leads and the error's own message follows as the detail.
+ * plain words, lib/error-fix.js), that leads and the error's own message follows as the detail;
+ * `fix`, a one-click repair (a button), follows the plain words.
  */
-export function errorBox(error, heading, plain = '') {
+export function errorBox(error, heading, plain = '', fix = null) {
   const code = error && error.code ? error.code : 'error';
   const message = error && error.message ? error.message : String(error);
   const lead = plain || message;
   return h('div', { class: 'dpl-error', role: 'alert', dataset: { code, path: (error && error.path) || '' } }, [
     h('strong', { text: heading }),
-    h('p', { class: 'dpl-error-message', text: lead }),
+    h('p', { class: 'dpl-error-message' }, [lead, fix ? ' — ' : null, fix]),
     lead === message ? null : h('p', { class: 'dpl-error-detail', text: message }),
   ]);
 }

@@ -428,7 +428,6 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }
       const dx = at - target; // columns the content moves left (right when negative)
       const kept = { from: Math.max(painted.from - dx, 0), to: Math.min(painted.to - dx, width) };
       if (kept.to - kept.from < L.plotWidth * MIN_KEPT) return false;
-      prepare();
       shiftBitmap(dx);
       origin += dx / k;
       painted = kept;
@@ -500,13 +499,14 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }
     const gridTop = Math.max(L.top, rows.top);
     const gridBottom = Math.min(L.height - L.bottom, rows.bottom);
     ctx.beginPath();
-    for (const x of gridColumns()) {
+    const grid = gridColumns();
+    for (const x of grid) {
       if (x < x0 - 1 || x > x1 + 1) continue;
       ctx.moveTo(x + 0.5, gridTop);
       ctx.lineTo(x + 0.5, gridBottom);
     }
     ctx.stroke();
-    paintRows(x0, x1, pixels);
+    paintRows(x0, x1, pixels, grid);
     if (L.memoryY >= 0 && lane.memory) drawMemory(x0, x1);
     ctx.restore();
   }
@@ -521,8 +521,8 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }
   /** The canvas's time span: the window's view and the margins. */
   const canvasView = () => ({ start: origin, end: origin + width / k });
 
-  /** The idle rows and the ops of canvas columns [from, to). */
-  function paintRows(from, to, pixels) {
+  /** The idle rows and the ops of canvas columns [from, to); `grid`: the gridlines' columns. */
+  function paintRows(from, to, pixels, grid) {
     if (!pixels) {
       ctx.fillStyle = palette.idle;
       ctx.beginPath();
@@ -560,9 +560,9 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }
       }
     }
     if (pixels) {
-      const grid = [];
-      for (const column of gridColumns()) for (let d = 0; d < dpr; d++) grid.push(column * dpr + d);
-      pixels.begin(from * dpr, to * dpr, grid, gridColour);
+      const lines = [];
+      for (const column of grid) for (let d = 0; d < dpr; d++) lines.push(column * dpr + d);
+      pixels.begin(from * dpr, to * dpr, lines, gridColour);
       for (const lines of rowLines) for (const at of lines.templates) pixels.template(at, idleColour);
       batches.blit(pixels, colours, place, 0, dpr);
       pixels.finish(bandParts, (Math.min(rows.bottom, L.height - L.bottom) - L.rowY(rows.first)) * dpr);

@@ -7,8 +7,8 @@
 // mount(element, deps) -> { update(state), destroy() }
 //   deps.sim.sweep(request) -> Promise<{rows}>   deps.t   deps.onChange?(patch)   deps.onError?(error|null)
 // state: { ranks, microbatches, chunks, costs, axis, table }
-import { h, s, clear, uniqueId } from '../ui/dom.js';
-import { errorText } from '../lib/error-text.js';
+import { h, s, clear, uniqueId, errorBox } from '../ui/dom.js';
+import { errorText, localizedError } from '../lib/error-text.js';
 import { explainError } from '../lib/error-fix.js';
 import { setStale } from '../ui/stale.js';
 import { icon } from '../ui/icons.js';
@@ -173,9 +173,7 @@ export function mount(element, deps) {
       setStale(result, `${info.text}. ${t('stale.sweep')}`, t, fix);
       return;
     }
-    clear(charts).append(h('div', { class: 'dpl-error', role: 'alert', dataset: { code: error.code || 'error', path: plain.path } }, [
-      h('strong', { text: t('error.heading') }), h('p', { class: 'dpl-error-message' }, [info.text, fix ? ' — ' : '', fix]),
-    ]));
+    clear(charts).append(errorBox(localizedError(plain, t.lang), t('error.heading'), info.text, fix));
     charts.hidden = false;
     clear(legend);
     clear(tableWrap);
