@@ -42,13 +42,24 @@ const std::vector<std::string>& cost_flags() {
   return kFlags;
 }
 
-Result<Args> Args::parse(const std::vector<std::string>& argv, const std::vector<std::string>& allowed) {
+Result<Args> Args::parse(const std::vector<std::string>& argv, const std::vector<std::string>& allowed,
+                         const std::vector<std::string>& switches) {
   Args args;
   for (std::size_t i = 0; i < argv.size(); ++i) {
     const std::string& a = argv[i];
     if (a.rfind("--", 0) != 0) return cli_error(CliRule::UnexpectedArgument, {{"arg", a}});
     std::string name = a.substr(2), value;
     const auto eq = name.find('=');
+    const bool is_switch =
+        std::find(switches.begin(), switches.end(), name.substr(0, eq)) != switches.end();
+    if (is_switch) {
+      if (eq != std::string::npos)
+        return cli_error(CliRule::SwitchValue,
+                         {{"flag", name.substr(0, eq)}, {"got", summary(name.substr(eq + 1))}});
+      if (args.values_.count(name)) return cli_error(CliRule::FlagTwice, {{"flag", name}});
+      args.values_[name] = "true";
+      continue;
+    }
     if (eq != std::string::npos) {
       value = name.substr(eq + 1);
       name = name.substr(0, eq);

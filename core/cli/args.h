@@ -15,8 +15,10 @@ namespace pipesim::cli {
 
 class Args {
  public:
-  /// Parses argv[first..]; `allowed` lists flag names without "--".
-  static Result<Args> parse(const std::vector<std::string>& argv, const std::vector<std::string>& allowed);
+  /// Parses argv[first..]; `allowed` lists flag names without "--", `switches` the flags that
+  /// take no value ("--a2a-overlap"), which has() then reports.
+  static Result<Args> parse(const std::vector<std::string>& argv, const std::vector<std::string>& allowed,
+                            const std::vector<std::string>& switches = {});
 
   bool has(const std::string& name) const { return values_.count(name) != 0; }
   std::string get(const std::string& name, const std::string& fallback) const;

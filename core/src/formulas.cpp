@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "pipesim/comm.h"
+
 namespace pipesim {
 namespace {
 
@@ -86,6 +88,21 @@ ReferenceBubble reference_bubble(const std::string& schedule, int ranks, int sta
     ref.applies = no_latency && ranks == 1;
   } else {
     ref.source = "";
+  }
+  return ref;
+}
+
+ReferenceBubble result_reference(const SimResult& r) {
+  // Under communication the table's F, B and F&B are the ops' real lengths, in the config's
+  // part order (effective_costs).
+  ReferenceBubble ref =
+      reference_bubble(r.config.schedule, r.config.ranks, r.stages, r.config.microbatches,
+                       effective_costs(r.config.costs, part_order(r.config)));
+  if (r.config.a2a_overlap && !ref.formula.empty()) {
+    // The closed forms are for the plain schedules: combined 1F1B adds a warm-up forward and
+    // runs the steady state as pairs of cost F&B.
+    ref.applies = false;
+    ref.condition = "a2aOverlap off (the formula is for the plain schedule); " + ref.condition;
   }
   return ref;
 }

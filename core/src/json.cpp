@@ -33,13 +33,15 @@ Result<Costs> costs_from_json(const Json& json, const std::string& path) {
 Result<SimConfig> config_from_json(const Json& json) {
   auto fields =
       detail::FieldReader::open(json, "", "config", {"schedule", "ranks", "microbatches", "costs",
-                                                     "chunks", "timing", "modelParams"});
+                                                     "chunks", "timing", "a2aOverlap", "delayWgrad",
+                                                     "modelParams"});
   if (!fields.ok()) return fields.error();
   const detail::FieldReader& f = fields.value();
   if (Status st = f.require({"schedule", "ranks", "microbatches"}); !st.ok()) return st.error();
   SimConfig config;
   for (Status st : {f.read("schedule", config.schedule), f.read("ranks", config.ranks),
-                    f.read("microbatches", config.microbatches), f.read("chunks", config.chunks)})
+                    f.read("microbatches", config.microbatches), f.read("chunks", config.chunks),
+                    f.read("a2aOverlap", config.a2a_overlap), f.read("delayWgrad", config.delay_wgrad)})
     if (!st.ok()) return st.error();
   if (f.has("costs")) {
     auto costs = costs_from_json(f.at("costs"), f.path("costs"));
@@ -118,6 +120,9 @@ Json result_to_json(const SimResult& r, bool with_timeline) {
   j["costs"] = costs_to_json(r.config.costs);
   // Only when not the default, so every dependency-timed result (and golden) reads as before.
   if (r.config.timing != Timing::Dependency) j["timing"] = timing_name(r.config.timing);
+  // Likewise Megatron's combined 1F1B, only when asked for.
+  if (r.config.a2a_overlap) j["a2aOverlap"] = true;
+  if (r.config.delay_wgrad) j["delayWgrad"] = true;
   j["makespan"] = r.makespan;
   Json per_rank = Json::array();
   for (const RankStats& s : r.per_rank) {
@@ -146,10 +151,7 @@ Json result_to_json(const SimResult& r, bool with_timeline) {
                             {"paramsPerGpu", or_null(state.params_per_gpu)},
                             {"bytesPerGpu", or_null(state.bytes_per_gpu)}};
   if (r.comm) j["comm"] = detail::comm_result_to_json(r);
-  // Under communication the table's F, B and F&B are the ops' real lengths (effective_costs).
-  const ReferenceBubble ref =
-      reference_bubble(r.config.schedule, r.config.ranks, r.stages, r.config.microbatches,
-                       effective_costs(r.config.costs));
+  const ReferenceBubble ref = result_reference(r);
   j["reference"] = Json{{"formula", ref.formula},
                         {"bubbleMax", ref.bubble_max},
                         {"applies", ref.applies},

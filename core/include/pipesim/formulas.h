@@ -7,6 +7,7 @@
 #include <string>
 
 #include "pipesim/config.h"
+#include "pipesim/engine.h"
 
 namespace pipesim {
 
@@ -33,5 +34,9 @@ struct ReferenceBubble {
 /// All need p2pLatency = 0.
 ReferenceBubble reference_bubble(const std::string& schedule, int ranks, int stages,
                                  int microbatches, const Costs& costs);
+
+/// reference_bubble for a simulated result, under its effective costs (pipesim/comm.h) in its
+/// part order. With a2aOverlap it never applies: the formulas are for the plain schedules.
+ReferenceBubble result_reference(const SimResult& result);
 
 }  // namespace pipesim

@@ -110,18 +110,20 @@ Json op_part_to_json(const OpPart& p) {
 Json comm_result_to_json(const SimResult& r) {
   const CommSummary& s = *r.comm;
   const Costs& costs = r.config.costs;
+  const PartOrder order = part_order(r.config);
   Json ops = Json::object();
   const std::pair<const char*, Op> kinds[] = {{"F", Op{OpKind::Forward, false, {}, {}}},
                                               {"B", Op{OpKind::Backward, false, {}, {}}},
                                               {"Bz", Op{OpKind::Backward, true, {}, {}}},
                                               {"W", Op{OpKind::Weight, false, {}, {}}},
                                               {"FB", Op{OpKind::ForwardBackward, false, {}, {}}}};
-  for (const auto& [key, op] : kinds) ops[key] = timing_to_json(op_timing(op, costs));
+  for (const auto& [key, op] : kinds) ops[key] = timing_to_json(op_timing(op, costs, order));
   return Json{{"total", s.total},
               {"exposed", s.exposed},
               {"hidden", s.hidden},
               {"hiddenFraction", s.hidden_fraction},
               {"computeUtilization", s.compute_utilization},
+              {"partOrder", part_order_name(order)},
               {"components", components_to_json(resolve_components(costs))},
               {"ops", std::move(ops)}};
 }

@@ -14,6 +14,8 @@ using CommTick = std::int64_t;
 
 /// llround(units * kTicksPerUnit), as the engine rounds every cost.
 CommTick comm_to_ticks(double units);
+/// Ticks back to cost units.
+inline double comm_units(CommTick ticks) { return static_cast<double>(ticks) / kTicksPerUnit; }
 
 struct TickPart {
   Stream stream = Stream::Compute;
@@ -28,12 +30,13 @@ struct KindTicks {
   std::vector<TickPart> parts;  ///< from 0
 };
 
-/// Every op kind's timing under a validated `costs` with comm set.
+/// The timing of every op kind.
 struct CommTicks {
   KindTicks forward, backward, backward_zb, weight, pair;
   const KindTicks& of(const Op& op) const;
 };
 
-CommTicks comm_ticks(const Costs& costs);
+/// Every op kind's timing under a validated `costs` (comm set) in `order` (part_layout.cpp).
+CommTicks comm_ticks(const Costs& costs, PartOrder order);
 
 }  // namespace pipesim::detail

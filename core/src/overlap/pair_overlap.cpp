@@ -7,22 +7,18 @@
 #include "pipesim/rules.h"
 
 namespace pipesim {
-namespace {
 
-double units(detail::CommTick ticks) { return static_cast<double>(ticks) / kTicksPerUnit; }
-
-}  // namespace
-
-Result<PairOverlap> analyse_pair(const Costs& costs) {
+Result<PairOverlap> analyse_pair(const Costs& costs, PartOrder order) {
   if (!costs.comm)
     return make_error(Rule::CommRequired, "/costs/comm");
   if (Status st = validate_costs(costs); !st.ok()) return st.error();
-  const detail::CommTicks ticks = detail::comm_ticks(costs);
+  const detail::CommTicks ticks = detail::comm_ticks(costs, order);
   const detail::KindTicks& pair = ticks.pair;
   PairOverlap out;
-  out.timing = op_timing(Op{OpKind::ForwardBackward, false, {}, {}}, costs);
-  out.hidden = units(pair.comm - (pair.duration - pair.compute));
-  out.sequential = units(ticks.forward.duration + ticks.backward.duration);
+  out.order = order;
+  out.timing = op_timing(Op{OpKind::ForwardBackward, false, {}, {}}, costs, order);
+  out.hidden = detail::comm_units(pair.comm - (pair.duration - pair.compute));
+  out.sequential = detail::comm_units(ticks.forward.duration + ticks.backward.duration);
   // Compute parts share one stream, so they never overlap each other: the time a comm part is
   // covered is the plain sum of its overlaps.
   for (std::size_t i = 0; i < pair.parts.size(); ++i) {
@@ -37,13 +33,13 @@ Result<PairOverlap> analyse_pair(const Costs& costs) {
       const detail::CommTick overlap = std::min(c.end, k.end) - std::max(c.start, k.start);
       if (overlap <= 0) continue;
       covered += overlap;
-      h.hidden_by.push_back(PartHiding::By{j, units(overlap)});
+      h.hidden_by.push_back(PartHiding::By{j, detail::comm_units(overlap)});
     }
     std::sort(h.hidden_by.begin(), h.hidden_by.end(),
               [&](const PartHiding::By& a, const PartHiding::By& b) {
                 return pair.parts[a.compute_part].start < pair.parts[b.compute_part].start;
               });
-    h.exposed = units(c.end - c.start - covered);
+    h.exposed = detail::comm_units(c.end - c.start - covered);
     out.hiding.push_back(std::move(h));
   }
   return out;
@@ -65,8 +61,9 @@ Json pair_overlap_to_json(const PairOverlap& p, const Costs& costs) {
                           {"hiddenBy", std::move(by)},
                           {"exposed", h.exposed}});
   }
-  return Json{{"costs", costs_to_json(costs)}, {"duration", p.timing.duration},
-              {"compute", p.timing.compute},   {"comm", p.timing.comm},
+  return Json{{"costs", costs_to_json(costs)},   {"order", part_order_name(p.order)},
+              {"duration", p.timing.duration}, {"compute", p.timing.compute},
+              {"comm", p.timing.comm},
               {"exposed", p.timing.exposed},   {"hidden", p.hidden},
               {"sequential", p.sequential},    {"parts", std::move(parts)},
               {"hiding", std::move(hiding)}};
