@@ -258,6 +258,14 @@ TEST_CASE("a result says it ran combined 1F1B, in which part order, and that no 
   CHECK(j.at("delayWgrad") == true);
   CHECK(j.at("comm").at("partOrder") == "megatron-delay-wgrad");
   CHECK(j.at("reference").at("applies") == false);
+  // Each op kind says what hides each of its all-to-alls (the pair test above, by hand): with the
+  // weight gradient delayed DISPATCH(B) runs under MLP(W), in the pair and in a lone backward.
+  const Json& ops = j.at("comm").at("ops");
+  CHECK(ops.at("FB").at("hiding").at(2).at("label") == "DISPATCH(B)");
+  CHECK(ops.at("FB").at("hiding").at(2).at("hiddenBy").at(0).at("label") == "MLP(W)");
+  CHECK(ops.at("B").at("hiding").at(1).at("label") == "DISPATCH(B)");
+  CHECK(ops.at("B").at("hiding").at(1).at("hiddenBy").at(0).at("label") == "MLP(W)");
+  CHECK(ops.at("B").at("hiding").at(0).at("exposed") == 0.5);  // COMBINE(B) has nothing under it
   // Without them the fields are absent and DualPipe keeps DeepSeek's order.
   const Json plain = result_to_json(simulate_checked({"dualpipe", 4, 8, with_comm_ratio(1)}), false);
   CHECK_FALSE(plain.contains("a2aOverlap"));

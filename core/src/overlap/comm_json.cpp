@@ -4,6 +4,7 @@
 
 #include <cctype>
 
+#include "comm_ticks.h"
 #include "fields.h"
 #include "pipesim/rules.h"
 
@@ -48,14 +49,15 @@ Json components_to_json(ChunkComponents x) {
               {"backward", fields_to_json(backward_fields(x))}};
 }
 
-Json timing_to_json(const OpTiming& t) {
+Json timing_to_json(const OpTiming& t, const std::vector<PartHiding>& hiding) {
   Json parts = Json::array();
   for (const OpPart& p : t.parts) parts.push_back(op_part_to_json(p));
   return Json{{"duration", t.duration},
               {"compute", t.compute},
               {"comm", t.comm},
               {"exposed", t.exposed},
-              {"parts", std::move(parts)}};
+              {"parts", std::move(parts)},
+              {"hiding", hiding_to_json(hiding, t.parts)}};
 }
 
 }  // namespace
@@ -107,6 +109,22 @@ Json op_part_to_json(const OpPart& p) {
               {"end", p.end}};
 }
 
+Json hiding_to_json(const std::vector<PartHiding>& hiding, const std::vector<OpPart>& parts) {
+  auto label = [&](std::size_t i) { return op_part_to_json(parts.at(i)).at("label"); };
+  Json out = Json::array();
+  for (const PartHiding& h : hiding) {
+    Json by = Json::array();
+    for (const PartHiding::By& b : h.hidden_by)
+      by.push_back(Json{{"part", b.compute_part}, {"label", label(b.compute_part)}, {"overlap", b.overlap}});
+    out.push_back(Json{{"part", h.comm_part},
+                       {"label", label(h.comm_part)},
+                       {"layer", parts.at(h.comm_part).layer},
+                       {"hiddenBy", std::move(by)},
+                       {"exposed", h.exposed}});
+  }
+  return out;
+}
+
 Json comm_result_to_json(const SimResult& r) {
   const CommSummary& s = *r.comm;
   const Costs& costs = r.config.costs;
@@ -117,7 +135,9 @@ Json comm_result_to_json(const SimResult& r) {
                                               {"Bz", Op{OpKind::Backward, true, {}, {}}},
                                               {"W", Op{OpKind::Weight, false, {}, {}}},
                                               {"FB", Op{OpKind::ForwardBackward, false, {}, {}}}};
-  for (const auto& [key, op] : kinds) ops[key] = timing_to_json(op_timing(op, costs, order));
+  const CommTicks ticks = comm_ticks(costs, order);
+  for (const auto& [key, op] : kinds)
+    ops[key] = timing_to_json(op_timing(op, costs, order), part_hiding(ticks.of(op)));
   return Json{{"total", s.total},
               {"exposed", s.exposed},
               {"hidden", s.hidden},

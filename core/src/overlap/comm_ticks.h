@@ -39,4 +39,8 @@ struct CommTicks {
 /// Every op kind's timing under a validated `costs` (comm set) in `order` (part_layout.cpp).
 CommTicks comm_ticks(const Costs& costs, PartOrder order);
 
+/// For every communication part of `kind` (in part order), the compute parts running under it
+/// and for how long, and the time nothing covers.
+std::vector<PartHiding> part_hiding(const KindTicks& kind);
+
 }  // namespace pipesim::detail
