@@ -14,6 +14,7 @@ import * as costView from './views/cost-controls.js';
 import * as formView from './views/config-form.js';
 import * as lessonView from './views/lesson-reader.js';
 import * as lessonWidget from './views/lesson-widget.js';
+import * as pairTable from './views/pair-table.js';
 import { gateTimeline } from './ui/stale-gate.js';
 import { explain } from './ui/field-error.js';
 import { createScrollMemory } from './ui/scroll-memory.js';
@@ -131,8 +132,9 @@ function mountRun(el, config, { streams = false, link = '' } = {}) {
   return { update, destroy: () => { view.destroy(); anchor?.remove(); } };
 }
 
-// The lesson reader mounts a timeline into each ```sim``` placeholder through this mounter; the
-// quiz, the progress panel and the exercises (lesson-activities.js) add theirs to the list.
+// The lesson reader mounts a timeline into each ```sim``` placeholder and a pair's table into each
+// ```pairs``` placeholder through these mounters; the quiz, the progress panel and the exercises
+// (lesson-activities.js) add theirs to the list.
 function lessonMounters() {
   activities = createActivities({
     sim, progress, mountRun, schedules: SCHEDULE_NAMES,
@@ -149,6 +151,13 @@ function lessonMounters() {
         laneTitle, onRun: ctx.onRun,
         explorerLink: (config, compare, streams) => explorerLink(config, { ...(compare ? { compare } : {}), ...(streams ? { streams } : {}) }),
       });
+      view.update(ctx);
+      return view;
+    },
+  }, {
+    selector: '.pair-table[data-sources]',
+    mount(el, ctx) {
+      const view = pairTable.mount(el, { sim, t, sources: el.dataset.sources.split(' ') });
       view.update(ctx);
       return view;
     },
@@ -238,8 +247,10 @@ function settingsSummary(state) {
   const chunks = chunked ? ` V=${state.chunks ?? chunked.chunks.default}` : '';
   const shape = state.view === 'sweep' ? `R=${state.ranks} M=${state.microbatches}${chunks}` : `${state.ranks} × ${state.microbatches}${chunks}`;
   if (state.view === 'sweep') return `${shape} · ${costs}`;
-  const timing = configOf(state).timing ? ` · ${t(`timing.lane.${configOf(state).timing}`)}` : '';
-  return `${names} · ${shape} · ${costs}${timing}`;
+  const config = configOf(state);
+  const timing = config.timing ? ` · ${t(`timing.lane.${config.timing}`)}` : '';
+  const overlap = config.a2aOverlap ? ` · ${t(config.delayWgrad ? 'a2a.lane.delayWgrad' : 'a2a.lane')}` : '';
+  return `${names} · ${shape} · ${costs}${timing}${overlap}`;
 }
 
 function updatePanels(state) {
