@@ -584,7 +584,7 @@ export const strings = {
   'form.a2aOverlap': 'माइक्रो-बैचों के बीच all-to-all ओवरलैप',
   'form.a2aOverlap.hint': 'Megatron-Core का combined 1F1B (--overlap-moe-expert-parallel-comm): एक फ़ॉरवर्ड ज़्यादा वॉर्म-अप, फिर स्थिर दौर का हर फ़ॉरवर्ड किसी दूसरे माइक्रो-बैच के बैकवर्ड के साथ एक ओवरलैप-जोड़ी में चलता है, और हर एक का all-to-all दूसरे की गणना के नीचे चलता है। वॉर्म-अप और कूल-डाउन के ऑप अकेले रहते हैं। यह क्या छिपाता है, देखने के लिए लागत में all-to-all संचार चालू करें। एक से ज़्यादा रैंक पर Megatron को हर रैंक पर 2 या ज़्यादा चंक चाहिए।',
   'form.delayWgrad': 'वेट-ग्रेडिएंट बाद में',
-  'form.delayWgrad.hint': 'Megatron-Core का --delay-wgrad-compute: वेट-ग्रेडिएंट का काम हर बैकवर्ड कदम के बाकी हिस्से के बाद चलता है और अगले all-to-all को नहीं रोकता, इसलिए बैकवर्ड का dispatch उसके नीचे चलता है, जोड़ियों में भी और कूल-डाउन में भी।',
+  'form.delayWgrad.hint': 'Megatron-Core का --delay-wgrad-compute: हर लेयर के वेट-ग्रेडिएंट अलग काम के रूप में निकलते हैं, जिसका अगला all-to-all इंतज़ार नहीं करता, इसलिए बैकवर्ड का dispatch उनके नीचे चलता है, जोड़ियों में भी और कूल-डाउन में भी।',
   'pairs.a2a': 'जोड़ी का all-to-all',
   'pairs.order.deepseek': 'DeepSeek का क्रम (चित्र 4)',
   'pairs.order.megatron': 'Megatron का क्रम',

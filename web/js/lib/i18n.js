@@ -221,7 +221,7 @@ export const STRINGS = {
     'form.a2aOverlap': 'Overlap all-to-all across micro-batches',
     'form.a2aOverlap.hint': 'Megatron-Core’s combined 1F1B (--overlap-moe-expert-parallel-comm): one more warm-up forward, then each steady-state forward runs with the backward of another micro-batch as one overlapped pair, and each one’s all-to-all runs under the other’s computation. Warm-up and cool-down ops stay alone. Turn on all-to-all communication in the costs to see what it hides. On more than one rank Megatron needs 2 or more chunks per rank.',
     'form.delayWgrad': 'Delay weight gradients',
-    'form.delayWgrad.hint': 'Megatron-Core’s --delay-wgrad-compute: the weight-gradient work runs after the rest of each backward step without holding up the next all-to-all, so a backward’s dispatch runs under it, in the pairs and in the cool-down.',
+    'form.delayWgrad.hint': 'Megatron-Core’s --delay-wgrad-compute: each layer’s weight gradients are computed as separate work that the next all-to-all does not wait for, so a backward’s dispatch runs under them, in the pairs and in the cool-down.',
     'pairs.a2a': 'All-to-all of the pair',
     'pairs.order.deepseek': 'DeepSeek’s order (Figure 4)',
     'pairs.order.megatron': 'Megatron’s order',
