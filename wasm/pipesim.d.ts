@@ -338,8 +338,20 @@ export interface RecoverRequest {
   costs?: Costs;
   /** C: cost of the `to` run, GPU-hours per million tokens; default 0.18 (DeepSeek-V3 report §1). */
   gpuHoursPerMillionTokens?: number;
+  /** Tokens of a whole training run to extrapolate to (DeepSeek-V3: 14.8e12); null in results when not given. */
+  trainingTokens?: number;
 }
-export interface RecoverResult extends Required<RecoverRequest> {
+/** The saving at one micro-batch count (same ranks, schedules, costs and baseline). */
+export interface RecoverPoint {
+  microbatches: number;
+  utilizationFrom: number;
+  utilizationTo: number;
+  recoveredGpuHoursPerMillionTokens: number;
+  /** recoveredGpuHoursPerMillionTokens x trainingTokens / 1e6; null without trainingTokens */
+  recoveredGpuHoursForRun: number | null;
+}
+export interface RecoverResult extends Required<Omit<RecoverRequest, 'trainingTokens'>> {
+  trainingTokens: number | null;
   makespanFrom: number;
   makespanTo: number;
   utilizationFrom: number;
@@ -350,6 +362,10 @@ export interface RecoverResult extends Required<RecoverRequest> {
   gpuHoursPerMillionTokensFrom: number;
   /** C x (utilizationTo / utilizationFrom - 1) */
   recoveredGpuHoursPerMillionTokens: number;
+  /** Over trainingTokens, at this request's M and costs; null without trainingTokens */
+  recoveredGpuHoursForRun: number | null;
+  /** The saving at the smallest M both schedules accept, 1.5, 2, 3, 4, 6 and 8 times it, and this M. */
+  byMicrobatches: RecoverPoint[];
   /** The formula in words. */
   definition: string;
 }

@@ -106,6 +106,12 @@ test('exercise 1: wrong answers say which way and how far, right ones pass in se
     await page.click(`${scope} .dpl-ex-solution > summary`);
     const values = await page.$$eval(`${scope} .dpl-ex-values tbody tr`, (rows) => rows.map((r) => r.children[1].textContent));
     assert.deepEqual(values, ['0.1932 (19.32%)', '0.1 GPU-h', '0.1771 (17.71%)', '0.01616 (1.616%)']);
+    // The saving at other M (issue 26): 0.36 x 15 / (3M + 6) per million tokens (recover_test.cpp),
+    // M = 24 -> 0.06923; over 14.8e12 tokens at this run's M = 16, 0.1 x 14.8e6 GPU-hours.
+    const byM = await page.$$eval(`${scope} .dpl-recover-by-m tbody tr`, (rows) => rows.map((r) => [...r.children].map((c) => c.textContent)));
+    assert.deepEqual(byM.map((r) => r[0]), ['16 (this run)', '24', '32', '48', '64', '96', '128']);
+    assert.equal(byM[1][3], '0.0692');
+    assert.equal(byM[0][4], '1,480,000');
     await shoot(page, scope, 'exercise-1-recover.png');
     assert.deepEqual(log.errors, []);
   } finally {

@@ -20,6 +20,8 @@ import { unitKind } from '../lib/answer-parse.js';
 import { createPairView, hidingText } from '../ui/pair-view.js';
 import { createParamsCalculator } from '../ui/params-calculator.js';
 import { createGrowthChart } from '../ui/growth-chart.js';
+import { createRecoveryByM } from '../ui/recovery-by-m.js';
+import { scheduleTitle } from '../lib/schedules.js';
 import { errorText } from '../lib/error-text.js';
 import { showFieldError, withFieldNames } from '../ui/field-error.js';
 
@@ -203,6 +205,13 @@ export function mount(element, deps) {
       ])]),
     ];
     if (extra?.kind === 'params') parts.push(await extra.ui.solution());
+    // A recover calculator that names a training run also shows its saving against M: the
+    // whole-run figure holds only at its own M and costs (issue 26).
+    for (const [id, calc] of Object.entries(def.config?.calculators || {})) {
+      const result = computed.results[id];
+      if (calc.calculator === 'recover' && calc.input.trainingTokens && result?.byMicrobatches?.length > 1)
+        parts.push(createRecoveryByM(result, { t, lang, title: (name) => scheduleTitle(name, t) }));
+    }
     if (extra?.kind === 'pair' && extra.ui.pair) {
       for (const label of ['DISPATCH(F)', 'COMBINE(F)']) {
         const hd = hidingText(extra.ui.pair, label);
