@@ -110,8 +110,9 @@ test('exercise 1: wrong answers say which way and how far, right ones pass in se
     // M = 24 -> 0.06923; over 14.8e12 tokens at this run's M = 16, 0.1 x 14.8e6 GPU-hours.
     const byM = await page.$$eval(`${scope} .dpl-recover-by-m tbody tr`, (rows) => rows.map((r) => [...r.children].map((c) => c.textContent)));
     assert.deepEqual(byM.map((r) => r[0]), ['16 (this run)', '24', '32', '48', '64', '96', '128']);
-    assert.equal(byM[1][3], '0.0692');
-    assert.equal(byM[0][4], '1,480,000');
+    assert.equal(byM[1][1], '77.4% → 92.3%'); // 72/93 and 72/78
+    assert.equal(byM[1][2], '0.0692');
+    assert.equal(byM[0][3], '1,480,000');
     await shoot(page, scope, 'exercise-1-recover.png');
     assert.deepEqual(log.errors, []);
   } finally {

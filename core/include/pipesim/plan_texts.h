@@ -115,9 +115,9 @@ namespace pipesim {
   X(PartUnknownGpu, "plan.part.unknown_gpu",                                                      \
     " (GPU model \"{gpu}\" not in our table: assumed as fast as an H800)")                        \
   X(StepBubble, "plan.step.bubble",                                                               \
-    "Simulated bubble fraction {bubble:pct} against 1F1B's {bubble1f1b:pct} at the same P and M " \
-    "(chunk costs F={f}, B={b}, W={w}, F&B={fb}; no communication): {saved:k1} GPU-hours saved "  \
-    "over the run.")                                                                              \
+    "Simulated bubble fraction {bubble:pct} against 1F1B's {bubble1f1b:pct} at the same P = {p} " \
+    "and M = {microbatches} (chunk costs F={f}, B={b}, W={w}, F&B={fb}; no communication): "      \
+    "{saved:k1} GPU-hours saved over the run, at this M and these costs.")                        \
   X(StepCommunication, "plan.step.communication",                                                 \
     "With expert all-to-all at compute:communication 1:{ratio:f2} (DeepSeek-V3's "              \
     "1:{referenceRatio} at {referenceGbps:f0} Gbps, scaled to {gbps:f0} Gbps) and {layers} layers per chunk, {schedule:title} hides "      \

@@ -10,7 +10,7 @@ import { h } from './dom.js';
  */
 export function createRecoveryByM(result, { t, lang, title }) {
   const c = result.costs;
-  const percent = new Intl.NumberFormat(lang, { style: 'percent', maximumFractionDigits: 1 });
+  const percent = new Intl.NumberFormat(lang, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 });
   const hours = new Intl.NumberFormat(lang, { maximumSignificantDigits: 3 });
   const runTotals = result.trainingTokens !== null;
   const caption = t('ex.recoverByM.caption', {
@@ -19,8 +19,7 @@ export function createRecoveryByM(result, { t, lang, title }) {
   });
   const columns = [
     t('ex.recoverByM.m'),
-    t('ex.recoverByM.utilization', { schedule: title(result.from) }),
-    t('ex.recoverByM.utilization', { schedule: title(result.to) }),
+    t('ex.recoverByM.utilization', { from: title(result.from), to: title(result.to) }),
     t('ex.recoverByM.perMillion'),
     ...(runTotals ? [t('ex.recoverByM.run', { tokens: hours.format(result.trainingTokens / 1e12) })] : []),
   ];
@@ -28,17 +27,17 @@ export function createRecoveryByM(result, { t, lang, title }) {
     const own = point.microbatches === result.microbatches;
     const cells = [
       h('th', { scope: 'row', text: own ? t('ex.recoverByM.thisM', { m: point.microbatches }) : String(point.microbatches) }),
-      h('td', { text: percent.format(point.utilizationFrom) }),
-      h('td', { text: percent.format(point.utilizationTo) }),
+      h('td', { text: `${percent.format(point.utilizationFrom)} → ${percent.format(point.utilizationTo)}` }),
       h('td', { text: hours.format(point.recoveredGpuHoursPerMillionTokens) }),
       ...(runTotals ? [h('td', { text: hours.format(point.recoveredGpuHoursForRun) })] : []),
     ];
     return h('tr', own ? { 'aria-current': 'true', class: 'dpl-row-current' } : {}, cells);
   });
+  // The caption sits above the table rather than in it, so it wraps on a phone.
   return h('div', { class: 'dpl-recover-by-m' }, [
+    h('p', { class: 'dpl-recover-by-m-caption', text: caption }),
     h('div', { class: 'dpl-table-wrap', tabindex: 0, role: 'region', 'aria-label': t('ex.recoverByM.title') }, [
       h('table', { class: 'dpl-table' }, [
-        h('caption', { text: caption }),
         h('thead', {}, [h('tr', {}, columns.map((text) => h('th', { scope: 'col', text })))]),
         h('tbody', {}, rows),
       ]),
