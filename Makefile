@@ -4,7 +4,7 @@ PORT ?= 8000
 # Compile jobs: every core the machine has (CI machines may have more than the 2 of a dev box).
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all native wasm site test test-native test-wasm test-js test-sanitize fuzz serve bench goldens deps clean
+.PHONY: all native wasm site course-bundle test test-native test-wasm test-js test-sanitize fuzz serve bench goldens deps clean
 
 all: native
 
@@ -26,6 +26,11 @@ wasm: deps
 # rendered lessons, manifest) into the git-ignored web/generated/.
 site: wasm
 	node scripts/build-site.mjs
+
+# What a pull request to the course site copies in (docs/embedding.md, "For the course"): one
+# classic script and its folder, in the git-ignored dist/course/.
+course-bundle: site
+	node scripts/build-course.mjs
 
 # Tests run JOBS at a time: the CLI's hostile-input script alone takes half a minute or more.
 test-native: native
@@ -83,4 +88,4 @@ goldens: native
 	scripts/regenerate-goldens.sh
 
 clean:
-	rm -rf build web/generated
+	rm -rf build web/generated dist
