@@ -19,6 +19,7 @@
 //     generated/fonts/          the web fonts, one stylesheet per script (scripts/font-sets.mjs)
 // Needs `make site` first (the wasm module, the catalogue). Prints the sizes the budgets are
 // about (tests/browser/course-bundle.test.mjs checks them).
+import { createHash } from 'node:crypto';
 import { copyFile, mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -45,12 +46,17 @@ export const FIRST_FIGURE_FILES = [SCRIPT, COURSE_LAYOUT.module, ...COURSE_LAYOU
 
 class BuildError extends Error {}
 
-/** The classic script: figure-widget.js with the bundle's layout defined in, minified. */
-async function buildScript() {
+/**
+ * The classic script: figure-widget.js with the bundle's layout defined in, minified. `version`:
+ * a hash of the files it loads, which it asks for as ?v=version (a course bumps the ?v= of its own
+ * script tag; the files beside it keep their names, but this one's query changes with them).
+ */
+async function buildScript(version) {
   const source = await readFile(path.join(WEB, 'js/embed/figure-widget.js'), 'utf8');
   const { code } = await esbuild.transform(source, {
     loader: 'js', target: TARGET, minify: true, sourcefile: 'figures-dualpipe.js',
-    define: { DPL_LAYOUT: JSON.stringify(JSON.stringify(COURSE_LAYOUT)) },  // a string literal: the sources' layout folds away
+    // A string literal, so the sources' layout folds away.
+    define: { DPL_LAYOUT: JSON.stringify(JSON.stringify({ ...COURSE_LAYOUT, version })) },
     banner: '/* DualPipe Lab: the figures dualpipe-schedule and dualpipe-sweep for the course\'s figure system; ' +
             `the rest is in ${FOLDER}/ beside this file. Built by make course-bundle from web/js/embed/figure-widget.js. */`,
   });
@@ -156,11 +162,13 @@ async function main() {
   // Emptied first, so no file of an earlier build (a chunk under an old hash) lingers.
   await rm(COURSE_OUT, { recursive: true, force: true });
   await mkdir(path.join(COURSE_OUT, INNER), { recursive: true });
-  await buildScript();
   await buildModule();
   await buildStyles();
   await buildWorker();
   await buildFonts();
+  const hash = createHash('sha256');
+  for (const file of (await listFiles(COURSE_OUT)).sort()) hash.update(file).update(await readFile(path.join(COURSE_OUT, file)));
+  await buildScript(hash.digest('hex').slice(0, 12));
   const files = await listFiles(COURSE_OUT);
   const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
   const script = await gzippedSize(SCRIPT);

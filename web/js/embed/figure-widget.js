@@ -39,10 +39,13 @@
   const script = document.currentScript;
   const base = script && script.src ? script.src : document.baseURI;
   const resolve = (path) => new URL(path, base).href;
-  const urls = { styles: LAYOUT.styles.map(resolve), fonts: resolve(LAYOUT.fonts) };
+  // The bundle's version (a hash of its files) on the files a new build changes in place, so a
+  // cache holding the last build's figure module never serves it beside this script.
+  const versioned = (path) => resolve(path) + (LAYOUT.version ? '?v=' + LAYOUT.version : '');
+  const urls = { styles: LAYOUT.styles.map(versioned), fonts: resolve(LAYOUT.fonts) };
   let loading = null;
   const load = () => {
-    loading = loading || import(resolve(LAYOUT.module)).catch((error) => {
+    loading = loading || import(versioned(LAYOUT.module)).catch((error) => {
       loading = null; // a later figure tries again
       throw error;
     });
