@@ -46,8 +46,9 @@ JS_TEST_DIRS = $(wildcard tests/wasm/ tests/lessons/ tests/browser/)
 # spends much of its time waiting on Chromium, the worker and the server. Measured on 2 cores,
 # the whole JS suite: 2 at a time 754 s, 3 at a time 951 s (load 10-17); one at a time, before
 # this session's test trims, 907 s. With more cores, cores - 1 at a time.
+# course-bundle builds the site first; tests/browser/course-*.test.mjs mount dist/course/.
 TEST_CONCURRENCY ?= $(shell n=$$(nproc 2>/dev/null || echo 2); echo $$(( n > 3 ? n - 1 : 2 )))
-test-js: site native
+test-js: course-bundle native
 	node node_modules/typescript/bin/tsc -p tests/types
 	node --test --test-concurrency=$(TEST_CONCURRENCY) $(JS_TEST_DIRS)
 
