@@ -126,6 +126,24 @@ test('the <dualpipe-timeline> custom element renders in light DOM and follows it
   }
 });
 
+test('a Hindi <dualpipe-timeline> declares the Devanagari web font in its host page, so its letters are not boxes', async () => {
+  const { context, page, log } = await openPage(site.browser);
+  try {
+    await hostPages(page, {
+      'hi.html': ['text/html', html('<dualpipe-timeline id="el" schedule="1f1b" ranks="4" microbatches="8" lang="hi"></dualpipe-timeline>',
+        '<script type="module" src="/js/embed/dualpipe-timeline-element.js"></script>')],
+    });
+    await page.goto(`${site.server.url}__test__/hi.html`);
+    await waitForTimeline(page, '#el');
+    await page.evaluate(() => document.fonts.ready);
+    const faces = await page.evaluate(() => [...document.fonts].filter((f) => f.family.replaceAll('"', '') === 'DPL Devanagari').map((f) => f.status));
+    assert.ok(faces.includes('loaded'), faces.join(', '));
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('embeds take the communication model (flat, nested or as attributes) and can start with the streams expanded', async () => {
   const { context, page, log } = await openPage(site.browser);
   try {

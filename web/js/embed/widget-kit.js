@@ -13,11 +13,34 @@ import * as sweepView from '../views/sweep-chart.js';
 
 export const WIDGETS = ['timeline', 'sweep'];
 
-let sharedSim = null;
-/** One simulator (one worker) per page, however many widgets it embeds. */
-export function simulator() {
-  sharedSim ??= withCache(createSimClient());
-  return sharedSim;
+// One simulator (one worker) per page, however many widgets it embeds: started by the first
+// widget that holds it and stopped when the last one lets go, so widgets a host removes (the
+// course replacing its article on a language switch) leave no worker behind.
+let shared = null; // {client, sim, holders}
+
+/**
+ * Holds the page's simulator: returns {sim, release()}. `sim` is the cached client every widget
+ * shares; release() (once per hold) stops its workers when no widget holds it any more.
+ */
+export function holdSimulator() {
+  if (!shared) {
+    const client = createSimClient();
+    shared = { client, sim: withCache(client), holders: 0 };
+  }
+  const held = shared;
+  held.holders += 1;
+  let released = false;
+  return {
+    sim: held.sim,
+    release() {
+      if (released) return;
+      released = true;
+      held.holders -= 1;
+      if (held.holders > 0) return;
+      held.client.terminate();
+      if (shared === held) shared = null;
+    },
+  };
 }
 
 /**
@@ -27,6 +50,7 @@ export function simulator() {
 export function mountWidget(element, input, defaults = {}) {
   const root = h('div', { class: 'dpl dpl-embed' });
   element.append(root);
+  const simulator = holdSimulator();
   let view = null;
   let kind = null;
   let lang = null;
@@ -60,7 +84,7 @@ export function mountWidget(element, input, defaults = {}) {
     if (widget !== kind || state.lang !== lang) {
       view?.destroy();
       root.replaceChildren();
-      const deps = { sim: simulator(), t };
+      const deps = { sim: simulator.sim, t };
       view = widget === 'sweep' ? sweepView.mount(root, deps) : timelineView.mount(root, deps);
       kind = widget;
       lang = state.lang;
@@ -85,9 +109,11 @@ export function mountWidget(element, input, defaults = {}) {
   return {
     update: render,
     destroy() {
+      if (destroyed) return;
       destroyed = true;
       view?.destroy();
       root.remove();
+      simulator.release();
     },
   };
 }
