@@ -88,7 +88,7 @@ function applyLang(lang) {
   document.title = t('app.title');
 }
 
-const laneTitle = (c) => titleOfLane(c, t);
+const laneTitle = (c, options) => titleOfLane(c, t, options);
 
 /** Records which field a SimError blames (its JSON pointer), for the form and cost controls. */
 function onSimError(error, index) {
@@ -143,7 +143,7 @@ function lessonMounters() {
     selector: '.sim-widget[data-config]',
     mount(el, ctx) {
       const view = lessonWidget.mount(el, {
-        sim, t, id: el.dataset.simId, config: JSON.parse(el.dataset.config), eager: el === ctx.lead,
+        sim, t, id: el.dataset.simId, figure: Number(el.dataset.figure), config: JSON.parse(el.dataset.config), eager: el === ctx.lead,
         compare: el.dataset.compare || '', autoplay: el.dataset.autoplay === '1', streams: el.dataset.streams === '1',
         mountTimeline: (host) => timelineView.mount(host, { sim, t }),
         laneTitle, onRun: ctx.onRun,
@@ -189,11 +189,12 @@ function ensureView(name) {
 }
 
 // Keyboard order follows what the eye sees: the settings come first in the document wherever
-// they are drawn first (above the sweep; above the lesson and the explorer on narrow screens)
-// and after the lesson and the explorer where they sit beside them on the right. The explorer's
-// chart fits any width, so its settings move beside it from 900 px: drawn above as a band, they
-// left the chart below the first screen of a 1280x800 laptop.
-const besideWhen = { lesson: matchMedia('(min-width: 1100px)'), timeline: matchMedia('(min-width: 900px)') };
+// they are drawn first (above the sweep; above the explorer on narrow screens) and after the
+// explorer where they sit beside it on the right. The explorer's chart fits any width, so its
+// settings move beside it from 900 px: drawn above as a band, they left the chart below the first
+// screen of a 1280x800 laptop. The lesson has none: each of its widgets shows and changes its own
+// run where it stands, so no number on it follows a setting drawn elsewhere (issue 29).
+const besideWhen = { timeline: matchMedia('(min-width: 900px)') };
 function placeSettings(view) {
   const side = $('.layout > .side');
   const main = $('#main');
@@ -201,8 +202,8 @@ function placeSettings(view) {
   if (after && side.nextElementSibling === main) main.after(side);
   if (!after && main.nextElementSibling === side) main.before(side);
   // page.css lays the settings out by this: a column beside, a compact band above the sweep's
-  // charts (from 900 px), or stacked above the lesson or the chart.
-  $('#layout').dataset.settings = after ? 'beside' : view === 'sweep' ? 'band' : 'above';
+  // charts (from 900 px), stacked above the chart, or none (the lesson, the planner).
+  $('#layout').dataset.settings = view === 'lesson' || view === 'planner' ? 'none' : after ? 'beside' : view === 'sweep' ? 'band' : 'above';
 }
 for (const query of Object.values(besideWhen)) query.addEventListener('change', () => placeSettings(store.get().view));
 
@@ -231,7 +232,6 @@ function settingsSummary(state) {
   const c = state.costs;
   const comm = c.comm ? ` a2a=${c.comm.ratio}${c.comm.layers !== 1 ? ` L=${c.comm.layers}` : ''}` : '';
   const costs = `F=${c.forward} B=${c.backward} W=${c.weight} F&B=${c.overlapped}${c.p2pLatency ? ` p2p=${c.p2pLatency}` : ''}${comm}`;
-  if (state.view === 'lesson') return costs;
   const names = [state.schedule, state.compare].filter(Boolean).map((name) => scheduleTitle(name, t)).join(' vs ');
   // Chunks per rank (Megatron's V) when a schedule run takes them: the form's value or default.
   const chunked = chunkedSchedule(state.view === 'sweep' ? SCHEDULE_NAMES : [state.schedule, state.compare]);
@@ -275,7 +275,7 @@ function render(state) {
   updatePanels(state);
   const view = ensureView(state.view);
   scrollMemory.show(state.view);
-  if (state.view === 'lesson') view.update({ lang: state.lang, costs: state.costs });
+  if (state.view === 'lesson') view.update({ lang: state.lang });
   if (state.view === 'timeline') {
     const configs = explorerRuns(state);
     view.update({ configs, titles: configs.map(laneTitle), t: state.t, table: state.table, speed: state.speed, streams: state.streams, memory: state.memory });
@@ -290,9 +290,8 @@ function start() {
   applyLang(initial.state.lang);
   applyTheme(initial.state.theme);
   showNotice(initial.errors, t('page.paramError'));
-  // On a narrow screen the settings start folded so the lesson or the chart comes first.
-  const narrow = initial.state.view === 'lesson' ? '(max-width: 1099px)' : '(max-width: 899px)';
-  if (matchMedia(narrow).matches) $('#side-panel').open = false;
+  // On a narrow screen the settings start folded so the chart comes first.
+  if (matchMedia('(max-width: 899px)').matches) $('#side-panel').open = false;
   bindHash(store, window, {
     isSettled: () => !document.querySelector('.dpl-timeline.is-playing'),
     onErrors: (errors) => showNotice(errors, t('page.paramError')),

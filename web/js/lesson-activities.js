@@ -1,6 +1,6 @@
 // Wires the lesson's learning activities into the lesson reader, as mounters it runs after each
-// load ({selector, mount(el, ctx)}, see views/lesson-reader.js): the progress panel under the
-// title; the quiz's stages where the course places them (pre before the lesson's first section,
+// load ({selector, mount(el, ctx)}, see views/lesson-reader.js): the contents list that follows
+// the reader, with each section's progress; the progress panel under the title; the quiz's stages where the course places them (pre before the lesson's first section,
 // the checks after the concept section, the post questions after the key terms); and one exercise
 // widget per definition at the end of the Exercises section. Progress goes to localStorage in the
 // course's shape (lib/progress.js). Like app.js, this file wires views; views never import it.
@@ -8,6 +8,7 @@
 // comes within a couple of screens of the viewport, or at once when a link targets an exercise.
 import * as quizView from './views/quiz.js';
 import * as progressView from './views/progress-panel.js';
+import * as contentsView from './views/lesson-contents.js';
 import { quizQuestionIds, summarize } from './lib/progress.js';
 import { h } from './ui/dom.js';
 
@@ -115,6 +116,16 @@ export function createActivities(deps) {
     },
   };
 
+  // Beside the lesson (a sheet behind a button on a narrow screen): its sections, the one being
+  // read, and each one's quiz questions and exercises done.
+  const contentsMounter = {
+    selector: 'h1',
+    mount(el, ctx) {
+      const article = el.parentElement;
+      return contentsView.mount(article.parentElement, { t: ctx.t, article, progress: deps.progress, reducedMotion: deps.reducedMotion });
+    },
+  };
+
   const exerciseMounter = {
     selector: 'h2#exercises',
     mount(el, ctx) {
@@ -213,7 +224,7 @@ export function createActivities(deps) {
   };
 
   return {
-    mounters: [quizMounter, exerciseMounter],
+    mounters: [contentsMounter, quizMounter, exerciseMounter],
     /** Scrolls to an exercise and focuses its heading; waits for it when it is still loading. */
     focusExercise(id) {
       const view = exercises.get(id);

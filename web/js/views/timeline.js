@@ -1,7 +1,8 @@
-// Timeline widget: simulates one schedule (or two, on the same time axis) and draws the whole run
-// fitted to its width, with zoom and pan (buttons, ctrl+wheel and pinch, drag, keys) and an
-// overview strip showing where the view is, a time cursor with transport controls, tooltips, a
-// table view, and optionally each rank's in-flight activations over time (memory) and, with the
+// Timeline widget: simulates one schedule (or several, on the same time axis) and draws the whole
+// run fitted to its width, with zoom and pan (buttons, ctrl+wheel and pinch, drag, keys) and an
+// overview strip showing where the view is, a time cursor with transport controls above the chart
+// (they and the zoom bar under it stay on screen while a tall chart scrolls by), tooltips, a
+// table view, its keyboard help behind a toggle, and optionally each rank's in-flight activations over time (memory) and, with the
 // communication model (costs.comm), its compute and communication streams. Small runs are drawn
 // as SVG, large ones (up to core's op cap) on canvas with level of detail (lib/timeline-lod.js
 // chooses); the view's window is the DOM-free model of lib/timeline-viewport.js.
@@ -9,8 +10,9 @@
 //   deps.sim.simulate(config) -> Promise<result>   deps.t(key, vars) -> string
 //   deps.onChange?(patch)   reports settled cursor/table/speed/streams/memory changes (the app puts them in the URL)
 //   deps.onError?(error, index)   reports a rejected config (the app marks the offending field)
-// state: { configs: [config, config?], titles?: [string], t: number|null, table, speed, streams, memory,
-//          autoplay? (play once these configs are drawn: the lesson's lead figure) }
+// state: { configs: [config, ...], titles?: [string], t: number|null, table, speed, streams, memory,
+//          autoplay? (play once, when these configs are drawn and the chart is on screen, never
+//          under reduced motion: the lesson's lead figure) }
 import { h, clear, uniqueId, prefersReducedMotion, errorBox } from '../ui/dom.js';
 import { localizedError } from '../lib/error-text.js';
 import { explain } from '../ui/field-error.js';
@@ -52,13 +54,14 @@ export function mount(element, deps) {
     'aria-describedby': `${prefix}-help`,
   });
   const tables = h('div', { class: 'dpl-tables', hidden: true });
-  const help = h('p', { class: 'dpl-help', id: `${prefix}-help`, text: t('tl.help') });
+  // The keys, for whoever asks (the toggle in the transport bar); the chart's description either way.
+  const help = h('p', { class: 'dpl-help', id: `${prefix}-help`, text: t('tl.help'), hidden: true });
   const transport = buildTransport(t, prefix);
   const overview = createOverview({ t, onView: (v) => requestView(v), onKey: (e) => onKey(e, true) });
-  const viewBar = buildViewBar(t, overview.element);
+  const viewBar = buildViewBar(t, overview.element, transport.toggles);
   const tooltip = h('div', { class: 'dpl-tooltip', role: 'tooltip', id: `${prefix}-tip`, hidden: true });
   const status = h('p', { class: 'dpl-status', 'aria-live': 'polite' });
-  const body = h('div', { class: 'dpl-timeline-body' }, [legendSlot, scroll, viewBar.bar, tables, transport.bar, transport.streamsHint, help, status]);
+  const body = h('div', { class: 'dpl-timeline-body' }, [legendSlot, transport.bar, help, transport.streamsHint, scroll, viewBar.bar, tables, status]);
   root.append(defs, body, tooltip);
   element.append(root);
 
@@ -89,6 +92,8 @@ export function mount(element, deps) {
   let resizeTimer = 0;
   let lastWidth = 0;
   let autoplay = false;
+  let autoplayWatch = null; // waits for the chart to be on screen before an autoplay
+  let autoplaying = false; // playing by itself, the learner has not touched it since
 
   const report = (patch) => { if (deps.onChange) deps.onChange(patch); };
 
@@ -111,6 +116,7 @@ export function mount(element, deps) {
     viewBar.bar.hidden = true;
     transport.streamsHint.hidden = true;
     help.hidden = true;
+    transport.help.setAttribute('aria-expanded', 'false');
   }
 
   /** Builds every lane for the current width and toggles, then paints the current view. */
@@ -137,7 +143,6 @@ export function mount(element, deps) {
     clear(tables); // built on first use: thousands of rows are wasted work if never shown
     transport.bar.hidden = false;
     viewBar.bar.hidden = false;
-    help.hidden = false;
     transport.scrub.max = String(makespan);
     overview.paint(lanes, limits, palette);
     render();
@@ -145,6 +150,12 @@ export function mount(element, deps) {
     applyTableMode();
     applyStreams(false);
     transport.memory.setAttribute('aria-pressed', String(memoryWanted));
+    markTall();
+  }
+
+  /** A chart taller than most of the screen keeps its controls and axis on screen (widgets.css). */
+  function markTall() {
+    root.classList.toggle('is-tall', !scroll.hidden && scroll.offsetHeight > innerHeight * 0.75);
   }
 
   /** Paints the current view in every lane and on the overview strip. */
@@ -273,7 +284,35 @@ export function mount(element, deps) {
     cursor = wantedT === null ? makespan : clamp(wantedT, 0, makespan);
     await redraw();
     if (mine !== token || !lanes.length) return;
-    if (autoplay) { autoplay = false; play(); }
+    armAutoplay();
+  }
+
+  /**
+   * An autoplay waits until the chart is on screen (a third of it, or half a screen of a taller
+   * one), so a learner who opens the page elsewhere or scrolls to it later still sees it move; if
+   * the chart leaves the screen before the learner touched it, it stops, rewinds and waits to be
+   * seen again. Never under reduced motion.
+   */
+  function armAutoplay() {
+    if (!autoplay || autoplayWatch) return;
+    const start = () => {
+      if (!autoplay || !lanes.length || playing) return;
+      autoplay = false;
+      if (prefersReducedMotion()) return;
+      play();
+      autoplaying = true;
+    };
+    if (typeof IntersectionObserver !== 'function') { start(); return; }
+    autoplayWatch = new IntersectionObserver((entries) => {
+      const e = entries[entries.length - 1];
+      if (e.isIntersecting && (e.intersectionRatio >= 0.3 || e.intersectionRect.height >= innerHeight * 0.5)) start();
+      else if (!e.isIntersecting && autoplaying) {
+        pause();
+        setCursor(0, false);
+        autoplay = true; // seen again, it plays from the start
+      }
+    }, { threshold: [0, 0.1, 0.2, 0.3, 0.5] });
+    autoplayWatch.observe(scroll);
   }
 
   // ---- the time cursor -----------------------------------------------------------------------
@@ -349,6 +388,7 @@ export function mount(element, deps) {
   function pause() {
     if (!playing) return;
     playing = false;
+    autoplaying = false;
     cancelAnimationFrame(frame);
     root.classList.remove('is-playing');
     setPlayButton();
@@ -368,7 +408,8 @@ export function mount(element, deps) {
     if (tableMode && lanes.length && !tables.firstChild) tables.append(...buildTables(lanes, t, { view, streams: streamsWanted && !streamsBlocker }));
     scroll.hidden = tableMode && lanes.length > 0; // a message stays visible in table mode
     if (!scroll.hidden) revealRows(); // the chart may come back where other rows are on screen
-    viewBar.bar.hidden = !lanes.length || (tableMode && kind === 'svg');
+    viewBar.bar.hidden = !lanes.length;
+    viewBar.zoom.hidden = tableMode && kind === 'svg'; // the table lists every op: nothing to zoom
     tables.hidden = !tableMode;
     legendSlot.hidden = tableMode;
     transport.table.setAttribute('aria-pressed', String(tableMode));
@@ -488,6 +529,10 @@ export function mount(element, deps) {
     },
     streams: toggleStreams,
     memory: toggleMemory,
+    help: () => {
+      help.hidden = !help.hidden;
+      transport.help.setAttribute('aria-expanded', String(!help.hidden));
+    },
   };
 
   root.addEventListener('click', (event) => {
@@ -603,6 +648,7 @@ export function mount(element, deps) {
     },
     destroy() {
       token += 1;
+      autoplayWatch?.disconnect();
       cancelAnimationFrame(frame);
       cancelAnimationFrame(viewFrame);
       resize.disconnect();
