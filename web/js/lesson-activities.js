@@ -10,6 +10,7 @@ import * as quizView from './views/quiz.js';
 import * as progressView from './views/progress-panel.js';
 import * as contentsView from './views/lesson-contents.js';
 import { quizQuestionIds, summarize } from './lib/progress.js';
+import { lessonFiguresOf } from './lib/exercise-model.js';
 import { h } from './ui/dom.js';
 
 /** The lesson's order of exercises (the Exercises section lists them in this order too). */
@@ -149,8 +150,11 @@ export function createActivities(deps) {
       const mountOne = (index) => {
         const id = order[index];
         slots[index].replaceChildren();
+        // The lesson's figures that draw one of its runs, by their numbers (lesson-reader.js numbers them).
+        const figures = lessonFiguresOf(definitions[index], ctx.configs ?? new Map())
+          .map((simId) => Number(el.parentElement.querySelector(`.sim-widget[data-sim-id="${simId}"]`)?.dataset.figure)).filter(Boolean);
         const view = exerciseView.mount(slots[index], {
-          t, lang: ctx.lang, sim: deps.sim, definition: definitions[index], number: index + 1,
+          t, lang: ctx.lang, sim: deps.sim, definition: definitions[index], number: index + 1, figures,
           saved: deps.progress.get().exercises[id] || null,
           onResult: (record) => deps.progress.recordExercise(id, record).exercises[id],
           mountRun: deps.mountRun, schedules: deps.schedules, reducedMotion: deps.reducedMotion, linkFor: deps.linkFor,
