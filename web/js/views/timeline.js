@@ -22,8 +22,9 @@ import { mountLane, loadCanvas, canvasReady } from '../ui/timeline-lane.js';
 import { createOverview } from '../ui/timeline-overview.js';
 import { bindGestures } from '../ui/timeline-gestures.js';
 import { readPalette } from '../ui/timeline-palette.js';
-import { normalizeTimeline, opCount, opRecord, eventTimesOf, nextEvent, prevEvent, describeOp } from '../lib/timeline-data.js';
-import { opTracks, rendererFor, partCountOf } from '../lib/timeline-lod.js';
+import { normalizeTimeline, nextEvent, prevEvent, describeOp } from '../lib/timeline-data.js';
+import { rendererFor } from '../lib/timeline-lod.js';
+import { runSet } from '../lib/timeline-runs.js';
 import { memorySteps } from '../lib/timeline-memory.js';
 import { laneLayout } from '../lib/timeline-layout.js';
 import { viewLimits, fitView, clampView, zoomView, panView, followView, revealSpan, isFit, magnification, xToTime, viewKeyAction, applyViewAction, ZOOM_STEP } from '../lib/timeline-viewport.js';
@@ -267,20 +268,10 @@ export function mount(element, deps) {
     if (mine !== token) return; // a newer config was asked for meanwhile
     root.classList.remove('is-loading');
     if (deps.onError) deps.onError(null);
-    let shortest = Infinity;
-    lanes = results.map((result, i) => {
-      const { tracks, shortestOp } = opTracks(result);
-      shortest = Math.min(shortest, shortestOp);
-      const lane = { result, tracks, title: titles[i], opCount: opCount(result), rows: null, memory: null };
-      lane.parts = partCountOf(tracks, result.comm);
-      lane.opAt = (rank, seq) => (lane.rows ? lane.rows[rank][seq] : opRecord(result, rank, seq, tracks[rank].index[seq]));
-      return lane;
-    });
-    makespan = Math.max(...results.map((r) => r.makespan));
-    limits = viewLimits(makespan, shortest);
+    // Any number of runs on one axis: the model is lib/timeline-runs.js's.
+    ({ lanes, makespan, limits, events } = runSet(results, titles));
     view = fitView(limits);
     focusOp = null;
-    events = eventTimesOf(lanes.map((l) => l.tracks));
     cursor = wantedT === null ? makespan : clamp(wantedT, 0, makespan);
     await redraw();
     if (mine !== token || !lanes.length) return;
