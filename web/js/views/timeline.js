@@ -156,7 +156,10 @@ export function mount(element, deps) {
 
   /** A chart taller than most of the screen keeps its controls and axis on screen (widgets.css). */
   function markTall() {
-    root.classList.toggle('is-tall', !scroll.hidden && scroll.offsetHeight > innerHeight * 0.75);
+    const tall = !scroll.hidden && scroll.offsetHeight > innerHeight * 0.75;
+    root.classList.toggle('is-tall', tall);
+    // The axis sticks just under the transport bar.
+    if (tall) root.style.setProperty('--dpl-sticky-top', `${transport.bar.offsetHeight}px`);
   }
 
   /** Paints the current view in every lane and on the overview strip. */
