@@ -246,6 +246,29 @@ test('the memory lane shows each rank\'s in-flight activations with core\'s peak
   }
 });
 
+test('a gesture\'s frames leave out ids and pair triangles; once it stops the view is painted whole', async () => {
+  // DualPipe 8 x 1024 (a canvas run with full-height rows, where ids and split pair cells show).
+  const { context, page, log } = await openPage(site.browser, { viewport: { width: 1280, height: 900 } });
+  try {
+    await page.goto(`${site.server.url}#view=timeline&schedule=dualpipe&ranks=8&microbatches=1024`);
+    await page.waitForSelector(`${SCOPE} .dpl-timeline-canvas`, { timeout: 60000 });
+    for (let i = 0; i < 6; i++) await page.click(`${SCOPE} [data-action="zoomIn"]`);
+    assert.equal(await page.$eval(`${SCOPE} .dpl-timeline-canvas`, (c) => c.dataset.paint), 'whole', 'a button paints whole');
+    // One ctrl+wheel step: that frame is a draft...
+    const during = await page.$eval(`${SCOPE} .dpl-lane-plot`, (el) => new Promise((resolve) => {
+      const box = el.getBoundingClientRect();
+      el.dispatchEvent(new WheelEvent('wheel', { bubbles: true, cancelable: true, ctrlKey: true, clientX: box.left + box.width / 2, clientY: box.top + 60, deltaY: -40 }));
+      requestAnimationFrame(() => requestAnimationFrame(() => resolve(el.querySelector('canvas').dataset.paint)));
+    }));
+    assert.equal(during, 'draft');
+    // ...and with the gesture over, the same view is painted whole (no fixed wait: its attribute says so).
+    await page.waitForFunction((s) => document.querySelector(`${s} .dpl-timeline-canvas`).dataset.paint === 'whole', SCOPE);
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('a panned canvas shows the same pixels as the same view painted afresh (to one level of a channel)', async () => {
   // Panning moves the canvas in its window, paints the margin ahead and shifts the bitmap when the
   // window leaves it (ui/timeline-canvas.js): what the window shows must be what painting the

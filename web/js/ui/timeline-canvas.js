@@ -251,6 +251,9 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }
   let backCtx = null;
   let diagonal = false; // this view's pair cells are split diagonally (see paintColumns)
   let labelled = false; // this view draws micro-batch ids
+  let drafting = false; // this render is a gesture's frame: ids wait for the gesture to end
+  let drafted = false; // something painted since the last whole paint lacks its ids
+  let screenMoved = true; // the page scrolled or resized since the rows on screen were last read
 
   /** The part of the lane inside the viewport (CSS pixels from its top), or null while it has no box (hidden). */
   function onScreen() {
@@ -309,6 +312,7 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }
 
   /** After a scroll or resize: paints the view afresh if rows came on screen that the canvas lacks. */
   function reveal() {
+    screenMoved = false;
     if (!holdsRowsOnScreen()) render(view);
   }
 
@@ -375,11 +379,19 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }
     return at;
   }
 
-  function render(next) {
-    // A whole paint costs more than finding the rows on screen (which may lay the page out).
-    const at = rows ? columnOf(next) : null;
+  /**
+   * Shows view `next`. `draft` (a gesture under way): no micro-batch ids and pair cells as halves
+   * rather than triangles, the costliest details of a paint; the next render that is not a draft
+   * paints the view afresh with them, so what settles is exactly a whole paint.
+   */
+  function render(next, { draft = false } = {}) {
+    // A whole paint costs more than finding the rows on screen, but that reads the page's layout:
+    // only after a scroll or a resize (reveal() keeps up with those), never on a gesture's frame.
+    const at = rows && !(drafted && !draft) ? columnOf(next) : null;
+    drafting = draft;
     if (at === null) {
-      holdsRowsOnScreen();
+      if (screenMoved || !rows) holdsRowsOnScreen();
+      screenMoved = false;
       paintAfresh(next);
     } else {
       if (at === offset) return;
@@ -394,8 +406,11 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }
   /** Decisions taken per view (see labelsFor) and the dots' phase for the canvas's scale. */
   function prepare() {
     ctx.setTransform(dpr, 0, 0, dpr, 0, -rows.top * dpr); // canvas columns across, lane y down
-    diagonal = labelPx && opsInView(view) <= MAX_DIAGONAL_OPS;
-    labelled = labelsFor(view);
+    // A gesture's frames draw pair cells as halves and no ids: the two costliest details.
+    diagonal = !drafting && labelPx && opsInView(view) <= MAX_DIAGONAL_OPS;
+    labelled = !drafting && labelsFor(view);
+    drafted ||= drafting && labelPx;
+    canvas.dataset.paint = drafted ? 'draft' : 'whole'; // for tests: ids and pair triangles wait
     // The dots move with the ops: anchored at time 0, at a whole pixel.
     const phase = -Math.round(origin * k) % DOT_TILE;
     for (const pattern of Object.values(dots)) pattern.setTransform(new DOMMatrix([1, 0, 0, 1, phase, 0]));
@@ -407,6 +422,7 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }
    */
   function paintAfresh(next) {
     view = next;
+    drafted = false;
     k = L.plotWidth / (next.end - next.start);
     origin = next.start - margin / k;
     prepare();
@@ -554,7 +570,8 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }
         } else {
           const isW = cat >> 1 === W_KIND;
           batches.add(isW && !single ? GROUPED_W + (cat & 1) : cat, level, x, y, w, L.rowHeight);
-          if (single && ((cat & 1) === 1 || labelPx || isW)) details.push(x, y, w, cat, r, runs.op[j]);
+          // Details: the dots of direction 1, and ids where a row is tall enough for one.
+          if (single && ((cat & 1) === 1 || (labelPx && labelled))) details.push(x, y, w, cat, r, runs.op[j]);
         }
       }
     }

@@ -39,6 +39,8 @@ import { icon } from '../ui/icons.js';
 const SECONDS_PER_RUN = 12;
 /** Under prefers-reduced-motion, play jumps op by op, one still frame per this many ms (at 1x). */
 const REDUCED_STEP_MS = 900;
+/** A gesture has stopped once its view has not moved for this long: then ids are painted. */
+const SETTLE_MS = 150;
 
 export function mount(element, deps) {
   const t = deps.t;
@@ -93,6 +95,8 @@ export function mount(element, deps) {
   let resizeTimer = 0;
   let lastWidth = 0;
   let autoplay = false;
+  let settleTimer = 0; // the whole paint after a gesture's drafts
+  let plotBox = null; // the first lane's box on the page, until a scroll, resize or draw moves it
   let autoplayWatch = null; // waits for the chart to be on screen before an autoplay
   let autoplaying = false; // playing by itself, the learner has not touched it since
 
@@ -129,6 +133,7 @@ export function mount(element, deps) {
     scroll.style.minHeight = '';
     const available = scroll.clientWidth || element.clientWidth || 800;
     lastWidth = available;
+    plotBox = null;
     const streams = streamsWanted && !streamsBlocker;
     if (memoryWanted) for (const lane of lanes) lane.memory ??= memorySteps(lane.result);
     const memoryMax = memoryWanted ? Math.max(1, ...lanes.flatMap((l) => l.memory.map((m) => m.peak))) : 0;
@@ -162,12 +167,18 @@ export function mount(element, deps) {
     if (tall) root.style.setProperty('--dpl-sticky-top', `${transport.bar.offsetHeight}px`);
   }
 
-  /** Paints the current view in every lane and on the overview strip. */
-  function render() {
+  /**
+   * Paints the current view in every lane and on the overview strip. During a gesture (`draft`)
+   * a canvas lane leaves out micro-batch ids, and paints them once the gesture has stopped for
+   * SETTLE_MS: a frame of a pan or a zoom then stays within its budget.
+   */
+  function render({ draft = false } = {}) {
     cancelAnimationFrame(viewFrame);
     viewFrame = 0;
+    clearTimeout(settleTimer);
+    if (draft) settleTimer = setTimeout(() => render(), SETTLE_MS);
     for (const lane of lanes) {
-      lane.drawn.render(view);
+      lane.drawn.render(view, { draft });
       lane.drawn.setCursor(cursor ?? makespan);
     }
     overview.setView(view);
@@ -187,7 +198,7 @@ export function mount(element, deps) {
     if (clamped.start === view.start && clamped.end === view.end) return;
     view = clamped;
     if (now) render();
-    else if (!viewFrame) viewFrame = requestAnimationFrame(render);
+    else if (!viewFrame) viewFrame = requestAnimationFrame(() => render({ draft: true }));
   }
 
   /** Zoom around the cursor when it is in view, else around the view's middle. */
@@ -545,10 +556,13 @@ export function mount(element, deps) {
     report({ speed });
   });
 
+  // A gesture's anchor, from the lane's box read once per scroll, resize or draw: reading it on
+  // every wheel event laid the page out in the middle of each zoom frame.
   const laneAt = (clientX) => {
     const lane = lanes[0];
     if (!lane) return null;
-    const box = lane.drawn.element.getBoundingClientRect();
+    plotBox ??= lane.drawn.element.getBoundingClientRect();
+    const box = plotBox;
     const x = clientX - box.left - lane.layout.left;
     return x >= 0 && x <= lane.layout.plotWidth ? xToTime(view, lane.layout.plotWidth, x) : null;
   };
@@ -589,7 +603,10 @@ export function mount(element, deps) {
   resize.observe(element);
   // A canvas lane holds only the rows on screen: whatever scrolls (the page, a container of the
   // widget: scroll events do not bubble, so capture them) or resizes may bring others in.
-  const revealRows = () => { for (const lane of lanes) lane.drawn?.reveal(); };
+  const revealRows = () => {
+    plotBox = null;
+    for (const lane of lanes) lane.drawn?.reveal();
+  };
   const scrollWatch = { capture: true, passive: true };
   document.addEventListener('scroll', revealRows, scrollWatch);
   globalThis.addEventListener('resize', revealRows, { passive: true });
@@ -642,6 +659,7 @@ export function mount(element, deps) {
     },
     destroy() {
       token += 1;
+      clearTimeout(settleTimer);
       autoplayWatch?.disconnect();
       cancelAnimationFrame(frame);
       cancelAnimationFrame(viewFrame);
