@@ -61,7 +61,8 @@ test('planner: counts in words in its inputs and its plan, never e-notation; the
   try {
     await page.goto(`${site.server.url}#view=planner&plan=deepseek-v3-2048-h800`);
     await page.waitForSelector('.view-planner .dpl-planner-output table');
-    assert.equal(await page.inputValue('.view-planner input[name="model.totalParams"]'), '671.026 billion'); // the preset's 671.026e9
+    // Every digit of the preset's 671,026,419,200: the form sends what it shows.
+    assert.equal(await page.inputValue('.view-planner input[name="model.totalParams"]'), '671.0264192 billion');
     assert.equal(await page.inputValue('.view-planner input[name="trainingTokens"]'), '14.8 trillion');
     // A count typed in words reaches the simulator as the number, and the address keeps its digits.
     await page.fill('.view-planner input[name="model.totalParams"]', '700 billion');

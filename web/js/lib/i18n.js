@@ -59,7 +59,7 @@ export const STRINGS = {
     'legend.Bi': 'input part B − W',
     'legend.W': 'weight part W',
     'legend.FB': 'pair F&B',
-    'legend.idle': 'idle (the bubble)',
+    'legend.idle': 'idle (bubble)',
     'legend.dir1': 'dotted: direction 1',
     'stat.makespan': 'step time {v}',
     'stat.bubbleMax': 'max idle per rank {v}',

@@ -52,7 +52,7 @@ const RECOMMENDATIONS = new Set(['fits-one-gpu', 'under-1b-tokens']);
  */
 function numberText(n, t) {
   if (typeof n !== 'number' || !Number.isFinite(n)) return n === undefined || n === null ? '' : String(n);
-  return countWords(n, t, 6);
+  return countWords(n, t, 15); // every digit: the form sends what it shows ("671.0264192 billion")
 }
 
 /**
@@ -62,7 +62,8 @@ function numberText(n, t) {
  */
 function parseNumber(text) {
   const parsed = parseAnswer(text, 'params');
-  return parsed.ok ? parsed.value : text.trim();
+  // 15 significant digits: "671.0264192 billion" is 671026419200, not its float product's ...0.00006.
+  return parsed.ok ? Number(parsed.value.toPrecision(15)) : text.trim();
 }
 
 /** The address's text for a number field: its value in plain digits ("671026000000"), or the text as typed. */
