@@ -282,8 +282,24 @@ export interface CatalogueSchedule extends ScheduleInfo {
   timings: ('dependency' | 'runtime')[];
   /** The simpler schedule the planner's rollback falls back to; null when nothing is simpler. */
   fallback: string | null;
-  /** DeepSeek's table formula, the region where it is exact, and its source ("" when none). */
-  reference: { formula: string; condition: string; source: string };
+  /**
+   * DeepSeek's table formula, the region where it is exact (in English, and as data a client can
+   * word itself), and its source ("" when none).
+   */
+  reference: { formula: string; condition: string; region: RegionOfFormula; source: string };
+}
+
+/** One comparison of a formula's region, in the formulas' symbols: `W <= F` is {left: 'W', op: '<=', right: 'F'}. */
+export interface RegionClause { left: string; op: '=' | '<=' | '>='; right: string }
+
+/**
+ * Where a published formula equals the simulated bubble: every clause of one alternative of `any`
+ * (none: always) and every clause of `all`; `note` says what the clauses do not, with a stable id.
+ */
+export interface RegionOfFormula {
+  any: RegionClause[][];
+  all: RegionClause[];
+  note: { id: string; text: string } | null;
 }
 
 /** Everything a client needs to know about the simulator (`pipesim catalogue`). */

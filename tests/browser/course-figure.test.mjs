@@ -88,11 +88,12 @@ test('a quote-free DualPipeV 4x10 renders exactly the simulated ops inside the c
       assert.notEqual(s.op.fill, 'rgb(255, 0, 0)');
       // The course's figure frame, in the course's variables for this theme.
       const expect = theme === 'light'
-        ? { rule: 'rgb(212, 210, 200)', bg: 'rgb(250, 250, 245)', blueprint: 'rgb(53, 83, 255)' }
-        : { rule: 'rgb(44, 49, 80)', bg: 'rgb(10, 13, 26)', blueprint: 'rgb(107, 142, 255)' };
+        ? { rule: 'rgb(212, 210, 200)', bg: 'rgb(250, 250, 245)', blueprint: 'rgb(53, 83, 255)', backward: 'rgb(143, 60, 0)' }
+        : { rule: 'rgb(44, 49, 80)', bg: 'rgb(10, 13, 26)', blueprint: 'rgb(107, 142, 255)', backward: 'rgb(180, 80, 26)' };
       assert.deepEqual([s.frame['border-top-style'], s.frame['border-top-color'], s.frame['background-color']], ['solid', expect.rule, expect.bg]);
       assert.deepEqual([s.label.color, s.label['text-transform']], [expect.blueprint, 'uppercase']);
-      assert.equal(s.op.fill, expect.blueprint, 'direction 0 takes the course\'s --blueprint');
+      // Op colours are the kinds' (widgets.css --dpl-op-*), in the palette of the course's theme.
+      assert.equal(s.op.fill, expect.backward, 'a full backward takes the theme\'s backward colour');
       await screenshot(page, `course-figure-dualpipev-${theme}.png`, { fullPage: true });
       assert.deepEqual(log.errors, []);
       assert.deepEqual(log.requests.filter((u) => !u.startsWith(site.server.url)), []);

@@ -73,9 +73,10 @@ test('the classic-script figure widget registers with the course\'s LF and mount
     assert.deepEqual(types, ['function', 'function', 'function']);
     const [drawn] = await readDrawnOps(page, '#fig');
     assert.deepEqual(drawn, expectedOps(site.api.simulate({ schedule: 'dualpipe', ranks: 4, microbatches: 8 })));
-    // In its shadow root, the course's dark --blueprint colours direction 0's full backward.
+    // In its shadow root, the course's dark theme picks the widget's dark palette: a full
+    // backward in the dark theme's backward colour (widgets.css --dpl-op-B), on the course's --bg.
     const fill = await page.$eval('#fig .dpl-cell.k-B.d-0', (r) => getComputedStyle(r).fill);
-    assert.equal(fill, 'rgb(107, 142, 255)');
+    assert.equal(fill, 'rgb(180, 80, 26)');
     await page.waitForSelector('#sweep .dpl-sweep-svg');
     await screenshot(page, 'embed-figure-dark.png', { fullPage: true });
     assert.deepEqual(log.errors, []);

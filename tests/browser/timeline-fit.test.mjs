@@ -173,7 +173,8 @@ test('the sweep opens with both charts showing on a 1280x800 first screen, its s
       assert.equal(seen.charts.length, 2, `${lang}: ${seen.charts.length} charts`);
       // At least 150 px of each plot shows (a two-row band left only the charts' titles there).
       for (const top of seen.charts) assert.ok(top + 150 <= seen.height, `${lang}: a chart starts at ${top} px of ${seen.height}`);
-      assert.equal(seen.inputs.length, 8, `${lang}: ranks, micro-batches, chunks and five costs: ${seen.inputs.length}`);
+      // Varying micro-batches, the band leaves out their fixed count (issue 29): ranks, chunks, five costs.
+      assert.equal(seen.inputs.length, 7, `${lang}: ranks, chunks and five costs: ${seen.inputs.length}`);
       assert.equal(new Set(seen.inputs).size, 1, `${lang}: the band's inputs are not on one line: ${seen.inputs}`);
     } finally {
       await context.close();

@@ -110,8 +110,8 @@ namespace pipesim {
   /* budget, bubble, communication, memory, activations */                                        \
   X(StepBudget, "plan.step.budget",                                                               \
     "About {gpuHours:k0} GPU-hours, scaled from DeepSeek-V3's {reference:k0} H800 GPU-hours per "  \
-    "trillion tokens at {referenceActive:si} active parameters{unknownGpu}; give gpuHours to use "  \
-    "your own figure.")         \
+    "trillion tokens at {referenceActive:si} active parameters{unknownGpu}; enter the run's "       \
+    "GPU-hours to use your own figure.")                                                          \
   X(PartUnknownGpu, "plan.part.unknown_gpu",                                                      \
     " (GPU model \"{gpu}\" not in our table: assumed as fast as an H800)")                        \
   X(StepBubble, "plan.step.bubble",                                                               \

@@ -5,7 +5,7 @@
 import { createSimClient } from '../lib/sim-client.js';
 import { withCache } from '../lib/sim-cache.js';
 import { translator, loadLanguage, isLoaded } from '../lib/i18n.js';
-import { parseParams, paramsFrom, configOf } from '../state.js';
+import { parseParams, paramsFrom, configOf, comparedSchedules } from '../state.js';
 import { h, errorBox } from '../ui/dom.js';
 import { laneTitle } from '../lib/schedules.js';
 import * as timelineView from '../views/timeline.js';
@@ -99,7 +99,7 @@ export function mountWidget(element, input, defaults = {}) {
       view.update({ ranks: state.ranks, microbatches: state.microbatches, chunks: state.chunks, costs: state.costs, axis: state.axis, table: state.table });
     } else {
       const configs = [configOf(state)];
-      if (state.compare) configs.push(configOf(state, state.compare));
+      for (const name of comparedSchedules(state)) configs.push(configOf(state, name));
       const titles = configs.map((c) => laneTitle(c, t));
       view.update({ configs, titles, t: state.t, table: state.table, speed: state.speed, streams: state.streams, memory: state.memory });
     }

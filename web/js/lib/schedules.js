@@ -31,10 +31,16 @@ export function scheduleIndex(name) {
   return SCHEDULE_NAMES.indexOf(name);
 }
 
-/** A timeline lane's title: "DualPipe · 8 ranks · 20 micro-batches", counted in the language's plurals. */
-export function laneTitle(config, t) {
+/**
+ * A timeline lane's title: "DualPipe · 8 ranks · 20 micro-batches", counted in the language's
+ * plurals; without the shape ({shape: false}: "DualPipe") where the controls beside the chart
+ * already say it (a lesson widget's), so it is said once.
+ */
+export function laneTitle(config, t, { shape = true } = {}) {
   const count = (key, n) => (typeof n === 'number' ? t.plural(key, n) : String(n));
-  const title = t('lane.title', { schedule: scheduleTitle(config.schedule, t), ranks: count('lane.ranks', config.ranks), mb: count('lane.mb', config.microbatches) });
+  const title = shape
+    ? t('lane.title', { schedule: scheduleTitle(config.schedule, t), ranks: count('lane.ranks', config.ranks), mb: count('lane.mb', config.microbatches) })
+    : scheduleTitle(config.schedule, t);
   return config.timing && config.timing !== CATALOGUE.timing.default ? `${title} · ${t(`timing.lane.${config.timing}`)}` : title;
 }
 
