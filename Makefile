@@ -4,7 +4,7 @@ PORT ?= 8000
 # Compile jobs: every core the machine has (CI machines may have more than the 2 of a dev box).
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all native wasm site test test-native test-wasm test-js test-sanitize fuzz serve bench goldens deps clean
+.PHONY: all native wasm site course-bundle test test-native test-wasm test-js test-sanitize fuzz serve bench goldens deps clean
 
 all: native
 
@@ -27,6 +27,11 @@ wasm: deps
 site: wasm
 	node scripts/build-site.mjs
 
+# What a pull request to the course site copies in (docs/embedding.md, "For the course"): one
+# classic script and its folder, in the git-ignored dist/course/.
+course-bundle: site
+	node scripts/build-course.mjs
+
 # Tests run JOBS at a time: the CLI's hostile-input script alone takes half a minute or more.
 test-native: native
 	ctest --preset native -j $(JOBS)
@@ -41,8 +46,9 @@ JS_TEST_DIRS = $(wildcard tests/wasm/ tests/lessons/ tests/browser/)
 # spends much of its time waiting on Chromium, the worker and the server. Measured on 2 cores,
 # the whole JS suite: 2 at a time 754 s, 3 at a time 951 s (load 10-17); one at a time, before
 # this session's test trims, 907 s. With more cores, cores - 1 at a time.
+# course-bundle builds the site first; tests/browser/course-*.test.mjs mount dist/course/.
 TEST_CONCURRENCY ?= $(shell n=$$(nproc 2>/dev/null || echo 2); echo $$(( n > 3 ? n - 1 : 2 )))
-test-js: site native
+test-js: course-bundle native
 	node node_modules/typescript/bin/tsc -p tests/types
 	node --test --test-concurrency=$(TEST_CONCURRENCY) $(JS_TEST_DIRS)
 
@@ -83,4 +89,4 @@ goldens: native
 	scripts/regenerate-goldens.sh
 
 clean:
-	rm -rf build web/generated
+	rm -rf build web/generated dist

@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
 import { createServer } from '../scripts/serve.mjs';
+import { LANGS } from '../web/js/lib/locales.js';
 
 const RUNS = 5;
 const TRACED_RUNS = 3;
@@ -128,7 +129,7 @@ export async function benchPages(browser, origin, web) {
       ['lesson page, first live widget (goal <= 500 ms)', '#view=lesson', '.sim-widget .dpl-op'],
       ['timeline tab (goal <= 400 ms)', '#view=timeline', '#timeline-root .dpl-op'],
     ];
-    for (const lang of ['en', 'hi']) {
+    for (const lang of LANGS) {
       for (const [what, hash, selector] of pages) {
         const wall = { page: [], reference: [] };
         const cpu = { page: [], reference: [] };
@@ -151,7 +152,7 @@ export async function benchPages(browser, origin, web) {
     server.close();
     rmSync(root, { recursive: true, force: true });
   }
-  for (const lang of ['en', 'hi']) {
+  for (const lang of LANGS) {
     const p = await payload(browser, `${origin}/#view=lesson&lang=${lang}`, web);
     console.log(`  lesson page payload (${lang}): ${p.count} files, ${(p.gz / 1024).toFixed(1)} KB gzipped; fonts fetched: ${p.fonts.join(', ') || 'none'}`);
   }

@@ -22,6 +22,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import MarkdownIt from 'markdown-it';
 import { bundlePage, minifyModule } from './bundle-page.mjs';
 import { writeFirstRuns } from './first-runs.mjs';
+import { writeFontSets, FontError } from './font-sets.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const WASM_BUILD = path.join(ROOT, 'build/wasm/wasm');
@@ -165,22 +166,17 @@ async function copyModule() {
   return { module: 'pipesim.mjs', wasm: 'pipesim.wasm', api: 'pipesim.js', types: 'pipesim.d.ts' };
 }
 
-// The Devanagari web font the Hindi pages render in (web/css/fonts.css declares it), from the npm
-// package in the committed lockfile: the Devanagari subset only, in the two weights the page
-// uses, with its licence. Served from the page's own origin; never fetched from a CDN.
-const FONT_PACKAGE = path.join(ROOT, 'node_modules/@fontsource/noto-sans-devanagari');
-const FONT_FILES = [400, 700].map((w) => `noto-sans-devanagari-devanagari-${w}-normal.woff2`);
-
+// The web fonts (web/js/lib/font-sets.js), from the npm packages of the committed lockfile, with
+// their licences and one stylesheet per set, into generated/fonts/: the Hindi page's Devanagari
+// files (web/css/fonts.css declares them) and every set the course figure loads from the sources
+// (js/embed/figure-widget.js). Served from the page's own origin; never fetched from a CDN.
 async function copyFonts() {
-  await mkdir(path.join(OUT, 'fonts'), { recursive: true });
-  for (const [from, to] of [...FONT_FILES.map((f) => [`files/${f}`, f]), ['LICENSE', 'noto-sans-devanagari-LICENSE.txt']]) {
-    try {
-      await copyFile(path.join(FONT_PACKAGE, from), path.join(OUT, 'fonts', to));
-    } catch {
-      throw new BuildError(`missing ${path.relative(ROOT, path.join(FONT_PACKAGE, from))}: run \`npm ci\` first`);
-    }
+  try {
+    return (await writeFontSets(path.join(OUT, 'fonts'))).map((f) => `fonts/${f}`);
+  } catch (error) {
+    if (error instanceof FontError) throw new BuildError(error.message);
+    throw error;
   }
-  return FONT_FILES.map((f) => `fonts/${f}`);
 }
 
 // The catalogue of the module just copied (schedules, limits, defaults, timeline columns, rules),

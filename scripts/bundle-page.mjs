@@ -22,7 +22,7 @@ import path from 'node:path';
 import * as esbuild from 'esbuild';
 import { rollup } from 'rollup';
 
-const TARGET = 'es2022';
+export const TARGET = 'es2022';
 
 /**
  * The builds, relative to web/, each independent of the others (nothing shared between them), so
@@ -76,7 +76,7 @@ function keepBeside(files) {
 }
 
 /** A Rollup output plugin: each file minified by esbuild, its source map carried through. */
-const minifyChunks = {
+export const minifyChunks = {
   name: 'minify',
   async renderChunk(code, chunk) {
     const { code: minified, map } = await esbuild.transform(code, {

@@ -41,13 +41,15 @@ export const SECURITY_HEADERS = {
   'X-Content-Type-Options': 'nosniff',
 };
 
-// The course site loads figure-widget.js with a classic <script>, which import()s our modules
-// and the wasm from another origin: module scripts and the wasm fetch need CORS for that. So the
-// scripts and the module (js/, and the wasm with its glue in generated/) carry it, when they are
-// served; pages, styles, data and errors do not.
+// A page of another origin may embed the lab (the course figure, figures-dualpipe.js, served
+// from here): its browser fetches our module scripts, the wasm, the web fonts (@font-face loads
+// are CORS requests: without the header every letter of a script the machine has no font for
+// is a box), stylesheets and data in CORS mode, so every such file carries the header when it
+// is served. Pages and error responses do not.
 const CORS_HEADERS = { 'Access-Control-Allow-Origin': '*' };
+const CORS_TYPES = new Set(['.js', '.mjs', '.wasm', '.woff2', '.css', '.json']);
 export function needsCors(urlPath) {
-  return /^\/(js|generated)\/.*\.(js|mjs|wasm)$/.test(urlPath);
+  return CORS_TYPES.has(path.extname(urlPath).toLowerCase());
 }
 
 function parseArgs(argv) {
@@ -65,8 +67,8 @@ function parseArgs(argv) {
   return options;
 }
 
-function sendText(res, status, text, extra = {}) {
-  res.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': 'text/plain; charset=utf-8',
+function sendText(res, security, status, text, extra = {}) {
+  res.writeHead(status, { ...security, 'Content-Type': 'text/plain; charset=utf-8',
                           'Content-Length': Buffer.byteLength(text), ...extra });
   res.end(res.req.method === 'HEAD' ? undefined : text);
 }
@@ -112,30 +114,30 @@ function quotedPath(urlPath) {
   return safe.length > 80 ? `${safe.slice(0, 77)}...` : safe;
 }
 
-async function handle(req, res, root) {
+async function handle(req, res, root, security) {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
-    sendText(res, 405, 'Method Not Allowed\n', { Allow: 'GET, HEAD' });
+    sendText(res, security, 405, 'Method Not Allowed\n', { Allow: 'GET, HEAD' });
     return;
   }
   const urlPath = normalisePath(req.url);
   const found = await resolveFile(root, urlPath);
   if (found.redirect) {
-    sendText(res, 301, 'Moved Permanently\n', { Location: found.redirect });
+    sendText(res, security, 301, 'Moved Permanently\n', { Location: found.redirect });
   } else if (found.status) {
     const reason = { 400: 'Bad Request', 403: 'Forbidden', 404: 'Not Found' }[found.status];
-    sendText(res, found.status, `${reason}: ${quotedPath(urlPath)}\n`);
+    sendText(res, security, found.status, `${reason}: ${quotedPath(urlPath)}\n`);
   } else {
     // no-cache: a rebuild must reach the next reload. The validator lets the browser revalidate
     // instead of downloading again: each sweep worker loads the same module, and gets a 304.
     const etag = `"${found.size.toString(16)}-${found.mtime.getTime().toString(16)}"`;
     const cache = { 'Cache-Control': 'no-cache', ETag: etag, ...(needsCors(urlPath) ? CORS_HEADERS : {}) };
     if (req.headers['if-none-match'] === etag) {
-      res.writeHead(304, { ...SECURITY_HEADERS, ...cache });
+      res.writeHead(304, { ...security, ...cache });
       res.end();
       return;
     }
     res.writeHead(200, {
-      ...SECURITY_HEADERS,
+      ...security,
       'Content-Type': MIME_TYPES[path.extname(found.file).toLowerCase()] ?? 'application/octet-stream',
       'Content-Length': found.size,
       ...cache,
@@ -145,16 +147,20 @@ async function handle(req, res, root) {
   }
 }
 
-export function createServer(rootDir) {
+/**
+ * The server of `rootDir`. `security`: the headers every response carries (the page's CSP...);
+ * tests that stand in for another site (the course, which sends none) pass {}.
+ */
+export function createServer(rootDir, { security = SECURITY_HEADERS } = {}) {
   const rootPromise = realpath(rootDir);
   return http.createServer(async (req, res) => {
     try {
-      await handle(req, res, await rootPromise);
+      await handle(req, res, await rootPromise, security);
     } catch {
       // Never an unhandled rejection (it would stop the server): a plain 500, or a cut connection
       // if the headers were already sent.
       if (res.headersSent) res.destroy();
-      else sendText(res, 500, 'Internal Server Error\n');
+      else sendText(res, security, 500, 'Internal Server Error\n');
     }
   });
 }

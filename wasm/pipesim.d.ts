@@ -295,8 +295,24 @@ export interface CatalogueSchedule extends ScheduleInfo {
   a2aOverlap: boolean;
   /** The simpler schedule the planner's rollback falls back to; null when nothing is simpler. */
   fallback: string | null;
-  /** DeepSeek's table formula, the region where it is exact, and its source ("" when none). */
-  reference: { formula: string; condition: string; source: string };
+  /**
+   * DeepSeek's table formula, the region where it is exact (in English, and as data a client can
+   * word itself), and its source ("" when none).
+   */
+  reference: { formula: string; condition: string; region: RegionOfFormula; source: string };
+}
+
+/** One comparison of a formula's region, in the formulas' symbols: `W <= F` is {left: 'W', op: '<=', right: 'F'}. */
+export interface RegionClause { left: string; op: '=' | '<=' | '>='; right: string }
+
+/**
+ * Where a published formula equals the simulated bubble: every clause of one alternative of `any`
+ * (none: always) and every clause of `all`; `note` says what the clauses do not, with a stable id.
+ */
+export interface RegionOfFormula {
+  any: RegionClause[][];
+  all: RegionClause[];
+  note: { id: string; text: string } | null;
 }
 
 /** Everything a client needs to know about the simulator (`pipesim catalogue`). */
@@ -351,8 +367,20 @@ export interface RecoverRequest {
   costs?: Costs;
   /** C: cost of the `to` run, GPU-hours per million tokens; default 0.18 (DeepSeek-V3 report §1). */
   gpuHoursPerMillionTokens?: number;
+  /** Tokens of a whole training run to extrapolate to (DeepSeek-V3: 14.8e12); null in results when not given. */
+  trainingTokens?: number;
 }
-export interface RecoverResult extends Required<RecoverRequest> {
+/** The saving at one micro-batch count (same ranks, schedules, costs and baseline). */
+export interface RecoverPoint {
+  microbatches: number;
+  utilizationFrom: number;
+  utilizationTo: number;
+  recoveredGpuHoursPerMillionTokens: number;
+  /** recoveredGpuHoursPerMillionTokens x trainingTokens / 1e6; null without trainingTokens */
+  recoveredGpuHoursForRun: number | null;
+}
+export interface RecoverResult extends Required<Omit<RecoverRequest, 'trainingTokens'>> {
+  trainingTokens: number | null;
   makespanFrom: number;
   makespanTo: number;
   utilizationFrom: number;
@@ -363,6 +391,10 @@ export interface RecoverResult extends Required<RecoverRequest> {
   gpuHoursPerMillionTokensFrom: number;
   /** C x (utilizationTo / utilizationFrom - 1) */
   recoveredGpuHoursPerMillionTokens: number;
+  /** Over trainingTokens, at this request's M and costs; null without trainingTokens */
+  recoveredGpuHoursForRun: number | null;
+  /** The saving at the smallest M both schedules accept, 1.5, 2, 3, 4, 6 and 8 times it, and this M. */
+  byMicrobatches: RecoverPoint[];
   /** The formula in words. */
   definition: string;
 }

@@ -1,6 +1,7 @@
 // pipesim recover | params | trace: flags -> JSON request -> calculator -> text or JSON.
 #include "exercise_commands.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
@@ -15,7 +16,8 @@ namespace pipesim::cli {
 
 const char* const kExerciseUsage =
     R"(  recover    --ranks R --microbatches M --from 1f1b --to dualpipe [--gpu-hours-per-million 0.18]
-             [costs] [--format text|json]   GPU-hours per million tokens the 'to' schedule saves
+             [--training-tokens 14.8e12] [costs] [--format text|json]
+             GPU-hours per million tokens the 'to' schedule saves, at M and at other M
   params     --model llama3-70b|deepseek-v3|custom --pp N [--ep N] [--dp N --optimizer adam|none]
              [--bytes-per-param 2] [--gpu-memory-gb 80] [--format text|json]
              custom: --layers --hidden --intermediate --vocab --heads [--kv-heads --head-dim
@@ -58,8 +60,8 @@ std::string costs_text(const Costs& c) {
 }
 
 Result<std::string> cmd_recover(const std::vector<std::string>& argv) {
-  std::vector<std::string> allowed = {"ranks", "microbatches",          "from",
-                                      "to",    "gpu-hours-per-million", "format"};
+  std::vector<std::string> allowed = {"ranks", "microbatches",          "from",           "to",
+                                      "gpu-hours-per-million", "training-tokens", "format"};
   allowed.insert(allowed.end(), cost_flags().begin(), cost_flags().end());
   const Args args = unwrap(Args::parse(argv, allowed));
   const std::string format = unwrap(args.format({"text", "json"}));
@@ -71,7 +73,8 @@ Result<std::string> cmd_recover(const std::vector<std::string>& argv) {
               {"microbatches", "microbatches"},
               {"from", "from"},
               {"to", "to"},
-              {"gpu-hours-per-million", "gpuHoursPerMillionTokens"}});
+              {"gpu-hours-per-million", "gpuHoursPerMillionTokens"},
+              {"training-tokens", "trainingTokens"}});
   request["costs"] = costs_to_json(costs);
   const RecoverResult r = unwrap(recover_request(request));
   if (format == "json") return recover_result_to_json(r).dump() + "\n";
@@ -90,6 +93,27 @@ Result<std::string> cmd_recover(const std::vector<std::string>& argv) {
       << " GPU-hours per million tokens = baseline x u_to / u_from\n";
   out << "recovered    " << shortest(r.recovered_gpu_hours_per_million_tokens)
       << " GPU-hours per million tokens = baseline x (u_to / u_from - 1)\n";
+  if (r.recovered_gpu_hours_for_run)
+    out << "over the run " << grouped(*r.recovered_gpu_hours_for_run) << " GPU-hours for "
+        << shortest(*q.training_tokens) << " tokens, at M = " << q.microbatches
+        << " and these costs\n";
+  out << "\nrecovered against M (same ranks, costs and baseline):\n";
+  const std::string u_from = "u " + q.from, u_to = "u " + q.to;
+  const std::size_t w_from = std::max<std::size_t>(u_from.size(), 6),
+                    w_to = std::max<std::size_t>(u_to.size(), 6);
+  out << "  " << pad_right("M", 6) << "  " << pad_right(u_from, w_from) << "  "
+      << pad_right(u_to, w_to) << "  per million tokens" << (q.training_tokens ? "  over the run" : "")
+      << "\n";
+  for (const RecoverPoint& p : r.by_microbatches) {
+    out << "  " << pad_right(std::to_string(p.microbatches), 6) << "  "
+        << pad_right(fixed(p.utilization_from, 4), w_from) << "  "
+        << pad_right(fixed(p.utilization_to, 4), w_to) << "  ";
+    std::string row = pad_right(shortest(p.recovered_gpu_hours_per_million_tokens), 18);
+    if (p.recovered_gpu_hours_for_run) row += "  " + pad_right(grouped(*p.recovered_gpu_hours_for_run), 12);
+    if (p.microbatches == q.microbatches) row += "  <- this run";
+    row.erase(row.find_last_not_of(' ') + 1);
+    out << row << "\n";
+  }
   return out.str();
 }
 

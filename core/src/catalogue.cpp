@@ -13,6 +13,23 @@
 namespace pipesim {
 namespace {
 
+Json clauses_json(const std::vector<RegionClause>& clauses) {
+  Json out = Json::array();
+  for (const RegionClause& c : clauses)
+    out.push_back(Json{{"left", c.left}, {"op", c.op}, {"right", c.right}});
+  return out;
+}
+
+/// The formula's region as data, for a client to word in its own language: {any, all, note}.
+Json region_json(const ReferenceBubble& ref) {
+  Json any = Json::array();
+  for (const auto& alternative : ref.any) any.push_back(clauses_json(alternative));
+  return Json{{"any", any},
+              {"all", clauses_json(ref.all)},
+              {"note", ref.note.empty() ? Json(nullptr)
+                                        : Json{{"id", ref.note_id}, {"text", ref.note}}}};
+}
+
 Json schedule_to_json(const ScheduleInfo& info) {
   const ShapeRules& s = info.shape;
   const StageLayout& l = info.layout;
@@ -39,7 +56,10 @@ Json schedule_to_json(const ScheduleInfo& info) {
                                                     {"default", info.chunks.default_chunks}}
                                              : Json(nullptr)},
               {"reference",
-               {{"formula", ref.formula}, {"condition", ref.condition}, {"source", ref.source}}},
+               {{"formula", ref.formula},
+                {"condition", ref.condition},
+                {"region", region_json(ref)},
+                {"source", ref.source}}},
               // the timings this schedule runs under: "runtime" only where the op order is
               // DeepSeek's step() (ScheduleInfo::runtime_timing)
               {"timings", info.runtime_timing

@@ -22,6 +22,24 @@ bool nearly_equal(double a, double b) {
 }
 bool at_most(double a, double b) { return a <= b || nearly_equal(a, b); }
 
+const RegionClause kNoLatency{"p2pLatency", "=", "0"};
+
+/// The region in words, from its clauses and note: alternatives joined by ", or ", every-case
+/// clauses after "; ", the note in parentheses.
+std::string region_text(const ReferenceBubble& ref) {
+  auto clauses = [](const std::vector<RegionClause>& list) {
+    std::string out;
+    for (const RegionClause& c : list)
+      out += (out.empty() ? "" : ", ") + c.left + " " + c.op + " " + c.right;
+    return out;
+  };
+  std::string text;
+  for (const auto& alternative : ref.any) text += (text.empty() ? "" : ", or ") + clauses(alternative);
+  if (!ref.all.empty()) text += (text.empty() ? "" : "; ") + clauses(ref.all);
+  if (!ref.note.empty()) text += " (" + ref.note + ")";
+  return text;
+}
+
 }  // namespace
 
 ReferenceBubble reference_bubble(const std::string& schedule, int ranks, int stages,
@@ -33,18 +51,21 @@ ReferenceBubble reference_bubble(const std::string& schedule, int ranks, int sta
   if (schedule == "gpipe" || schedule == "1f1b") {
     ref.formula = "(PP-1)(F+B)";
     ref.bubble_max = (pp - 1) * (c.forward + c.backward);
-    ref.condition = "p2pLatency = 0";
+    ref.all = {kNoLatency};
     ref.applies = no_latency;
   } else if (schedule == "zb-h1") {
     ref.formula = "(PP-1)(F+B-2W)";
     ref.bubble_max = (pp - 1) * (c.forward + c.backward - 2 * c.weight);
-    ref.condition = "M >= PP, W <= F, W <= B-W, p2pLatency = 0";
+    ref.any = {{{"M", ">=", "PP"}, {"W", "<=", "F"}, {"W", "<=", "B-W"}}};
+    ref.all = {kNoLatency};
     ref.applies = no_latency && microbatches >= stages && at_most(c.weight, c.forward) &&
                   at_most(c.weight, c.backward - c.weight);
   } else if (schedule == "dualpipe" || schedule == "dualpipev") {
     ref.formula = "(PP/2-1)(F&B+B-3W)";
     ref.bubble_max = (pp / 2 - 1) * (c.overlapped + c.backward - 3 * c.weight);
-    ref.condition = "PP = 2, or B-W = F, W <= F, max(F,B) <= F&B <= F+B; p2pLatency = 0";
+    ref.any = {{{"PP", "=", "2"}},
+               {{"B-W", "=", "F"}, {"W", "<=", "F"}, {"max(F,B)", "<=", "F&B"}, {"F&B", "<=", "F+B"}}};
+    ref.all = {kNoLatency};
     const bool in_cost_region = nearly_equal(c.backward - c.weight, c.forward) &&
                                 at_most(c.weight, c.forward) &&
                                 at_most(std::max(c.forward, c.backward), c.overlapped) &&
@@ -57,7 +78,9 @@ ReferenceBubble reference_bubble(const std::string& schedule, int ranks, int sta
     const double pp_ranks = ranks;
     ref.formula = "(PP-1)(F+B)";
     ref.bubble_max = (pp_ranks - 1) * (c.forward + c.backward);
-    ref.condition = "p2pLatency = 0 (PP = ranks; F and B of one chunk)";
+    ref.all = {kNoLatency};
+    ref.note_id = "chunk-costs";
+    ref.note = "PP = ranks; F and B of one chunk";
     ref.source = kMegatron;
     ref.applies = no_latency;
   } else if (schedule == "zb-h2") {
@@ -68,7 +91,10 @@ ReferenceBubble reference_bubble(const std::string& schedule, int ranks, int sta
     // is (PP-1)F. Fewer than 2PP-1 micro-batches leave the warm-up short unless W = 0.
     ref.formula = "(PP-1)(F+B-3W)";
     ref.bubble_max = (pp - 1) * (c.forward + c.backward - 3 * c.weight);
-    ref.condition = "PP = 1, or W = 0, or M >= 2PP-1, W <= F, B >= 3W (B-W >= 2W); p2pLatency = 0";
+    ref.any = {{{"PP", "=", "1"}},
+               {{"W", "=", "0"}},
+               {{"M", ">=", "2PP-1"}, {"W", "<=", "F"}, {"B", ">=", "3W"}}};
+    ref.all = {kNoLatency};
     ref.source = std::string(kZeroBubble) + ", ZB-H2 (§2.2, handcrafted schedules)";
     const bool in_cost_region = microbatches >= 2 * stages - 1 && at_most(c.weight, c.forward) &&
                                 at_most(3 * c.weight, c.backward);
@@ -81,14 +107,17 @@ ReferenceBubble reference_bubble(const std::string& schedule, int ranks, int sta
     // only.
     ref.formula = "0";
     ref.bubble_max = 0;
-    ref.condition =
-        "ranks = 1 (the paper's 0 at F = B-W = W counts idle inside each rank's span; bubble.max "
-        "adds the waits at its edges)";
+    ref.any = {{{"ranks", "=", "1"}}};
+    ref.all = {kNoLatency};
+    ref.note_id = "rank-span";
+    ref.note = "the paper's 0 at F = B-W = W counts idle inside each rank's span; the simulated "
+               "idle time adds the waits at its edges";
     ref.source = std::string(kZeroBubble) + " §6, ZB-V";
     ref.applies = no_latency && ranks == 1;
   } else {
     ref.source = "";
   }
+  ref.condition = ref.formula.empty() ? "" : region_text(ref);
   return ref;
 }
 

@@ -54,7 +54,8 @@ test('the chunks field appears for a schedule that takes chunks, and its value r
     assert.deepEqual((await readDrawnOps(page, '.view-timeline'))[0], expectedOps(site.api.simulate(config)));
 
     // Compared with a fixed-layout schedule: that one runs without chunks (core would reject them).
-    await page.selectOption('select[name="compare"]', FIXED.name);
+    await page.click('.dpl-compare > summary');
+    await page.check(`input[name="compare"][value="${FIXED.name}"]`);
     await page.waitForFunction(() => document.querySelectorAll('.view-timeline .dpl-timeline-svg').length === 2);
     assert.deepEqual((await readDrawnOps(page, '.view-timeline'))[1], expectedOps(site.api.simulate({ schedule: FIXED.name, ...SHAPE })));
     assert.deepEqual(log.errors, []);

@@ -83,8 +83,10 @@ test('the lesson\'s Figure 4 table is each named run\'s simulated pair, in its p
     const { sources } = lesson.pairs[0];
     const drawn = await page.$$eval('.pair-table tbody tr', (rows) => rows.map((row) => [...row.querySelectorAll('td')]
       .map((cell) => [...cell.querySelectorAll('.pair-table-item > code')].map((c) => c.textContent))));
-    const heads = await page.$$eval('.pair-table thead .pair-table-id', (ids) => ids.map((i) => i.textContent));
-    assert.deepEqual(heads, sources);
+    // Each run is named as the lesson names its widget: "figure N", a link to it.
+    const heads = await page.$$eval('.pair-table thead a.fig-ref', (links) => links.map((a) => a.getAttribute('href')));
+    const figures = await Promise.all(sources.map((id) => page.getAttribute(`.sim-widget[data-sim-id="${id}"]`, 'data-figure')));
+    assert.deepEqual(heads, figures.map((n) => `#figure-${n}`));
     sources.forEach((id, column) => {
       const pair = site.api.simulate(lesson.sims[id]).comm.ops.FB;
       assert.deepEqual(drawn.map((cells) => cells[column]), pair.hiding.map((h) => h.hiddenBy.map((b) => b.label)), id);

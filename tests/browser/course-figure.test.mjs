@@ -27,17 +27,6 @@ if(host.dataset.lfMounted)return;var spec=(host.dataset.figure||'').trim();var n
 var rest=spec.slice(name.length).trim();if(rest){try{cfg=JSON.parse(rest);}catch(e){}}
 if(!FIGS[name])return;FIGS[name](host,cfg);host.dataset.lfMounted='1';});};})();`;
 
-// The course's lesson-figures.js as published, reduced to its contract: no LF; a figure is found
-// in the file's own table (window.LESSON_FIGURES) or in window.AIFS_FIGURES, which figure files
-// fill; the host of an AIFS figure gets the class lf-animated, which the course frames.
-const PUBLISHED_COURSE = `(function(){var FIGS={};window.LESSON_FIGURES=FIGS;
-window.mountLessonFigures=function(root){(root||document).querySelectorAll('.lesson-figure[data-figure]').forEach(function(host){
-if(host.dataset.lfMounted)return;var spec=(host.dataset.figure||'').trim();var name=spec.split(/\\s+/)[0];var cfg={};
-var rest=spec.slice(name.length).trim();if(rest){try{cfg=JSON.parse(rest);}catch(e){}}
-var local=FIGS[name];var animated=window.AIFS_FIGURES&&window.AIFS_FIGURES[name];
-if(local)local(host,cfg);else if(animated){host.classList.add('lf-animated');animated(host,cfg);}else return;
-host.dataset.lfMounted='1';});};})();`;
-
 /** A course page with one figure per fence text, each written into data-figure="…" unescaped. */
 function coursePage(page, fences, { theme = 'light', lang = 'en', course = COURSE } = {}) {
   const hosts = fences.map((text, i) => `<p>Paragraph ${i}.</p><div class="lesson-figure" id="f${i}" data-figure="${text}"></div>`).join('');
@@ -99,11 +88,12 @@ test('a quote-free DualPipeV 4x10 renders exactly the simulated ops inside the c
       assert.notEqual(s.op.fill, 'rgb(255, 0, 0)');
       // The course's figure frame, in the course's variables for this theme.
       const expect = theme === 'light'
-        ? { rule: 'rgb(212, 210, 200)', bg: 'rgb(250, 250, 245)', blueprint: 'rgb(53, 83, 255)' }
-        : { rule: 'rgb(44, 49, 80)', bg: 'rgb(10, 13, 26)', blueprint: 'rgb(107, 142, 255)' };
+        ? { rule: 'rgb(212, 210, 200)', bg: 'rgb(250, 250, 245)', blueprint: 'rgb(53, 83, 255)', backward: 'rgb(143, 60, 0)' }
+        : { rule: 'rgb(44, 49, 80)', bg: 'rgb(10, 13, 26)', blueprint: 'rgb(107, 142, 255)', backward: 'rgb(180, 80, 26)' };
       assert.deepEqual([s.frame['border-top-style'], s.frame['border-top-color'], s.frame['background-color']], ['solid', expect.rule, expect.bg]);
       assert.deepEqual([s.label.color, s.label['text-transform']], [expect.blueprint, 'uppercase']);
-      assert.equal(s.op.fill, expect.blueprint, 'direction 0 takes the course\'s --blueprint');
+      // Op colours are the kinds' (widgets.css --dpl-op-*), in the palette of the course's theme.
+      assert.equal(s.op.fill, expect.backward, 'a full backward takes the theme\'s backward colour');
       await screenshot(page, `course-figure-dualpipev-${theme}.png`, { fullPage: true });
       assert.deepEqual(log.errors, []);
       assert.deepEqual(log.requests.filter((u) => !u.startsWith(site.server.url)), []);
@@ -147,21 +137,6 @@ test('on a Hindi course page the figure speaks Hindi in the shipped Devanagari f
     // The face is declared by a stylesheet the figure adds to the document: wait for it to load.
     await page.waitForFunction(() => [...document.fonts].some((f) => f.family.replaceAll('"', '') === 'DPL Devanagari' && f.status === 'loaded'), null, { timeout: 10000 });
     await screenshot(page, 'course-figure-hi.png', { fullPage: true });
-    assert.deepEqual(log.errors, []);
-  } finally {
-    await context.close();
-  }
-});
-
-test('the course page as published (figures found through window.AIFS_FIGURES, no LF) mounts a quote-free DualPipeV 4x10', async () => {
-  const { context, page, log } = await openPage(site.browser);
-  try {
-    await coursePage(page, ['dualpipe-schedule schedule=dualpipev ranks=4 microbatches=10'], { course: PUBLISHED_COURSE });
-    await page.goto(`${site.server.url}__test__/lesson.html`);
-    await waitForTimeline(page, '#f0');
-    const [drawn] = await readDrawnOps(page, '#f0');
-    assert.deepEqual(drawn, expectedOps(site.api.simulate({ schedule: 'dualpipev', ranks: 4, microbatches: 10 })));
-    assert.equal(await page.$eval('#f0', (host) => host.classList.contains('lf-animated') && host.dataset.lfMounted), '1');
     assert.deepEqual(log.errors, []);
   } finally {
     await context.close();

@@ -11,6 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { useSite, openPage, readDrawnOps, expectedOps, screenshot, REPO } from './helpers.mjs';
 import { errorText } from '../../web/js/lib/error-text.js';
 import { loadLanguage } from '../../web/js/lib/i18n.js';
+import { LANGS } from '../../web/js/lib/locales.js';
 
 await loadLanguage('hi');
 
@@ -61,7 +62,7 @@ test('a CSV exported by the native CLI, pasted, draws what the CLI simulates fro
   }
 });
 
-for (const lang of ['en', 'hi']) {
+for (const lang of LANGS) {
   test(`a CSV with a bad action: core's csv.action beside the box names row and column and selects the cell (${lang})`, async () => {
     const { context, page, log } = await openPage(site.browser);
     try {

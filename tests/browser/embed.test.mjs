@@ -73,9 +73,10 @@ test('the classic-script figure widget registers with the course\'s LF and mount
     assert.deepEqual(types, ['function', 'function', 'function']);
     const [drawn] = await readDrawnOps(page, '#fig');
     assert.deepEqual(drawn, expectedOps(site.api.simulate({ schedule: 'dualpipe', ranks: 4, microbatches: 8 })));
-    // In its shadow root, the course's dark --blueprint colours direction 0's full backward.
+    // In its shadow root, the course's dark theme picks the widget's dark palette: a full
+    // backward in the dark theme's backward colour (widgets.css --dpl-op-B), on the course's --bg.
     const fill = await page.$eval('#fig .dpl-cell.k-B.d-0', (r) => getComputedStyle(r).fill);
-    assert.equal(fill, 'rgb(107, 142, 255)');
+    assert.equal(fill, 'rgb(180, 80, 26)');
     await page.waitForSelector('#sweep .dpl-sweep-svg');
     await screenshot(page, 'embed-figure-dark.png', { fullPage: true });
     assert.deepEqual(log.errors, []);
@@ -120,6 +121,24 @@ test('the <dualpipe-timeline> custom element renders in light DOM and follows it
     await page.waitForSelector('#bad .dpl-error');
     assert.match(await page.$eval('#bad .dpl-error-message', (p) => p.textContent), /^DualPipe needs an even number of ranks/);
     assert.equal(await page.$eval('#bad .dpl-error-detail', (p) => p.textContent), 'ranks must be an even integer >= 2 for dualpipe (got 5)');
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a Hindi <dualpipe-timeline> declares the Devanagari web font in its host page, so its letters are not boxes', async () => {
+  const { context, page, log } = await openPage(site.browser);
+  try {
+    await hostPages(page, {
+      'hi.html': ['text/html', html('<dualpipe-timeline id="el" schedule="1f1b" ranks="4" microbatches="8" lang="hi"></dualpipe-timeline>',
+        '<script type="module" src="/js/embed/dualpipe-timeline-element.js"></script>')],
+    });
+    await page.goto(`${site.server.url}__test__/hi.html`);
+    await waitForTimeline(page, '#el');
+    await page.evaluate(() => document.fonts.ready);
+    const faces = await page.evaluate(() => [...document.fonts].filter((f) => f.family.replaceAll('"', '') === 'DPL Devanagari').map((f) => f.status));
+    assert.ok(faces.includes('loaded'), faces.join(', '));
     assert.deepEqual(log.errors, []);
   } finally {
     await context.close();

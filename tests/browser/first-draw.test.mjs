@@ -10,6 +10,8 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { useSite, openPage, readDrawnOps, expectedOps, isChunkOf } from './helpers.mjs';
 import { DEFAULT_STATE, configOf } from '../../web/js/state.js';
+import { LANGS, DEFAULT_LANG, localeOf } from '../../web/js/lib/locales.js';
+import { FONT_SETS } from '../../web/js/lib/font-sets.js';
 
 const site = useSite();
 
@@ -113,7 +115,7 @@ test('until its first timeline is drawn, the page fetches no script of its own b
 });
 
 test('a Hindi page asks for its strings and its font before app.js has arrived; an English page for neither', async () => {
-  for (const lang of ['hi', 'en']) {
+  for (const lang of LANGS) {
     const { context, page, log } = await openPage(site.browser);
     try {
       const app = await holdRequests(context, '**/generated/app.js');
@@ -124,8 +126,8 @@ test('a Hindi page asks for its strings and its font before app.js has arrived; 
       const fetched = async () => (await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name)))
         .map((url) => path.basename(new URL(url).pathname));
       const font = (files) => files.filter((f) => f.endsWith('.woff2'));
-      const pack = (files) => files.filter((f) => isChunkOf(`/generated/${f}`, 'i18n-hi'));
-      if (lang === 'hi') {
+      const pack = (files) => files.filter((f) => isChunkOf(`/generated/${f}`, `i18n-${lang}`));
+      if (lang !== DEFAULT_LANG) {
         // Both faces of css/fonts.css and the Hindi strings, with app.js still held back: the faces
         // are settled and the preload has arrived, all before app.js could ask for anything.
         await page.waitForFunction(() => {
@@ -134,7 +136,8 @@ test('a Hindi page asks for its strings and its font before app.js has arrived; 
             && preload && performance.getEntriesByName(preload.href).length > 0;
         });
         const files = await fetched();
-        assert.equal(font(files).length, 2, files.join(', '));
+        // Both weights of the page's font: the faces of css/fonts.css.
+        assert.equal(font(files).length, FONT_SETS[localeOf(lang).font].weights.length, files.join(', '));
         assert.equal(pack(files).length, 1, files.join(', '));
       } else {
         await page.waitForTimeout(500);
@@ -143,7 +146,7 @@ test('a Hindi page asks for its strings and its font before app.js has arrived; 
       }
       app.release();
       await page.waitForSelector('#timeline-root .dpl-op');
-      if (lang === 'hi') assert.equal(pack(asked()).length, 1, 'fetched once');
+      if (lang !== DEFAULT_LANG) assert.equal(pack(asked()).length, 1, 'fetched once');
       assert.deepEqual(log.errors, []);
     } finally {
       await context.close();

@@ -1,39 +1,71 @@
-// How the lesson reads in Chromium (issue 11, items 3 and 7): it opens on DualPipe and 1F1B on
-// one time axis, playing, with each bubble labelled from the simulation, above the fold on a
-// desktop and a phone; reduced motion shows it still; Back from the explorer lands where the
+// How the lesson reads in Chromium (issue 11, items 3 and 7; issue 29, item 2): it opens on
+// DualPipe and 1F1B on one time axis, playing once it is on screen, with each bubble labelled from
+// the simulation, both lanes and the play button on the first screen of a desktop and a phone in
+// English and Hindi; reduced motion shows it still; Back from the explorer lands where the
 // learner was reading; the settings panel comes in keyboard order where it is drawn.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite, openPage, screenshot, waitForTimeline, readDrawnOps, expectedOps } from './helpers.mjs';
+import { translator, loadLanguage } from '../../web/js/lib/i18n.js';
+
+await loadLanguage('hi');
 
 const site = useSite();
 const LEAD = '.sim-widget[data-sim-id="lead"]';
 
 for (const [name, viewport] of [['desktop', { width: 1280, height: 800 }], ['phone', { width: 390, height: 844 }]]) {
-  test(`the lesson opens on DualPipe and 1F1B on one time axis, playing, bubble labelled, above the fold (${name})`, async () => {
+  test(`the lesson opens on DualPipe and 1F1B on one time axis, playing, bubble labelled, on the first screen (${name})`, async () => {
     const { context, page, log } = await openPage(site.browser, { viewport });
     try {
-      await page.goto(site.server.url);
-      await waitForTimeline(page, LEAD);
-      assert.equal(await page.$eval('.lesson .sim-widget', (w) => w.dataset.simId), 'lead', 'the first widget of the lesson');
-      const top = await page.$eval(`${LEAD} .dpl-timeline`, (t) => t.getBoundingClientRect().top);
-      assert.ok(top < viewport.height * 0.75, `the lead timeline starts on the first screen (top ${top})`);
-      const config = JSON.parse(await page.$eval(LEAD, (w) => w.dataset.config));
-      const compared = { ...config, schedule: await page.$eval(LEAD, (w) => w.dataset.compare) };
-      const results = [compared, config].map((c) => site.api.simulate(c));
-      assert.deepEqual(await readDrawnOps(page, LEAD), results.map(expectedOps));
-      // One axis for both lanes: one time cursor over the longer makespan.
-      assert.equal(await page.$$eval(`${LEAD} .dpl-scrub`, (s) => s.map((x) => x.max)).then((m) => m.join()), String(Math.max(...results.map((r) => r.makespan))));
-      await page.waitForSelector(`${LEAD} .dpl-timeline.is-playing`, { timeout: 5000 });
-      const label = await page.$eval(`${LEAD} .lw-bubble`, (p) => p.textContent);
-      for (const r of results) assert.ok(label.includes(String(r.bubble.max)), `the label gives ${r.schedule}'s bubble ${r.bubble.max}`);
-      await screenshot(page, `lesson-lead-${name}.png`);
+      for (const lang of ['en', 'hi']) {
+        await page.goto(`${site.server.url}#lang=${lang}`);
+        await waitForTimeline(page, LEAD);
+        assert.equal(await page.$eval('.lesson .sim-widget', (w) => w.dataset.simId), 'lead', 'the first widget of the lesson');
+        // Issue 29: both lanes whole and the play button on the first screen, in every language.
+        const where = await page.$eval(LEAD, (w) => ({
+          lanes: [...w.querySelectorAll('.dpl-lane-plot')].map((l) => l.getBoundingClientRect().bottom),
+          play: w.querySelector('[data-action="play"]').getBoundingClientRect().bottom,
+        }));
+        assert.equal(where.lanes.length, 2);
+        for (const bottom of [...where.lanes, where.play]) assert.ok(bottom <= viewport.height, `${lang}: ${JSON.stringify(where)} within ${viewport.height}`);
+        const config = JSON.parse(await page.$eval(LEAD, (w) => w.dataset.config));
+        const compared = { ...config, schedule: await page.$eval(LEAD, (w) => w.dataset.compare) };
+        const results = [compared, config].map((c) => site.api.simulate(c));
+        assert.deepEqual(await readDrawnOps(page, LEAD), results.map(expectedOps));
+        // One axis for both lanes: one time cursor over the longer makespan.
+        assert.equal(await page.$$eval(`${LEAD} .dpl-scrub`, (s) => s.map((x) => x.max)).then((m) => m.join()), String(Math.max(...results.map((r) => r.makespan))));
+        await page.waitForSelector(`${LEAD} .dpl-timeline.is-playing`, { timeout: 5000 });
+        // Each lane's heading gives its bubble, once (the legend says the hatch is the bubble).
+        const stats = await page.$$eval(`${LEAD} .dpl-lane-stats`, (ps) => ps.map((p) => p.textContent));
+        const said = translator(lang);
+        results.forEach((r, i) => assert.ok(stats[i].includes(said('stat.bubbleMax', { v: r.bubble.max })), `lane ${i} gives ${r.schedule}'s bubble ${r.bubble.max}: ${stats[i]}`));
+        await screenshot(page, `lesson-lead-${name}-${lang}.png`);
+      }
       assert.deepEqual(log.errors, []);
     } finally {
       await context.close();
     }
   });
 }
+
+test('the lead figure plays once it is on screen: not while a link has the page scrolled to an exercise', async () => {
+  const { context, page, log } = await openPage(site.browser, { viewport: { width: 1280, height: 800 } });
+  try {
+    await page.goto(`${site.server.url}#exercise=hand-trace`);
+    await page.waitForSelector('#exercise-hand-trace');
+    await waitForTimeline(page, LEAD);
+    await page.waitForFunction(() => document.querySelector('#exercise-hand-trace').getBoundingClientRect().top < 200);
+    // Two frames after the draw: an autoplay that did not wait would have started.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    assert.equal(await page.$(`${LEAD} .dpl-timeline.is-playing`), null, 'off screen, it waits');
+    await page.mouse.wheel(0, -100); // the learner scrolls: the exercise link lets go of the page
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.waitForSelector(`${LEAD} .dpl-timeline.is-playing`, { timeout: 5000 });
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await context.close();
+  }
+});
 
 test('under reduced motion the lead widget does not play by itself', async () => {
   const { context, page, log } = await openPage(site.browser, { reducedMotion: 'reduce' });
@@ -81,7 +113,11 @@ for (const [name, viewport] of [['desktop', { width: 1280, height: 800 }], ['pho
   test(`keyboard order follows the visual order of the settings and the content (${name})`, async () => {
     const { context, page, log } = await openPage(site.browser, { viewport });
     try {
-      for (const view of ['lesson', 'timeline', 'sweep']) {
+      // The lesson has no settings panel: each widget's controls stand beside it (issue 29).
+      await page.goto(`${site.server.url}#view=lesson`);
+      await page.waitForSelector('.view-lesson:not([hidden]) .dpl-op', { timeout: 30000 });
+      assert.equal(await page.$eval('.layout > .side', (side) => getComputedStyle(side).display), 'none');
+      for (const view of ['timeline', 'sweep']) {
         await page.goto(`${site.server.url}#view=${view}`);
         await page.waitForSelector(`.view-${view}:not([hidden]) :is(.dpl-op, .dpl-sweep-svg)`, { timeout: 30000 });
         const order = await page.evaluate(() => {

@@ -79,3 +79,18 @@ test('hand-picked expected values: recover 40/207 and 0.05, the ZB-H1 and DualPi
   assert.equal(answerKind(definition('dualpipe-vs-chimera').answers[0]), 'choice');
 });
 
+
+test('an exercise links back to the lesson widgets that draw one of its runs, whatever the key order', async () => {
+  const { lessonFiguresOf } = await import('../../web/js/lib/exercise-model.js');
+  const costs = { forward: 1, backward: 2, weight: 1, overlapped: 3, p2pLatency: 0 };
+  const configs = new Map([
+    ['lead', { schedule: 'dualpipe', ranks: 4, microbatches: 8, costs }],
+    ['p8', { schedule: '1f1b', ranks: 8, microbatches: 16, costs }],
+    ['dp8', { costs: { p2pLatency: 0, overlapped: 3, weight: 1, backward: 2, forward: 1 }, microbatches: 16, ranks: 8, schedule: 'dualpipe' }],
+  ]);
+  const definition = { config: { runs: { dp: { schedule: 'dualpipe', ranks: 8, microbatches: 16, costs }, f1b: { schedule: '1f1b', ranks: 8, microbatches: 16, costs }, other: { schedule: 'zb-h1', ranks: 8, microbatches: 16, costs } } } };
+  assert.deepEqual(lessonFiguresOf(definition, configs), ['p8', 'dp8']);
+  assert.deepEqual(lessonFiguresOf({ config: {} }, configs), []);
+  // One cost apart is another run.
+  assert.deepEqual(lessonFiguresOf({ config: { runs: { x: { schedule: 'dualpipe', ranks: 4, microbatches: 8, costs: { ...costs, overlapped: 2.4 } } } } }, configs), []);
+});

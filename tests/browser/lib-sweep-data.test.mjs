@@ -69,3 +69,15 @@ test('CSV: one header, one line per row, errors quoted per RFC 4180', () => {
   assert.equal(lines[3], 'dualpipe,8,12,false,,,,,,,,,"x, ""quoted"""');
   assert.equal(lines.length, rows.length + 2); // trailing CRLF
 });
+
+test('coinciding series are found, gaps included, and placed around their common line', async () => {
+  const { coincidentSeries } = await import('../../web/js/lib/sweep-data.js');
+  const line = (schedule, ys) => ({ schedule, points: ys.map((y, i) => ({ x: i + 1, y })) });
+  const series = [line('gpipe', [0.5, 0.3, null]), line('1f1b', [0.5, 0.3000000001, null]), line('zb-h1', [0.2, 0.1, 0.05]), line('x', [0.5, 0.3, 0.1])];
+  assert.deepEqual(coincidentSeries(series), {
+    gpipe: { with: ['1f1b'], offset: -0.5 },
+    '1f1b': { with: ['gpipe'], offset: 0.5 },
+  });
+  assert.deepEqual(coincidentSeries([line('a', [1]), line('b', [1]), line('c', [1])]).b, { with: ['a', 'c'], offset: 0 });
+  assert.deepEqual(coincidentSeries([line('a', [1]), line('b', [2])]), {});
+});

@@ -1,6 +1,7 @@
 // The lesson reader in Chromium: it loads with no console error and no request outside its
 // origin, mounts a live timeline for every ```sim``` block, fills every quoted number from the
-// simulator, and follows the shared cost controls. Writes screenshots to build/test-artifacts/.
+// simulator, and keeps the explorer's shared costs out of the lesson. Writes screenshots to
+// build/test-artifacts/.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite, openPage, readDrawnOps, expectedOps, screenshot, switchColorScheme } from './helpers.mjs';
@@ -80,29 +81,6 @@ test('every sim block becomes a timeline of exactly its config, and every quoted
   }
 });
 
-test('changing a shared cost re-simulates the lesson widgets and marks the numbers that moved', async () => {
-  const { context, page, log } = await openPage(site.browser);
-  try {
-    await page.goto(site.server.url);
-    await waitForLesson(page);
-    await page.fill('input[name="backward"]', '3');
-    await page.press('input[name="backward"]', 'Enter');
-    await page.waitForFunction(() => location.hash.includes('backward=3'));
-    // 1F1B at P=8: the idle time per rank is (P - 1)(F + B) = 7 x 4 = 28 with B = 3.
-    await page.waitForFunction(() => document.querySelector('.sim-number[data-ref="p8.bubble.max"]').dataset.live === '28');
-    const span = await page.$eval('.sim-number[data-ref="p8.bubble.max"]', (s) => ({ cls: s.className, text: s.textContent }));
-    assert.match(span.cls, /is-changed/);
-    assert.equal(span.text, '28text: 21');
-    const ends = await page.$$eval('.sim-widget[data-sim-id="p8"] .dpl-op[data-op="B"]', (gs) => gs.map((g) => Number(g.dataset.end) - Number(g.dataset.start)));
-    assert.ok(ends.every((d) => d === 3));
-    assert.deepEqual(log.errors, []);
-  } finally {
-    await context.close();
-  }
-});
-
-// One load per width, light then dark: the page follows prefers-color-scheme live, as when a
-// learner's system switches theme (a load per theme doubled this test's time for the same page).
 test('screenshots of the reader in light and dark, wide and narrow', async () => {
   for (const width of [1280, 390]) {
     const { context, page, log } = await openPage(site.browser, { viewport: { width, height: 900 }, colorScheme: 'light' });
@@ -185,20 +163,37 @@ test('when the Hindi strings fail to load, the page says so in English and Hindi
   }
 });
 
-test('a cost the simulator rejects is named under its field and in place of each widget', async () => {
+test('the lesson shows no setting it does not draw: shared costs in the address leave its widgets and numbers as written', async () => {
   const { context, page, log } = await openPage(site.browser);
   try {
-    await page.goto(`${site.server.url}#weight=3`);
+    // The explorer's costs in the address (W = 0.5) are not the lesson's: no panel shows them there.
+    await page.goto(`${site.server.url}#weight=0.5`);
+    await page.waitForSelector('.lesson .sim-widget .dpl-op');
+    assert.equal(await page.$eval('.layout > .side', (side) => getComputedStyle(side).display), 'none');
+    await page.waitForSelector('.sim-number[data-ref="dp8.bubble.max"][data-live]');
+    // DualPipe at P = 8 with the text's W = 1: (8/2 - 1)(3 + 2 - 3) = 6, as quoted, unflagged.
+    const dp8 = await page.$eval('.sim-number[data-ref="dp8.bubble.max"]', (s) => ({ live: s.dataset.live, cls: s.className }));
+    assert.deepEqual(dp8, { live: '6', cls: 'sim-number' });
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a cost the simulator rejects is named under its field and in place of the explorer\'s chart', async () => {
+  const { context, page, log } = await openPage(site.browser);
+  try {
+    await page.goto(`${site.server.url}#view=timeline&weight=3`);
     const message = 'costs.weight must be <= costs.backward = 2 (got 3)';
     // Beside the field in plain words, with the fix W = B = 2 (W is part of B).
     await page.waitForFunction(() => document.querySelector('.dpl-costs .dpl-field-msg[id$="-weight-msg"] .dpl-field-msg-text')?.textContent
       === 'W (weight part) is part of B (backward), so it cannot be more than 2');
     assert.equal(await page.$eval('.dpl-costs .dpl-field-msg[id$="-weight-msg"] .dpl-fix', (b) => b.textContent), 'use 2');
     assert.equal(await page.$eval('input[name="weight"]', (i) => i.getAttribute('aria-invalid')), 'true');
-    await page.waitForSelector('.lesson .sim-widget .dpl-error');
-    const shown = await page.$$eval('.lesson .sim-widget .dpl-error', (boxes) => [...new Set(boxes.map((box) =>
-      `${box.querySelector('.dpl-error-message').textContent} | ${box.querySelector('.dpl-error-detail').textContent}`))]);
-    assert.deepEqual(shown, [`W (weight part) is part of B (backward), so it cannot be more than 2 | ${message}`]);
+    await page.waitForSelector('.view-timeline .dpl-error');
+    const shown = await page.$eval('.view-timeline .dpl-error', (box) =>
+      `${box.querySelector('.dpl-error-message').textContent} | ${box.querySelector('.dpl-error-detail').textContent}`);
+    assert.equal(shown, `W (weight part) is part of B (backward), so it cannot be more than 2 | ${message}`);
     assert.deepEqual(log.errors, []);
   } finally {
     await context.close();

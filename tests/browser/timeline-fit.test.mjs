@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite, openPage, waitForTimeline, screenshot, servePages, hostHtml, switchColorScheme } from './helpers.mjs';
 import { timelineFits } from './timeline-probe.mjs';
+import { LANGS, DEFAULT_LANG } from '../../web/js/lib/locales.js';
 
 const site = useSite();
 const WIDTHS = [1280, 390];
@@ -40,7 +41,7 @@ const makespanOf = (config) => site.api.simulate(config).makespan;
 // Hindi only at the narrow width: its longer labels are what could squeeze a chart; 1280 px has room.
 test('every lesson timeline shows its whole run at 1280 and 390 px, in both languages and themes', async () => {
   for (const width of WIDTHS) {
-    for (const lang of width === Math.min(...WIDTHS) ? ['en', 'hi'] : ['en']) {
+    for (const lang of width === Math.min(...WIDTHS) ? LANGS : [DEFAULT_LANG]) {
       const { context, page, log } = await openPage(site.browser, { viewport: { width, height: 900 }, colorScheme: 'light' });
       try {
         await page.goto(`${site.server.url}#lang=${lang}`);
@@ -131,7 +132,7 @@ test('the custom element (in 760 and 320 px hosts), the iframe and the course fi
 // of the default run and the play button are above the fold, with the settings beside the chart
 // (they used to form a band above it that left the chart below the first screen).
 test('the explorer opens with the whole default run and its play button on a 1280x800 first screen', async () => {
-  for (const lang of ['en', 'hi']) {
+  for (const lang of LANGS) {
     const { context, page } = await openPage(site.browser, { viewport: { width: 1280, height: 800 } });
     try {
       await page.goto(`${site.server.url}#view=timeline&lang=${lang}`);
@@ -158,7 +159,7 @@ test('the explorer opens with the whole default run and its play button on a 128
 // 1100 px the band is one row (page.css), so both charts show on the first screen of a 1280x800
 // laptop, and the inputs of both groups line up whatever labels wrap (Hindi's are longer).
 test('the sweep opens with both charts showing on a 1280x800 first screen, its settings band one row', async () => {
-  for (const lang of ['en', 'hi']) {
+  for (const lang of LANGS) {
     const { context, page } = await openPage(site.browser, { viewport: { width: 1280, height: 800 } });
     try {
       await page.goto(`${site.server.url}#view=sweep&lang=${lang}`);
@@ -172,7 +173,8 @@ test('the sweep opens with both charts showing on a 1280x800 first screen, its s
       assert.equal(seen.charts.length, 2, `${lang}: ${seen.charts.length} charts`);
       // At least 150 px of each plot shows (a two-row band left only the charts' titles there).
       for (const top of seen.charts) assert.ok(top + 150 <= seen.height, `${lang}: a chart starts at ${top} px of ${seen.height}`);
-      assert.equal(seen.inputs.length, 8, `${lang}: ranks, micro-batches, chunks and five costs: ${seen.inputs.length}`);
+      // Varying micro-batches, the band leaves out their fixed count (issue 29): ranks, chunks, five costs.
+      assert.equal(seen.inputs.length, 7, `${lang}: ranks, chunks and five costs: ${seen.inputs.length}`);
       assert.equal(new Set(seen.inputs).size, 1, `${lang}: the band's inputs are not on one line: ${seen.inputs}`);
     } finally {
       await context.close();

@@ -117,6 +117,30 @@ test('zoomed in, playback carries the view along with the cursor', async () => {
   }
 });
 
+test('a 64 x 1024 run scrolled through: its time axis, play and zoom controls stay on screen with the chart', async () => {
+  for (const [width, height] of [[1280, 800], [390, 844]]) {
+    const { context, page, log } = await openPage(site.browser, { viewport: { width, height } });
+    try {
+      await page.goto(`${site.server.url}#view=timeline&schedule=dualpipe&ranks=64&microbatches=1024`);
+      await page.waitForSelector(`${SCOPE} .dpl-timeline.is-tall .dpl-timeline-canvas`, { timeout: 60000 });
+      // Halfway down the lane: its top (and the axis band drawn there) has scrolled away.
+      await page.$eval(`${SCOPE} .dpl-lane-plot`, (el) => window.scrollTo(0, el.getBoundingClientRect().top + scrollY + el.offsetHeight / 2 - innerHeight / 2));
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      const box = (sel) => page.$eval(`${SCOPE} ${sel}`, (el) => el.getBoundingClientRect().toJSON());
+      const lane = await box('.dpl-lane-plot');
+      assert.ok(lane.top < 0 && lane.bottom > height, `the lane runs past both edges of the screen (${lane.top}, ${lane.bottom})`);
+      const [play, zoomIn, axis] = [await box('[data-action="play"]'), await box('[data-action="zoomIn"]'), await box('.dpl-timeline-axis')];
+      for (const [name, b] of [['play', play], ['zoom in', zoomIn], ['time axis', axis]]) {
+        assert.ok(b.top >= 0 && b.bottom <= height, `${width}px: ${name} on screen (${b.top}-${b.bottom})`);
+      }
+      assert.ok(axis.top >= play.bottom - 1, 'the axis sits below the transport bar, not behind it');
+      assert.deepEqual(log.errors, []);
+    } finally {
+      await context.close();
+    }
+  }
+});
+
 test('a 64 x 1024 DualPipe run (73,666 ops) is drawn whole on canvas, every one of its 64 ranks', async () => {
   const config = { schedule: 'dualpipe', ranks: 64, microbatches: 1024 };
   const result = site.api.simulate(config);
@@ -219,6 +243,29 @@ test('the memory lane shows each rank\'s in-flight activations with core\'s peak
     } finally {
       await context.close();
     }
+  }
+});
+
+test('a gesture\'s frames leave out ids and pair triangles; once it stops the view is painted whole', async () => {
+  // DualPipe 8 x 1024 (a canvas run with full-height rows, where ids and split pair cells show).
+  const { context, page, log } = await openPage(site.browser, { viewport: { width: 1280, height: 900 } });
+  try {
+    await page.goto(`${site.server.url}#view=timeline&schedule=dualpipe&ranks=8&microbatches=1024`);
+    await page.waitForSelector(`${SCOPE} .dpl-timeline-canvas`, { timeout: 60000 });
+    for (let i = 0; i < 6; i++) await page.click(`${SCOPE} [data-action="zoomIn"]`);
+    assert.equal(await page.$eval(`${SCOPE} .dpl-timeline-canvas`, (c) => c.dataset.paint), 'whole', 'a button paints whole');
+    // One ctrl+wheel step: that frame is a draft...
+    const during = await page.$eval(`${SCOPE} .dpl-lane-plot`, (el) => new Promise((resolve) => {
+      const box = el.getBoundingClientRect();
+      el.dispatchEvent(new WheelEvent('wheel', { bubbles: true, cancelable: true, ctrlKey: true, clientX: box.left + box.width / 2, clientY: box.top + 60, deltaY: -40 }));
+      requestAnimationFrame(() => requestAnimationFrame(() => resolve(el.querySelector('canvas').dataset.paint)));
+    }));
+    assert.equal(during, 'draft');
+    // ...and with the gesture over, the same view is painted whole (no fixed wait: its attribute says so).
+    await page.waitForFunction((s) => document.querySelector(`${s} .dpl-timeline-canvas`).dataset.paint === 'whole', SCOPE);
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await context.close();
   }
 });
 

@@ -134,7 +134,7 @@ test('the table view lists the same ops as text', async () => {
   try {
     await page.goto(`${site.server.url}#view=timeline&ranks=4&microbatches=8`);
     await waitForTimeline(page, '.view-timeline');
-    await page.click('.view-timeline .dpl-transport [data-action="table"]');
+    await page.click('.view-timeline [data-action="table"]');
     await page.waitForSelector('.view-timeline .dpl-table');
     const rows = await page.$$eval('.view-timeline .dpl-table tbody tr', (trs) => trs.map((tr) => ({ ...tr.dataset })));
     assert.deepEqual(rows, expectedOps(site.api.simulate({ ...DEEPSEEK, ranks: 4, microbatches: 8 })));
@@ -152,7 +152,7 @@ test('URL state round-trips: a reload restores schedules, shape, costs, cursor, 
     await waitForTimeline(page, '.view-timeline');
     const read = () => page.evaluate(() => ({
       schedule: document.querySelector('select[name="schedule"]').value,
-      compare: document.querySelector('select[name="compare"]').value,
+      compare: [...document.querySelectorAll('input[name="compare"]:checked')].map((b) => b.value).join(','),
       ranks: document.querySelector('input[name="ranks"]').value,
       forward: document.querySelector('input[name="forward"]').value,
       theme: document.documentElement.dataset.theme,

@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { useSite, openPage, readDrawnOps, expectedOps, screenshot, REPO } from './helpers.mjs';
 import { errorText } from '../../web/js/lib/error-text.js';
 import { loadLanguage, translator } from '../../web/js/lib/i18n.js';
+import { LANGS } from '../../web/js/lib/locales.js';
 import CATALOGUE from '../../web/generated/catalogue.js';
 
 await loadLanguage('hi');
@@ -78,7 +79,7 @@ test('the control is offered only where the catalogue lists runtime timing; a co
   }
 });
 
-for (const lang of ['en', 'hi']) {
+for (const lang of LANGS) {
   test(`with the communication model on, core's timing.comm is beside the control (${lang})`, async () => {
     const { context, page, log } = await openPage(site.browser);
     try {

@@ -140,6 +140,14 @@ TEST_CASE("the catalogue lists every schedule, limit, default, column and rule")
   CHECK(c.at("schedules").at(3).at("name") == "dualpipe");
   CHECK(c.at("schedules").at(3).at("constraints") == "even ranks >= 2, even microbatches >= 2 * ranks");
   CHECK(c.at("schedules").at(3).at("reference").at("formula") == "(PP/2-1)(F&B+B-3W)");
+  // DualPipe's region (formulas.cpp), as data and in words written from it.
+  const Json& ref = c.at("schedules").at(3).at("reference");
+  CHECK(ref.at("region").dump() ==
+        R"json({"any":[[{"left":"PP","op":"=","right":"2"}],)json"
+        R"json([{"left":"B-W","op":"=","right":"F"},{"left":"W","op":"<=","right":"F"},)json"
+        R"json({"left":"max(F,B)","op":"<=","right":"F&B"},{"left":"F&B","op":"<=","right":"F+B"}]],)json"
+        R"json("all":[{"left":"p2pLatency","op":"=","right":"0"}],"note":null})json");
+  CHECK(ref.at("condition") == "PP = 2, or B-W = F, W <= F, max(F,B) <= F&B, F&B <= F+B; p2pLatency = 0");
   CHECK(c.at("limits").at("maxOps") == kMaxOps);
   CHECK(c.at("limits").at("tick") == 1e-6);
   CHECK(c.at("limits").at("maxSweepOps") == kMaxSweepOps);

@@ -77,6 +77,11 @@ expect_error "chimera needs M divisible by ranks" 'pipesim: invalid_config: micr
 json=$("$cli" recover --ranks 8 --microbatches 16 --from 1f1b --to dualpipe --format json)
 case "$json" in *'"makespanFrom":69.0,"makespanTo":54.0,'*) ;; *) echo "FAIL: recover 8x16 makespans are not 69 and 54"; failures=$((failures + 1));; esac
 expect_ok "recover text" recover --ranks 8 --microbatches 16
+# Issue 26: the saving against M, and a whole-run figure only with its M (P = 16 over 14.8e12
+# tokens: 0.18 x 31 / (3M + 14) x 14.8e6, 750,764 GPU-hours at M = 32 and 105,606 at M = 256).
+text=$("$cli" recover --ranks 16 --microbatches 32 --training-tokens 14.8e12)
+case "$text" in *'over the run 750,764 GPU-hours for 1.48e+13 tokens, at M = 32'*'256     0.9446  0.9821      0.007135549872      105,606'*) ;;
+  *) echo "FAIL: recover --training-tokens does not print the run's saving with its M and the saving at M = 256"; failures=$((failures + 1));; esac
 expect_error "recover unknown schedule" 'pipesim: unknown_schedule: to must be one of gpipe, 1f1b, zb-h1, dualpipe, dualpipev, chimera, interleaved-1f1b, zb-h2, zb-v (got "dualpipes")' \
   recover --ranks 8 --microbatches 16 --to dualpipes
 json=$("$cli" params --model llama3-70b --pp 8 --format json)

@@ -1,6 +1,8 @@
 // recover: utilisations and GPU-hours per million tokens, against numbers worked by hand.
 #include <catch2/catch.hpp>
 
+#include <vector>
+
 #include "pipesim/exercises.h"
 
 using namespace pipesim;
@@ -110,4 +112,67 @@ TEST_CASE("recover reads and writes camelCase JSON") {
       R"({"ranks":8,"microbatches":16,"from":"1f1b","to":"dualpipe","costs":{"backward":-2}})");
   CHECK(e.message == "costs.backward must be a finite number > 0 (got -2)");
   CHECK(e.path == "/costs/backward");
+}
+
+// Issue 26: the saving's driver is M. At F=1 B=2 W=1 F&B=3 on P ranks, 1F1B takes 3M + 3(P-1)
+// and DualPipe 3M + 2(P/2 - 1) (the table's idle), so with baseline C the saving is
+// C x (3M + 3(P-1)) / (3M + P - 2) - C = C x (2P - 1) / (3M + P - 2):
+//  P = 8:  C x 15 / (3M + 6): M = 16 -> 0.18 x 15/54 = 0.05, M = 24 -> 0.18 x 15/78,
+//          M = 128 -> 0.18 x 15/390.
+//  P = 16: C x 31 / (3M + 14): M = 32 -> 0.18 x 31/110 = 0.050727 per million tokens, over
+//          DeepSeek-V3's 14.8e12 tokens 0.050727 x 14.8e6 = 750,764 GPU-hours; M = 256 ->
+//          0.18 x 31/782 x 14.8e6 = 105,606 (the issue's 751 K and 106 K).
+TEST_CASE("recover reports the saving at M, 1.5M, 2M, ... 8M where M is the smallest both accept") {
+  const RecoverResult v = recover(RecoverRequest{}).value();
+  std::vector<int> ms;
+  for (const RecoverPoint& p : v.by_microbatches) ms.push_back(p.microbatches);
+  CHECK(ms == std::vector<int>{16, 24, 32, 48, 64, 96, 128});
+  for (const RecoverPoint& p : v.by_microbatches)
+    CHECK(p.recovered_gpu_hours_per_million_tokens == Approx(0.18 * 15 / (3.0 * p.microbatches + 6)));
+  CHECK(v.by_microbatches.front().recovered_gpu_hours_per_million_tokens ==
+        Approx(v.recovered_gpu_hours_per_million_tokens));
+  CHECK_FALSE(v.recovered_gpu_hours_for_run.has_value());
+}
+
+TEST_CASE("recover extrapolates to a whole run only with its M stated, and M decides the figure") {
+  RecoverRequest q;
+  q.ranks = 16;
+  q.microbatches = 32;
+  q.training_tokens = 14.8e12;
+  const RecoverResult v = recover(q).value();
+  REQUIRE(v.recovered_gpu_hours_for_run.has_value());
+  CHECK(*v.recovered_gpu_hours_for_run == Approx(0.18 * 31 / 110 * 14.8e6));
+  CHECK(*v.recovered_gpu_hours_for_run == Approx(750764).epsilon(1e-6));
+  REQUIRE(v.by_microbatches.back().microbatches == 256);
+  CHECK(*v.by_microbatches.back().recovered_gpu_hours_for_run == Approx(0.18 * 31 / 782 * 14.8e6));
+}
+
+TEST_CASE("recover's series keeps the request's own M, and only M both schedules accept") {
+  RecoverRequest q;
+  q.microbatches = 200;  // above 8 x 16: listed at its place
+  const auto microbatches_of = [](const RecoverRequest& request) {
+    const RecoverResult v = recover(request).value();
+    std::vector<int> out;
+    for (const RecoverPoint& p : v.by_microbatches) out.push_back(p.microbatches);
+    return out;
+  };
+  std::vector<int> ms = microbatches_of(q);
+  CHECK(ms == std::vector<int>{16, 24, 32, 48, 64, 96, 128, 200});
+
+  // Chimera needs M a multiple of ranks (6) and DualPipe even M >= 12: 12 x {1, 1.5, ...} = 12,
+  // 18, 24, 36, 48, 72, 96, all multiples of 6.
+  q = RecoverRequest{};
+  q.ranks = 6;
+  q.microbatches = 30;
+  q.from = "chimera";
+  CHECK(microbatches_of(q) == std::vector<int>{12, 18, 24, 30, 36, 48, 72, 96});
+}
+
+TEST_CASE("recover rejects a training run of no tokens") {
+  RecoverRequest q;
+  q.training_tokens = 0;
+  const Error e = error_of(q);
+  CHECK(e.code == ErrorCode::InvalidConfig);
+  CHECK(e.path == "/trainingTokens");
+  CHECK(e.message == "trainingTokens must be a finite number > 0 (got 0)");
 }

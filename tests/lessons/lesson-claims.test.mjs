@@ -6,12 +6,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
+import { LESSON_LANGS } from '../../web/js/lib/locales.js';
 import { strings as HI_STRINGS } from '../../web/js/lib/i18n-hi.js';
 
 const root = new URL('../../', import.meta.url);
 const cli = new URL('build/native/pipesim', root).pathname;
 const read = (path) => readFileSync(new URL(path, root), 'utf8');
-const LANGS = ['en', 'hi'];
 
 // Schedule names as the lesson writes them; longer names first so DualPipeV is not read as DualPipe.
 const NAMES = [['DualPipeV', 'dualpipev'], ['DualPipe', 'dualpipe'], ['ZB-H1', 'zb-h1'], ['ZB-H2', 'zb-h2'], ['ZB-V', 'zb-v'],
@@ -58,7 +58,7 @@ function handNumbers(sentence) {
   return rest.match(/\d+(\.\d+)?%?/g) || [];
 }
 
-for (const lang of LANGS) {
+for (const lang of LESSON_LANGS) {
   const markdown = read(`lessons/dualpipe.${lang}.md`);
   const blocks = simBlocks(markdown);
 

@@ -6,11 +6,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
+import { LANGS, LESSON_LANGS } from '../../web/js/lib/locales.js';
 
 const root = new URL('../../', import.meta.url);
 const cli = new URL('build/native/pipesim', root).pathname;
 const read = (path) => readFileSync(new URL(path, root), 'utf8');
-const LANGS = ['en', 'hi'];
 const SECTIONS = ['objectives', 'problem', 'concept', 'use-it', 'ship-it', 'exercises', 'key-terms', 'corrections'];
 
 function simBlocks(markdown) {
@@ -47,7 +47,7 @@ function formatLike(value, quoted) {
 
 const field = (result, path) => path.split('.').reduce((obj, key) => obj?.[key], result);
 
-for (const lang of LANGS) {
+for (const lang of LESSON_LANGS) {
   const markdown = read(`lessons/dualpipe.${lang}.md`);
 
   test(`${lang}: every sim config validates and every quoted number matches the simulator`, () => {

@@ -1,5 +1,6 @@
 // scripts/serve.mjs: the right MIME types, the page's CSP and nosniff on every response, CORS only
-// on the scripts and the module that embeds load from other origins, plain text 404s, nothing
+// on the files a page of another origin loads in CORS mode (scripts, wasm, fonts, styles, data),
+// plain text 404s, nothing
 // outside the root however the path is spelled, and no redirect to another host.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -68,8 +69,12 @@ test('serves each file type with its MIME type, the CSP and nosniff', async () =
   assert.equal((await get('/sub/')).body, 'sub');
 });
 
-test('CORS only on the scripts and the module embeds import, and not on errors', async () => {
-  for (const url of ['/js/embed/w.js', '/js/app.js', '/generated/pipesim.mjs', '/generated/pipesim.wasm']) {
+// A page of another origin that embeds the lab (the course figure) fetches the module scripts,
+// the wasm, the web fonts, the stylesheets and the data in CORS mode: a font without the header
+// is refused, and its script drawn as boxes.
+test('CORS on every file another origin\'s page loads in CORS mode (scripts, wasm, fonts, styles, data), not on pages or errors', async () => {
+  for (const url of ['/js/embed/w.js', '/js/app.js', '/generated/pipesim.mjs', '/generated/pipesim.wasm', '/m.wasm', '/a.mjs',
+                     '/f.woff2', '/css/widgets.css', '/c.css', '/generated/catalogue.json']) {
     const res = await get(url);
     assert.equal(res.status, 200, url);
     assert.equal(res.headers['access-control-allow-origin'], '*', url);
@@ -77,12 +82,27 @@ test('CORS only on the scripts and the module embeds import, and not on errors',
     assert.equal(again.status, 304, url);
     assert.equal(again.headers['access-control-allow-origin'], '*', url);
   }
-  for (const url of ['/', '/index.html', '/sub/', '/sub', '/css/widgets.css', '/generated/catalogue.json', '/m.wasm',
-                     '/a.mjs', '/js/nope.js', '/js/../../secret.txt', '/generated/%ff.js', '/js/embed']) {
+  for (const url of ['/', '/index.html', '/sub/', '/sub', '/e.svg', '/js/nope.js', '/js/../../secret.txt', '/generated/%ff.js', '/js/embed', '/nope.woff2']) {
     const res = await get(url);
     assert.equal(res.headers['access-control-allow-origin'], undefined, `${url} (${res.status})`);
   }
   assert.equal((await get('/js/app.js', 'POST')).headers['access-control-allow-origin'], undefined);
+});
+
+test('createServer({security: {}}) serves without the page\'s headers (a stand-in for another site)', async () => {
+  const { createServer } = await import(repoPath('scripts/serve.mjs'));
+  const plain = createServer(root, { security: {} });
+  await new Promise((resolve) => plain.listen(0, '127.0.0.1', resolve));
+  try {
+    const res = await new Promise((resolve, reject) => {
+      http.get({ host: '127.0.0.1', port: plain.address().port, path: '/index.html' }, (r) => { r.resume(); r.on('end', () => resolve(r)); }).on('error', reject);
+    });
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.headers['content-security-policy'], undefined);
+    assert.equal(res.headers['x-content-type-options'], undefined);
+  } finally {
+    await new Promise((resolve) => plain.close(resolve));
+  }
 });
 
 test('a file is revalidated, not downloaded again: its ETag gets a 304 until the file changes', async () => {

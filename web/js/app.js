@@ -2,7 +2,7 @@
 // timeline explorer, sweep, schedule form, cost controls). Views never import each other; this
 // file hands each one what it needs and forwards their changes to the store.
 import { takeLessonText, pageFontsReady } from './boot.js';
-import { parseParams, createStore, bindHash, configOf, explorerRuns, serializeState } from './state.js';
+import { parseParams, createStore, bindHash, configOf, explorerRuns, comparedSchedules, serializeState } from './state.js';
 import { translator, loadLanguage, isLoaded, LOAD_FAILED } from './lib/i18n.js';
 import { withCache } from './lib/sim-cache.js';
 import { createSimClient } from './lib/sim-client.js';
@@ -89,12 +89,13 @@ function applyLang(lang) {
   document.title = t('app.title');
 }
 
-const laneTitle = (c) => titleOfLane(c, t);
+const laneTitle = (c, options) => titleOfLane(c, t, options);
 
 /** Records which field a SimError blames (its JSON pointer), for the form and cost controls. */
 function onSimError(error, index) {
   const next = {};
-  if (error) next[index === 1 ? 'compare' : error.path || '/'] = error;
+  // A compared schedule's error goes under the compare control, with the schedule it is about.
+  if (error) next[index >= 1 ? 'compare' : error.path || '/'] = index >= 1 ? Object.assign(error, { comparedSchedule: comparedSchedules(store.get())[index - 1] }) : error;
   const key = (errors) => JSON.stringify(Object.entries(errors).map(([path, e]) => [path, e.rule, e.params, e.message]));
   if (key(next) === key(fieldErrors)) return;
   fieldErrors = next;
@@ -110,7 +111,7 @@ const explorerLink = (config, extra = {}) => `#${serializeState({ ...store.get()
 /** The explorer's out-of-date note for a rejected setting: the plain error and its one-click fix. */
 async function describeStale(error, index) {
   const state = store.get();
-  const info = await explain(error, index === 1 ? configOf(state, state.compare) : configOf(state), t);
+  const info = await explain(error, index >= 1 ? configOf(state, comparedSchedules(state)[index - 1]) : configOf(state), t);
   const fix = info.fix ? h('button', { type: 'button', class: 'dpl-fix', onclick: () => store.set({ ...info.fix.patch, t: null }) }, [info.fixLabel]) : null;
   return { why: `${info.text}. ${t('stale.timeline')}`, extra: fix };
 }
@@ -145,7 +146,7 @@ function lessonMounters() {
     selector: '.sim-widget[data-config]',
     mount(el, ctx) {
       const view = lessonWidget.mount(el, {
-        sim, t, id: el.dataset.simId, config: JSON.parse(el.dataset.config), eager: el === ctx.lead,
+        sim, t, id: el.dataset.simId, figure: Number(el.dataset.figure), config: JSON.parse(el.dataset.config), eager: el === ctx.lead,
         compare: el.dataset.compare || '', autoplay: el.dataset.autoplay === '1', streams: el.dataset.streams === '1',
         mountTimeline: (host) => timelineView.mount(host, { sim, t }),
         laneTitle, onRun: ctx.onRun,
@@ -198,11 +199,12 @@ function ensureView(name) {
 }
 
 // Keyboard order follows what the eye sees: the settings come first in the document wherever
-// they are drawn first (above the sweep; above the lesson and the explorer on narrow screens)
-// and after the lesson and the explorer where they sit beside them on the right. The explorer's
-// chart fits any width, so its settings move beside it from 900 px: drawn above as a band, they
-// left the chart below the first screen of a 1280x800 laptop.
-const besideWhen = { lesson: matchMedia('(min-width: 1100px)'), timeline: matchMedia('(min-width: 900px)') };
+// they are drawn first (above the sweep; above the explorer on narrow screens) and after the
+// explorer where they sit beside it on the right. The explorer's chart fits any width, so its
+// settings move beside it from 900 px: drawn above as a band, they left the chart below the first
+// screen of a 1280x800 laptop. The lesson has none: each of its widgets shows and changes its own
+// run where it stands, so no number on it follows a setting drawn elsewhere (issue 29).
+const besideWhen = { timeline: matchMedia('(min-width: 900px)') };
 function placeSettings(view) {
   const side = $('.layout > .side');
   const main = $('#main');
@@ -210,8 +212,8 @@ function placeSettings(view) {
   if (after && side.nextElementSibling === main) main.after(side);
   if (!after && main.nextElementSibling === side) main.before(side);
   // page.css lays the settings out by this: a column beside, a compact band above the sweep's
-  // charts (from 900 px), or stacked above the lesson or the chart.
-  $('#layout').dataset.settings = after ? 'beside' : view === 'sweep' ? 'band' : 'above';
+  // charts (from 900 px), stacked above the chart, or none (the lesson, the planner).
+  $('#layout').dataset.settings = view === 'lesson' || view === 'planner' ? 'none' : after ? 'beside' : view === 'sweep' ? 'band' : 'above';
 }
 for (const query of Object.values(besideWhen)) query.addEventListener('change', () => placeSettings(store.get().view));
 
@@ -235,18 +237,25 @@ const initialText = initial.state.view === 'lesson'
   ? prefetchText(new URL(lessonTextPath(initial.state.lang), document.baseURI).href).catch(() => {})
   : null;
 
-/** One line that says what is simulated, shown beside the settings heading (useful folded). */
+/**
+ * One line that says what is simulated, shown beside the settings heading (useful folded), in
+ * plain words: "DualPipe vs 1F1B · 8 ranks · 20 micro-batches · F 1, B 2, W 1, F&B 3". The sweep
+ * leaves out the count it varies.
+ */
 function settingsSummary(state) {
   const c = state.costs;
-  const comm = c.comm ? ` a2a=${c.comm.ratio}${c.comm.layers !== 1 ? ` L=${c.comm.layers}` : ''}` : '';
-  const costs = `F=${c.forward} B=${c.backward} W=${c.weight} F&B=${c.overlapped}${c.p2pLatency ? ` p2p=${c.p2pLatency}` : ''}${comm}`;
-  if (state.view === 'lesson') return costs;
-  const names = [state.schedule, state.compare].filter(Boolean).map((name) => scheduleTitle(name, t)).join(' vs ');
+  const count = (key, n) => (typeof n === 'number' ? t.plural(key, n) : String(n));
+  const costs = [`F ${c.forward}, B ${c.backward}, W ${c.weight}, F&B ${c.overlapped}`,
+    c.p2pLatency ? `${t('cost.p2pLatency')} ${c.p2pLatency}` : '',
+    c.comm ? t('summary.comm', { ratio: c.comm.ratio }) : ''].filter(Boolean).join(', ');
+  const names = [state.schedule, ...comparedSchedules(state)].map((name) => scheduleTitle(name, t)).join(' vs ');
   // Chunks per rank (Megatron's V) when a schedule run takes them: the form's value or default.
-  const chunked = chunkedSchedule(state.view === 'sweep' ? SCHEDULE_NAMES : [state.schedule, state.compare]);
-  const chunks = chunked ? ` V=${state.chunks ?? chunked.chunks.default}` : '';
-  const shape = state.view === 'sweep' ? `R=${state.ranks} M=${state.microbatches}${chunks}` : `${state.ranks} × ${state.microbatches}${chunks}`;
-  if (state.view === 'sweep') return `${shape} · ${costs}`;
+  const chunked = chunkedSchedule(state.view === 'sweep' ? SCHEDULE_NAMES : [state.schedule, ...comparedSchedules(state)]);
+  const chunks = chunked ? [t('summary.chunks', { v: state.chunks ?? chunked.chunks.default })] : [];
+  const sweep = state.view === 'sweep';
+  const shape = [sweep && state.axis === 'ranks' ? '' : count('lane.ranks', state.ranks),
+    sweep && state.axis !== 'ranks' ? '' : count('lane.mb', state.microbatches), ...chunks].filter(Boolean).join(' · ');
+  if (sweep) return `${shape} · ${costs}`;
   const config = configOf(state);
   const timing = config.timing ? ` · ${t(`timing.lane.${config.timing}`)}` : '';
   const overlap = config.a2aOverlap ? ` · ${t(config.delayWgrad ? 'a2a.lane.delayWgrad' : 'a2a.lane')}` : '';
@@ -286,14 +295,14 @@ function render(state) {
   updatePanels(state);
   const view = ensureView(state.view);
   scrollMemory.show(state.view);
-  if (state.view === 'lesson') view.update({ lang: state.lang, costs: state.costs });
+  if (state.view === 'lesson') view.update({ lang: state.lang });
   if (state.view === 'timeline') {
     const configs = explorerRuns(state);
     view.update({ configs, titles: configs.map(laneTitle), t: state.t, table: state.table, speed: state.speed, streams: state.streams, memory: state.memory });
     views.custom.update({ custom: state.custom, costs: state.costs, config: configOf(state) });
   }
   if (state.view === 'planner') view.update({ lang: state.lang, plan: state.plan });
-  if (state.view === 'sweep') view.update({ ranks: state.ranks, microbatches: state.microbatches, chunks: state.chunks, costs: state.costs, axis: state.axis, table: state.table });
+  if (state.view === 'sweep') view.update({ ranks: state.ranks, microbatches: state.microbatches, chunks: state.chunks, costs: state.costs, axis: state.axis, table: state.table, picked: [state.schedule, ...comparedSchedules(state)] });
 }
 
 function start() {
@@ -301,9 +310,8 @@ function start() {
   applyLang(initial.state.lang);
   applyTheme(initial.state.theme);
   showNotice(initial.errors, t('page.paramError'));
-  // On a narrow screen the settings start folded so the lesson or the chart comes first.
-  const narrow = initial.state.view === 'lesson' ? '(max-width: 1099px)' : '(max-width: 899px)';
-  if (matchMedia(narrow).matches) $('#side-panel').open = false;
+  // On a narrow screen the settings start folded so the chart comes first.
+  if (matchMedia('(max-width: 899px)').matches) $('#side-panel').open = false;
   bindHash(store, window, {
     isSettled: () => !document.querySelector('.dpl-timeline.is-playing'),
     onErrors: (errors) => showNotice(errors, t('page.paramError')),

@@ -5,6 +5,7 @@
 
 import { viewOf, lessonTextPath } from './lib/first-view.js';
 import { initialLang, localStore } from './lib/lang-pref.js';
+import { localeOf } from './lib/locales.js';
 
 const { lang } = initialLang({ hash: location.hash, search: location.search, storage: localStore() });
 
@@ -28,7 +29,8 @@ if (pack) {
   document.head.append(link);
 }
 
-// A Hindi page draws in the Devanagari web font (css/fonts.css, the page's only one): fetched
+// A Hindi page (a language whose script has a web font, lib/locales.js) draws in the
+// Devanagari web font (css/fonts.css, the page's only one): fetched
 // once the stylesheets declaring it have loaded, not once the first Hindi text is laid out; and
 // app.js renders the page only once it has loaded (pageFontsReady), as it waits for its strings.
 // Rendered before, the page was laid out in system fonts first: Chromium looked up a fallback for
@@ -37,7 +39,7 @@ if (pack) {
 // come costs the first render at most FONT_WAIT_MS; then the text swaps to it when it comes.
 const FONT_WAIT_MS = 1000;
 let fontsReady = Promise.resolve();
-if (lang === 'hi') {
+if (localeOf(lang)?.font) {
   const loaded = new Promise((resolve) => {
     const loadFonts = () => resolve(Promise.allSettled([...document.fonts].map((face) => face.load())));
     const pending = [...document.querySelectorAll('link[rel="stylesheet"]')].filter((link) => !link.sheet);

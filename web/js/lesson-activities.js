@@ -1,6 +1,6 @@
 // Wires the lesson's learning activities into the lesson reader, as mounters it runs after each
-// load ({selector, mount(el, ctx)}, see views/lesson-reader.js): the progress panel under the
-// title; the quiz's stages where the course places them (pre before the lesson's first section,
+// load ({selector, mount(el, ctx)}, see views/lesson-reader.js): the contents list that follows
+// the reader, with each section's progress; the progress panel under the title; the quiz's stages where the course places them (pre before the lesson's first section,
 // the checks after the concept section, the post questions after the key terms); and one exercise
 // widget per definition at the end of the Exercises section. Progress goes to localStorage in the
 // course's shape (lib/progress.js). Like app.js, this file wires views; views never import it.
@@ -8,7 +8,9 @@
 // comes within a couple of screens of the viewport, or at once when a link targets an exercise.
 import * as quizView from './views/quiz.js';
 import * as progressView from './views/progress-panel.js';
+import * as contentsView from './views/lesson-contents.js';
 import { quizQuestionIds, summarize } from './lib/progress.js';
+import { lessonFiguresOf } from './lib/exercise-model.js';
 import { h } from './ui/dom.js';
 
 /** The lesson's order of exercises (the Exercises section lists them in this order too). */
@@ -115,6 +117,16 @@ export function createActivities(deps) {
     },
   };
 
+  // Beside the lesson (a sheet behind a button on a narrow screen): its sections, the one being
+  // read, and each one's quiz questions and exercises done.
+  const contentsMounter = {
+    selector: 'h1',
+    mount(el, ctx) {
+      const article = el.parentElement;
+      return contentsView.mount(article.parentElement, { t: ctx.t, article, progress: deps.progress, reducedMotion: deps.reducedMotion });
+    },
+  };
+
   const exerciseMounter = {
     selector: 'h2#exercises',
     mount(el, ctx) {
@@ -138,8 +150,11 @@ export function createActivities(deps) {
       const mountOne = (index) => {
         const id = order[index];
         slots[index].replaceChildren();
+        // The lesson's figures that draw one of its runs, by their numbers (lesson-reader.js numbers them).
+        const figures = lessonFiguresOf(definitions[index], ctx.configs ?? new Map())
+          .map((simId) => Number(el.parentElement.querySelector(`.sim-widget[data-sim-id="${simId}"]`)?.dataset.figure)).filter(Boolean);
         const view = exerciseView.mount(slots[index], {
-          t, lang: ctx.lang, sim: deps.sim, definition: definitions[index], number: index + 1,
+          t, lang: ctx.lang, sim: deps.sim, definition: definitions[index], number: index + 1, figures,
           saved: deps.progress.get().exercises[id] || null,
           onResult: (record) => deps.progress.recordExercise(id, record).exercises[id],
           mountRun: deps.mountRun, schedules: deps.schedules, reducedMotion: deps.reducedMotion, linkFor: deps.linkFor,
@@ -213,7 +228,7 @@ export function createActivities(deps) {
   };
 
   return {
-    mounters: [quizMounter, exerciseMounter],
+    mounters: [contentsMounter, quizMounter, exerciseMounter],
     /** Scrolls to an exercise and focuses its heading; waits for it when it is still loading. */
     focusExercise(id) {
       const view = exercises.get(id);

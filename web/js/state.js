@@ -64,7 +64,7 @@ const COMM_KEYS = {
 export const PARAMS = Object.freeze([
   { key: 'view', path: ['view'], type: 'choice', values: VIEWS, default: VIEWS[0], embed: false },
   { key: 'schedule', path: ['schedule'], type: 'text', default: 'dualpipe' },
-  // A second schedule drawn on the same time axis, or '' for none.
+  // Schedules drawn beside the first on the same time axis, comma-separated ("1f1b,zb-h1"), or ''.
   { key: 'compare', path: ['compare'], type: 'text', default: '' },
   { key: 'ranks', path: ['ranks'], type: 'sim', default: 8 },
   { key: 'microbatches', path: ['microbatches'], type: 'sim', default: 20, aliases: ['mb', 'micro_batches'] },
@@ -281,9 +281,14 @@ export function configOf(state, schedule = state.schedule) {
   return config;
 }
 
-/** The runs the timeline explorer draws for `state`: its schedule, then the compared one if any. */
+/** The schedules compared with the first (the address's `compare`: any number, comma-separated), in order, once each. */
+export function comparedSchedules(state) {
+  return [...new Set(String(state.compare ?? '').split(',').map((name) => name.trim()).filter(Boolean))];
+}
+
+/** The runs the timeline explorer draws for `state`: its schedule, then each compared one, on one axis. */
 export function explorerRuns(state) {
-  return state.compare ? [configOf(state), configOf(state, state.compare)] : [configOf(state)];
+  return [configOf(state), ...comparedSchedules(state).map((name) => configOf(state, name))];
 }
 
 /** A minimal observable store: set() merges a patch and notifies with (state, changedKeys). */

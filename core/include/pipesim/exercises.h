@@ -37,6 +37,9 @@ double gpu_hours_saved(double cost_to, double utilization_from, double utilizati
 /// Default baseline: DeepSeek-V3 report §1, 180K H800 GPU-hours per trillion tokens.
 inline constexpr double kDeepSeekV3GpuHoursPerMillionTokens = 0.18;
 
+/// Most tokens a recover request may extrapolate to (1e16: far above any published run).
+inline constexpr double kMaxTrainingTokens = 1e16;
+
 struct RecoverRequest {
   int ranks = 8;
   int microbatches = 16;
@@ -44,6 +47,18 @@ struct RecoverRequest {
   std::string to = "dualpipe";  ///< the schedule whose cost the baseline measures
   Costs costs;
   double gpu_hours_per_million_tokens = kDeepSeekV3GpuHoursPerMillionTokens;  ///< C, > 0
+  /// Tokens of a whole training run, when the saving is extrapolated to one (DeepSeek-V3's
+  /// pre-training: 14.8e12, report §4.2). The extrapolation holds only at this request's M and
+  /// costs, which the result states beside it.
+  std::optional<double> training_tokens;
+};
+
+/// The saving at one micro-batch count M (same ranks, schedules, costs and baseline).
+struct RecoverPoint {
+  int microbatches = 0;
+  double utilization_from = 0, utilization_to = 0;
+  double recovered_gpu_hours_per_million_tokens = 0;
+  std::optional<double> recovered_gpu_hours_for_run;  ///< with RecoverRequest::training_tokens
 };
 
 struct RecoverResult {
@@ -53,13 +68,26 @@ struct RecoverResult {
   double utilization_gain = 0;                        ///< utilization_to - utilization_from
   double gpu_hours_per_million_tokens_from = 0;       ///< C * u_to / u_from
   double recovered_gpu_hours_per_million_tokens = 0;  ///< C * (u_to / u_from - 1)
+  std::optional<double> recovered_gpu_hours_for_run;  ///< per million tokens x training_tokens / 1e6
+  /// The saving's main driver: a schedule's idle time per rank does not grow with M, so its
+  /// share of the step, and the saving, shrinks as M grows. One point per M of
+  /// recover_microbatch_series, the request's own M included.
+  std::vector<RecoverPoint> by_microbatches;
 };
 
+/// The micro-batch counts recover() reports beside the request's own: the smallest M both
+/// schedules accept at `ranks`, then 1.5, 2, 3, 4, 6 and 8 times it, each raised to the next M
+/// both accept, and `microbatches` itself; sorted, without repeats, and without the counts the
+/// size caps refuse (validate's too_large). Requires a request validate_recover accepted.
+std::vector<int> recover_microbatch_series(const RecoverRequest& request);
+
 /// Errors: unknown_schedule (/from, /to), invalid_config (/ranks, /microbatches, /costs/...,
-/// /gpuHoursPerMillionTokens; a shape one schedule cannot run names that schedule), too_large.
+/// /gpuHoursPerMillionTokens, /trainingTokens; a shape one schedule cannot run names that
+/// schedule), too_large.
 Status validate_recover(const RecoverRequest& request);
 Result<RecoverResult> recover(const RecoverRequest& request);
-/// {"ranks","microbatches","from","to","costs"?,"gpuHoursPerMillionTokens"?}; runs validate.
+/// {"ranks","microbatches","from","to","costs"?,"gpuHoursPerMillionTokens"?,"trainingTokens"?};
+/// runs validate.
 Result<RecoverRequest> recover_request_from_json(const Json& json);
 /// recover_request_from_json then recover, validating once (the CLI's and the page's call).
 Result<RecoverResult> recover_request(const Json& json);

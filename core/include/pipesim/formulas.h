@@ -5,17 +5,33 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "pipesim/config.h"
 #include "pipesim/engine.h"
 
 namespace pipesim {
 
+/// One comparison of a region of validity, `left op right`, in the formulas' symbols: F, B, W,
+/// F&B, PP, M, ranks, p2pLatency, and sums or products of them written as in the formula (B-W,
+/// F+B, 2PP-1, 3W, max(F,B)). `op` is "=", "<=" or ">=". A client words a region from these.
+struct RegionClause {
+  std::string left;   ///< e.g. "W"
+  std::string op;     ///< "=", "<=" or ">="
+  std::string right;  ///< e.g. "B-W"
+};
+
 struct ReferenceBubble {
   std::string formula;     ///< e.g. "(PP/2-1)(F&B+B-3W)"; "" when no published formula exists
   double bubble_max = 0;   ///< the formula's value for these stages and costs
   bool applies = false;    ///< costs lie in the region where the formula is exact (and p2p = 0)
-  std::string condition;   ///< the region of validity in words
+  /// The region as data: the formula is exact when every clause of one alternative of `any`
+  /// holds (no alternatives: always) and every clause of `all` holds too.
+  std::vector<std::vector<RegionClause>> any;
+  std::vector<RegionClause> all;  ///< holds in every case (p2p latency 0)
+  std::string note_id;    ///< "" or a stable id for `note`, so a client can say it in its language
+  std::string note;       ///< what the clauses do not say, in English ("" for none)
+  std::string condition;  ///< the region in words, written from the clauses and the note
   std::string source;
 };
 

@@ -110,14 +110,14 @@ namespace pipesim {
   /* budget, bubble, communication, memory, activations */                                        \
   X(StepBudget, "plan.step.budget",                                                               \
     "About {gpuHours:k0} GPU-hours, scaled from DeepSeek-V3's {reference:k0} H800 GPU-hours per "  \
-    "trillion tokens at {referenceActive:si} active parameters{unknownGpu}; give gpuHours to use "  \
-    "your own figure.")         \
+    "trillion tokens at {referenceActive:si} active parameters{unknownGpu}; enter the run's "       \
+    "GPU-hours to use your own figure.")                                                          \
   X(PartUnknownGpu, "plan.part.unknown_gpu",                                                      \
     " (GPU model \"{gpu}\" not in our table: assumed as fast as an H800)")                        \
   X(StepBubble, "plan.step.bubble",                                                               \
-    "Simulated bubble fraction {bubble:pct} against 1F1B's {bubble1f1b:pct} at the same P and M " \
-    "(chunk costs F={f}, B={b}, W={w}, F&B={fb}; no communication): {saved:k1} GPU-hours saved "  \
-    "over the run.")                                                                              \
+    "Simulated bubble fraction {bubble:pct} against 1F1B's {bubble1f1b:pct} at the same P = {p} " \
+    "and M = {microbatches} (chunk costs F={f}, B={b}, W={w}, F&B={fb}; no communication): "      \
+    "{saved:k1} GPU-hours saved over the run, at this M and these costs.")                        \
   X(StepCommunication, "plan.step.communication",                                                 \
     "With expert all-to-all at compute:communication 1:{ratio:f2} (DeepSeek-V3's "              \
     "1:{referenceRatio} at {referenceGbps:f0} Gbps, scaled to {gbps:f0} Gbps) and {layers} layers per chunk, {schedule:title} hides "      \

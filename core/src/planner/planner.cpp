@@ -316,6 +316,8 @@ class Planner {
     const Costs costs{};  // the plan's: core's defaults
     note("bubble", plan_text(Phrase::StepBubble, {{"bubble", *p_.bubble_fraction},
                                              {"bubble1f1b", *p_.bubble_fraction_1f1b},
+                                             {"p", ranks_},
+                                             {"microbatches", m},
                                              {"f", costs.forward},
                                              {"b", costs.backward},
                                              {"w", costs.weight},

@@ -7,8 +7,11 @@
 // streams memory speed axis theme (light|dark) lang (en|hi)).
 import { mountWidget, ensureStylesheet } from './widget-kit.js';
 import { EMBED_PARAMS } from '../state.js';
+import { spokenLang } from '../lib/locales.js';
+import { fontFor, addFontStylesheet } from './locale-fonts.js';
 
 ensureStylesheet(import.meta.url);
+const FONTS = new URL('../../generated/fonts/', import.meta.url);
 
 const ATTRIBUTES = ['widget', ...EMBED_PARAMS];
 
@@ -22,7 +25,12 @@ export class DualpipeTimelineElement extends HTMLElement {
   }
 
   connectedCallback() {
-    if (!this.widget) this.widget = mountWidget(this, this.params());
+    if (this.widget) return;
+    // The web font of its language's script, declared in the host document (widgets.css puts it
+    // first in the widget's stack): without it, a machine with no such font draws boxes.
+    const font = fontFor(spokenLang(this.getAttribute('lang')), FONTS);
+    if (font) addFontStylesheet(font.href);
+    this.widget = mountWidget(this, this.params());
   }
 
   attributeChangedCallback() {

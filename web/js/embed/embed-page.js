@@ -1,13 +1,14 @@
-// embed.html?widget=timeline|sweep&schedule=…&ranks=…&theme=light|dark&lang=en|hi
+// embed.html?widget=timeline|sweep&schedule=…&ranks=…&theme=light|dark&lang=<one of lib/locales.js's LANGS>
 // Mounts one widget from the query string and tells the parent page its height with
 // postMessage({type: 'dualpipe-lab:height', height}) so the iframe can fit it; at a fixed iframe
 // height the page simply scrolls.
 import { mountWidget } from './widget-kit.js';
+import { LANGS } from '../lib/locales.js';
 
 const params = new URLSearchParams(location.search);
 const theme = params.get('theme');
 if (theme === 'light' || theme === 'dark') document.documentElement.dataset.theme = theme;
-if (params.get('lang') === 'hi') document.documentElement.lang = 'hi';
+if (LANGS.includes(params.get('lang'))) document.documentElement.lang = params.get('lang');
 
 mountWidget(document.getElementById('embed-root'), params);
 

@@ -1,19 +1,20 @@
 // The ES-module half of the course figure widget: figure-widget.js (a classic script) imports this
-// on first use and calls mountFigure for each ```figure dualpipe-schedule ...``` block, with the
-// shadow root it made inside the course's host. The figure wears the course's frame (a bordered
-// box, a mono uppercase label row in --blueprint, as the course's own figures): drawn from the
-// host's variables when it defines them, from its own fallbacks otherwise (css/figure.css).
-import { mountWidget, simulator } from './widget-kit.js';
+// once a figure comes near the viewport and calls mountFigure for each ```figure dualpipe-schedule
+// ...``` block, with the shadow root it made inside the course's host. The figure wears the
+// course's frame (a bordered box, a mono uppercase label row in --blueprint, as the course's own
+// figures): drawn from the host's variables when it defines them, from its own fallbacks
+// otherwise (css/figure.css). It speaks the course's language when the lab has its strings
+// (lib/locales.js), else English, and draws with the web font of the course language's script.
+import { mountWidget, holdSimulator } from './widget-kit.js';
 import { translator, loadLanguage } from '../lib/i18n.js';
 import { figureConfig } from '../lib/figure-spec.js';
+import { localeOf, spokenLang } from '../lib/locales.js';
 import { h } from '../ui/dom.js';
-import { ensureDevanagariFont } from '../ui/fonts.js';
+import { fontFor, stackEntry, addFontStylesheet, fontLoaded } from './locale-fonts.js';
 
-const STYLES = ['../../css/widgets.css', '../../css/figure.css'].map((path) => new URL(path, import.meta.url).href);
-
-/** Adds the widget's stylesheets to `shadow`; resolves when they have loaded (or failed). */
-function adoptStyles(shadow) {
-  return Promise.all(STYLES.map((href) => new Promise((resolve) => {
+/** Adds the stylesheets `hrefs` to `shadow`; resolves when they have loaded (or failed). */
+function adoptStyles(shadow, hrefs) {
+  return Promise.all(hrefs.map((href) => new Promise((resolve) => {
     const link = h('link', { rel: 'stylesheet', href });
     link.addEventListener('load', resolve);
     link.addEventListener('error', resolve);
@@ -51,40 +52,52 @@ function followTheme(holder, root) {
 
 /**
  * kind: 'timeline' | 'sweep'; shadow: the figure's shadow root; given: the course's parsed config
- * ({} when its JSON.parse failed); spec: the host's data-figure text.
+ * ({} when its JSON.parse failed); spec: the host's data-figure text. options: lang, the course's
+ * language tag; styles, the widget's stylesheet URLs; fonts, the URL of the fonts folder.
+ * Returns {update(next), destroy()}; destroy() lets go of everything the figure holds.
  */
-export function mountFigure(kind, shadow, given, spec) {
-  const lang = (document.documentElement.lang || 'en').toLowerCase().startsWith('hi') ? 'hi' : 'en';
-  if (lang === 'hi') ensureDevanagariFont(document);
+export function mountFigure(kind, shadow, given, spec, { lang: courseLang = 'en', styles, fonts }) {
+  const lang = spokenLang(courseLang);
+  // The font follows the course's language, so text in its script never falls back to a box.
+  const font = fontFor(courseLang, fonts);
+  const fontSheet = font ? addFontStylesheet(font.href) : Promise.resolve();
   const { config, ignored } = figureConfig(given, spec);
   const body = h('div', { class: 'dpl-frame-body' });
   const label = h('span', { class: 'dpl-frame-label' });
   const hint = h('span', { class: 'dpl-frame-hint' });
   const notice = ignored.length ? h('p', { class: 'dpl-frame-note', role: 'status' }) : null;
-  const frame = h('figure', { class: 'dpl dpl-frame', lang }, [h('figcaption', { class: 'dpl-frame-head' }, [label, hint]), notice, body]);
-  frame.hidden = true; // until its styles and strings are in: no flash of unstyled or English text
+  // dir is set, not inherited: the shadow host's `all: initial` leaves direction to the course.
+  const frame = h('figure', { class: 'dpl dpl-frame', lang, dir: localeOf(lang).dir }, [h('figcaption', { class: 'dpl-frame-head' }, [label, hint]), notice, body]);
+  frame.style.setProperty('--dpl-script-font', stackEntry(font));
+  frame.hidden = true; // until its styles, strings and font are in: no flash of unstyled, English or boxed text
   shadow.append(frame);
   // The theme is read from the course's element: the holder inside it resets inherited colour.
   const stopTheme = followTheme(shadow.host.parentElement ?? shadow.host, frame);
+  const simulator = holdSimulator();
+  simulator.sim.catalogue?.(); // start the simulator while the styles load
   let view = null;
   let destroyed = false;
-  simulator().catalogue?.(); // start the simulator while the styles load
   // A pack that fails to load leaves the figure in English (translator's fallback).
-  Promise.all([adoptStyles(shadow), loadLanguage(lang).catch(() => {})]).then(() => {
-    if (destroyed) return;
+  Promise.all([adoptStyles(shadow, styles), loadLanguage(lang).catch(() => {}), fontSheet]).then(() => {
+    if (destroyed) return undefined;
     const t = translator(lang);
     label.textContent = t(`fig.label.${kind}`);
     hint.textContent = t(`fig.hint.${kind}`);
     if (notice) notice.textContent = t('fig.ignored', { words: ignored.join(' ') });
+    return fontLoaded(font, frame.textContent);
+  }).then(() => {
+    if (destroyed) return;
     frame.hidden = false;
     view = mountWidget(body, { lang, ...config, widget: kind });
   });
   return {
     update(next) { view?.update({ lang, ...next, widget: kind }); },
     destroy() {
+      if (destroyed) return;
       destroyed = true;
       stopTheme();
       view?.destroy();
+      simulator.release();
       frame.remove();
     },
   };

@@ -5,7 +5,7 @@
 import { createSimClient } from '../lib/sim-client.js';
 import { withCache } from '../lib/sim-cache.js';
 import { translator, loadLanguage, isLoaded } from '../lib/i18n.js';
-import { parseParams, paramsFrom, configOf } from '../state.js';
+import { parseParams, paramsFrom, configOf, comparedSchedules } from '../state.js';
 import { h, errorBox } from '../ui/dom.js';
 import { laneTitle } from '../lib/schedules.js';
 import * as timelineView from '../views/timeline.js';
@@ -13,11 +13,34 @@ import * as sweepView from '../views/sweep-chart.js';
 
 export const WIDGETS = ['timeline', 'sweep'];
 
-let sharedSim = null;
-/** One simulator (one worker) per page, however many widgets it embeds. */
-export function simulator() {
-  sharedSim ??= withCache(createSimClient());
-  return sharedSim;
+// One simulator (one worker) per page, however many widgets it embeds: started by the first
+// widget that holds it and stopped when the last one lets go, so widgets a host removes (the
+// course replacing its article on a language switch) leave no worker behind.
+let shared = null; // {client, sim, holders}
+
+/**
+ * Holds the page's simulator: returns {sim, release()}. `sim` is the cached client every widget
+ * shares; release() (once per hold) stops its workers when no widget holds it any more.
+ */
+export function holdSimulator() {
+  if (!shared) {
+    const client = createSimClient();
+    shared = { client, sim: withCache(client), holders: 0 };
+  }
+  const held = shared;
+  held.holders += 1;
+  let released = false;
+  return {
+    sim: held.sim,
+    release() {
+      if (released) return;
+      released = true;
+      held.holders -= 1;
+      if (held.holders > 0) return;
+      held.client.terminate();
+      if (shared === held) shared = null;
+    },
+  };
 }
 
 /**
@@ -27,6 +50,7 @@ export function simulator() {
 export function mountWidget(element, input, defaults = {}) {
   const root = h('div', { class: 'dpl dpl-embed' });
   element.append(root);
+  const simulator = holdSimulator();
   let view = null;
   let kind = null;
   let lang = null;
@@ -60,7 +84,7 @@ export function mountWidget(element, input, defaults = {}) {
     if (widget !== kind || state.lang !== lang) {
       view?.destroy();
       root.replaceChildren();
-      const deps = { sim: simulator(), t };
+      const deps = { sim: simulator.sim, t };
       view = widget === 'sweep' ? sweepView.mount(root, deps) : timelineView.mount(root, deps);
       kind = widget;
       lang = state.lang;
@@ -75,7 +99,7 @@ export function mountWidget(element, input, defaults = {}) {
       view.update({ ranks: state.ranks, microbatches: state.microbatches, chunks: state.chunks, costs: state.costs, axis: state.axis, table: state.table });
     } else {
       const configs = [configOf(state)];
-      if (state.compare) configs.push(configOf(state, state.compare));
+      for (const name of comparedSchedules(state)) configs.push(configOf(state, name));
       const titles = configs.map((c) => laneTitle(c, t));
       view.update({ configs, titles, t: state.t, table: state.table, speed: state.speed, streams: state.streams, memory: state.memory });
     }
@@ -85,9 +109,11 @@ export function mountWidget(element, input, defaults = {}) {
   return {
     update: render,
     destroy() {
+      if (destroyed) return;
       destroyed = true;
       view?.destroy();
       root.remove();
+      simulator.release();
     },
   };
 }

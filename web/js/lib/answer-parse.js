@@ -2,11 +2,13 @@
 // under Node). Accepted forms, by the unit an exercise definition names:
 //   every kind: 0.039  3.9e-2  3.9 × 10^-2  −0.5  1,234,567 or 12,34,567 (grouping)  ४२ (Devanagari digits)
 //   fraction:   3.9%  3.9 pp                      (a percentage, divided by 100)
-//   GPU-hours:  0.05 GPU-h  50 mGPU-h  0.05 GPU-hours
-//   parameters: 8.82e9  8.82B  8820M  8.82 billion  882 crore  8.82 अरब
+//   GPU-hours:  0.05  0.05 GPU-hours  3 GPU-minutes  50 milli-GPU-hours (and 0.05 GPU-h, 50 mGPU-h)
+//   parameters: 8.82 billion  8820 million  8.82B  8820M  882 crore  8.82 अरब  8.82 बिलियन  (and 8.82e9)
 //   bytes:      17.64 GB  17.64e9 B  16.43 GiB  17640 MB  (a bare number is bytes)
 //   time units, slots, micro-batches: plain numbers
-// The tolerance comes from the definition: {absolute} and/or {relative}; either one suffices.
+// The tolerance comes from the definition: {absolute} and/or {relative}; either one suffices. A
+// wrong answer is judged too high or too low, and no more: how far off, or by what factor, would
+// let a learner compute the answer from one wrong try (issue 29).
 
 /** Which parser a definition's `unit` text calls for. */
 export function unitKind(unit = '') {
@@ -30,13 +32,15 @@ function asciiDigits(text) {
 const UNITS = {
   fraction: { '%': 0.01, pp: 0.01, 'percent': 0.01, 'प्रतिशत': 0.01 },
   gpuHours: {
-    'gpu-h': 1, 'gpu-hour': 1, 'gpu-hours': 1, 'gpu hours': 1, 'gpu hour': 1, gpuh: 1, h: 1,
-    'mgpu-h': 1e-3, 'mgpu-hours': 1e-3, mgpuh: 1e-3, 'kgpu-h': 1e3, 'kgpu-hours': 1e3,
-    'gpu-घंटे': 1, 'gpu घंटे': 1, 'घंटे': 1,
+    'gpu-hours': 1, 'gpu-hour': 1, 'gpu hours': 1, 'gpu hour': 1, 'gpu-minutes': 1 / 60, 'gpu-minute': 1 / 60,
+    'gpu minutes': 1 / 60, minutes: 1 / 60, min: 1 / 60, 'milli-gpu-hours': 1e-3,
+    'gpu-h': 1, gpuh: 1, h: 1, 'mgpu-h': 1e-3, 'mgpu-hours': 1e-3, mgpuh: 1e-3, 'kgpu-h': 1e3, 'kgpu-hours': 1e3,
+    'gpu-घंटे': 1, 'gpu घंटे': 1, 'घंटे': 1, 'gpu-मिनट': 1 / 60, 'gpu मिनट': 1 / 60, 'मिनट': 1 / 60,
   },
   params: {
-    k: 1e3, thousand: 1e3, m: 1e6, million: 1e6, mn: 1e6, b: 1e9, bn: 1e9, g: 1e9, billion: 1e9,
-    t: 1e12, trillion: 1e12, lakh: 1e5, crore: 1e7, 'लाख': 1e5, 'करोड़': 1e7, 'अरब': 1e9, 'खरब': 1e11,
+    thousand: 1e3, million: 1e6, billion: 1e9, trillion: 1e12, lakh: 1e5, crore: 1e7,
+    k: 1e3, m: 1e6, mn: 1e6, b: 1e9, bn: 1e9, g: 1e9, t: 1e12,
+    'लाख': 1e5, 'करोड़': 1e7, 'अरब': 1e9, 'खरब': 1e11, 'मिलियन': 1e6, 'बिलियन': 1e9, 'ट्रिलियन': 1e12,
     params: 1, parameters: 1, 'पैरामीटर': 1,
   },
   bytes: {
@@ -109,29 +113,13 @@ export function withinTolerance(value, expected, tolerance = {}) {
   return false;
 }
 
-const FACTORS = [1e9, 1e6, 1e3, 100, 10, 2];
-
 /**
- * Judges `value` against `expected`: {correct, direction ('high'|'low'|null), difference
- * (value - expected), relative ((value - expected) / |expected|, null when expected is 0),
- * factor (about k times too large: k; too small: 1/k; null), sign (true when only the sign is wrong)}.
+ * Judges `value` against `expected`: {correct, direction: 'high' | 'low' | null}. Nothing more on
+ * purpose: a distance or a factor would give the answer away.
  */
 export function judge(value, expected, tolerance = {}) {
   const correct = withinTolerance(value, expected, tolerance);
-  const difference = value - expected;
-  const relative = expected === 0 ? null : difference / Math.abs(expected);
-  let factor = null;
-  let sign = false;
-  if (!correct && expected !== 0 && value !== 0) {
-    const slackRel = Math.max(tolerance.relative ?? 0, 0.02);
-    if (withinTolerance(-value, expected, tolerance)) sign = true;
-    const ratio = value / expected;
-    for (const k of FACTORS) {
-      if (Math.abs(ratio / k - 1) <= slackRel) { factor = k; break; }
-      if (Math.abs(ratio * k - 1) <= slackRel) { factor = 1 / k; break; }
-    }
-  }
-  return { correct, direction: correct ? null : difference > 0 ? 'high' : 'low', difference, relative, factor, sign };
+  return { correct, direction: correct ? null : value > expected ? 'high' : 'low' };
 }
 
 /** The tolerance as it reads to a learner: {kind: 'absolute'|'relative'|'exact', amount}. */

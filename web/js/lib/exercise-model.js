@@ -180,3 +180,19 @@ export function expectedAnswer(answer, results) {
     return { kind: 'missing', error };
   }
 }
+
+/** `value` as JSON with every object's keys sorted, so two configs written in different orders compare equal. */
+function canonical(value) {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(',')}}`;
+  return JSON.stringify(value);
+}
+
+/**
+ * The lesson's widgets (`configs`: Map of sim id -> config, in the lesson's order) that draw one
+ * of the exercise's runs, exactly: their ids, in the lesson's order. The exercise links back to them.
+ */
+export function lessonFiguresOf(definition, configs) {
+  const runs = new Set(Object.values(definition?.config?.runs || {}).map(canonical));
+  return [...configs].filter(([, config]) => runs.has(canonical(config))).map(([id]) => id);
+}

@@ -3,8 +3,11 @@
 // localStorage under the course's own key ("lang", as its lang-picker.js stores it), then English.
 // DOM-free: storage and URL parts are passed in (localStore() finds the browser's).
 
+import { LANGS } from './locales.js';
+
 export const LANG_STORAGE_KEY = 'lang';
-export const SUPPORTED_LANGS = ['en', 'hi'];
+/** The languages the page offers: lib/locales.js's list of those the lab speaks. */
+export const SUPPORTED_LANGS = LANGS;
 
 const fromParams = (text) => new URLSearchParams(String(text || '').replace(/^[#?]/, '')).get('lang');
 

@@ -45,9 +45,9 @@ export const PLAN_TEXTS_HI = Object.freeze({
   'plan.step.microbatches': 'M = {microbatches} (M/P = {perRank:f1}; पाठ के हिसाब से आम दायरा {low}-{high} है; ग्लोबल बैच छोटा रखने के लिए हम निचला सिरा लेते हैं)।',
   'plan.step.microbatches_requested': 'M = {microbatches} (M/P = {perRank:f1}; पाठ के हिसाब से आम दायरा {low}-{high} है; माँगा गया)।',
   // budget, bubble, communication, memory, activations
-  'plan.step.budget': 'लगभग {gpuHours:k0} GPU-घंटे, DeepSeek-V3 के आँकड़े से अनुमानित: {referenceActive:si} सक्रिय पैरामीटर पर हर ट्रिलियन टोकन के {reference:k0} H800 GPU-घंटे{unknownGpu}; अपना आँकड़ा लेने के लिए gpuHours दीजिए।',
+  'plan.step.budget': 'लगभग {gpuHours:k0} GPU-घंटे, DeepSeek-V3 के आँकड़े से अनुमानित: {referenceActive:si} सक्रिय पैरामीटर पर हर ट्रिलियन टोकन के {reference:k0} H800 GPU-घंटे{unknownGpu}; अपना आँकड़ा लेने के लिए रन के GPU-घंटे भरिए।',
   'plan.part.unknown_gpu': ' (GPU मॉडल "{gpu}" हमारी तालिका में नहीं है: उसे H800 जितना तेज़ माना गया)',
-  'plan.step.bubble': 'सिम्युलेट किया गया बबल अंश {bubble:pct}, जबकि उसी P और M पर 1F1B का {bubble1f1b:pct} (चंक की लागत F={f}, B={b}, W={w}, F&B={fb}; संचार नहीं गिना): पूरे रन में {saved:k1} GPU-घंटे बचते हैं।',
+  'plan.step.bubble': 'सिम्युलेट किया गया बबल अंश {bubble:pct}, जबकि उसी P = {p} और M = {microbatches} पर 1F1B का {bubble1f1b:pct} (चंक की लागत F={f}, B={b}, W={w}, F&B={fb}; संचार नहीं गिना): पूरे रन में {saved:k1} GPU-घंटे बचते हैं, इसी M और इन्हीं लागतों पर।',
   'plan.step.communication': 'एक्सपर्ट all-to-all के साथ, गणना:संचार 1:{ratio:f2} (DeepSeek-V3 का {referenceGbps:f0} Gbps पर 1:{referenceRatio}, {gbps:f0} Gbps के हिसाब से बदला गया) और हर चंक में {layers} लेयर पर {schedule:title} उसका {hidden:pct} छिपाता है और {utilization:pct} समय गणना करता है, जबकि 1F1B {utilization1f1b:pct}: {saved:k1} GPU-घंटे बचते हैं।',
   'plan.step.memory_fits': 'हर GPU पर {params:si} पैरामीटर{copies}: लगभग {total:f1} GB ट्रेनिंग स्टेट, जबकि उपयोगी मेमोरी {usable:f1} GB है, इसलिए यह समा जाती है।{caveat}',
   'plan.step.memory_too_big': 'हर GPU पर {params:si} पैरामीटर{copies}: लगभग {total:f1} GB ट्रेनिंग स्टेट, जबकि उपयोगी मेमोरी {usable:f1} GB है, इसलिए यह नहीं समाती: P बढ़ाइए।{caveat}',

@@ -33,6 +33,8 @@ export const PLAN_FIELDS = Object.freeze([
   ['/model/experts', 'number'],
   ['/model/expertParallel', 'number'],
   ['/trainingTokens', 'number'],
+  // The run's GPU-hours, when known (the planner estimates them from DeepSeek-V3's otherwise).
+  ['/gpuHours', 'number'],
   ['/customAllToAllKernel', 'check'],
   // Choices the learner fixes instead of letting the planner pick (the spec's `requested`):
   // a schedule from core's catalogue ("" lets the planner choose), and chunks where it takes them.

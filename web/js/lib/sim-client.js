@@ -7,6 +7,7 @@
 import { loadPipesim, METHOD_NAMES, SimError } from '../../generated/pipesim.js';
 import CATALOGUE from '../../generated/catalogue.js';
 import { SCRIPTS } from '../script-base.js';
+import { startModuleWorker } from './module-worker.js';
 
 export { SimError };
 
@@ -101,7 +102,7 @@ export function createSimClient({
   const startWorker = () => {
     let worker;
     try {
-      worker = new Worker(workerUrl, { type: 'module' });
+      worker = startModuleWorker(workerUrl);
     } catch {
       abandonWorkers();
       return;

@@ -101,3 +101,29 @@ export function rowsToCsv(rows) {
   }
   return `${lines.join('\r\n')}\r\n`;
 }
+
+/** Values this close (relative) are the same: floating-point rounding apart. */
+const SAME = 1e-9;
+
+/**
+ * Series whose points are the same (the same x, and y equal but for rounding, gaps included), which
+ * one line would hide under another (GPipe's bubble lies exactly on 1F1B's): {schedule: {with:
+ * [the other schedules], offset}}, `offset` the series' place in its group centred on 0 (-0.5,
+ * 0.5 for a pair), so a chart can draw them a little apart. Series alone are left out.
+ */
+export function coincidentSeries(series) {
+  const same = (a, b) => a.points.length === b.points.length && a.points.every((p, i) => {
+    const q = b.points[i];
+    return p.x === q.x && (p.y === null ? q.y === null : q.y !== null && Math.abs(p.y - q.y) <= SAME * Math.max(1, Math.abs(p.y)));
+  });
+  const groups = [];
+  for (const s of series) {
+    const group = groups.find((g) => same(g[0], s));
+    if (group) group.push(s); else groups.push([s]);
+  }
+  const out = {};
+  for (const group of groups.filter((g) => g.length > 1)) {
+    group.forEach((s, i) => { out[s.schedule] = { with: group.filter((o) => o !== s).map((o) => o.schedule), offset: i - (group.length - 1) / 2 }; });
+  }
+  return out;
+}

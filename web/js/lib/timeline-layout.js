@@ -1,12 +1,15 @@
 // The vertical and horizontal geometry of a timeline lane, shared by the SVG and the canvas
 // renderers and by hit testing: the rank gutter on the left, the idle column on the right, and
 // per rank a block of rows (its ops, then optionally its compute and communication streams and
-// its memory lane). Runs with many ranks get compact rows so 64 ranks fit on one screen.
+// its memory lane). Runs with many ranks get compact rows so 64 ranks fit on one screen, and a
+// narrow lane (a phone) rows a little lower, so a lesson's two compared lanes fit its first screen.
 // DOM-free.
 import { clamp } from './scale.js';
 
 /** Gutter, idle column, axis band and the full-size rows (as drawn before zoom existed). */
 export const LAYOUT = Object.freeze({ rowHeight: 26, rowGap: 6, left: 64, right: 60, top: 26, bottom: 8 });
+/** The rows of a narrow lane (a phone): still tall enough for an id, so two lanes fit a first screen. */
+export const NARROW_ROWS = Object.freeze({ rowHeight: 20, rowGap: 4 });
 /** Sub-rows under a rank's op row: streams (two) and memory. */
 export const SUB_ROWS = Object.freeze({ height: 14, gap: 2, charPx: 5.6 });
 export const MEMORY_ROW = Object.freeze({ height: 18, gap: 2 });
@@ -24,16 +27,18 @@ const MIN_ROW = 10;
  * rowY(r) + streamsY / memoryY (-1 when not shown).
  */
 export function laneLayout({ ranks, width, streams = false, memory = false }) {
-  const right = width < NARROW ? 44 : LAYOUT.right;
+  const narrow = width < NARROW;
+  const right = narrow ? 44 : LAYOUT.right;
   const compact = ranks > MANY_RANKS && !streams;
-  const rowHeight = compact ? Math.max(MIN_ROW, Math.min(LAYOUT.rowHeight, Math.floor(TALL_LANE / ranks) - 2)) : LAYOUT.rowHeight;
+  const full = narrow && !streams ? NARROW_ROWS : LAYOUT;
+  const rowHeight = compact ? Math.max(MIN_ROW, Math.min(full.rowHeight, Math.floor(TALL_LANE / ranks) - 2)) : full.rowHeight;
   const memoryHeight = compact ? Math.max(6, Math.round(rowHeight * 0.6)) : MEMORY_ROW.height;
   let block = rowHeight;
   const streamsY = streams ? block : -1;
   if (streams) block += 2 * (SUB_ROWS.gap + SUB_ROWS.height);
   const memoryY = memory ? block + MEMORY_ROW.gap : -1;
   if (memory) block += MEMORY_ROW.gap + memoryHeight;
-  const gap = compact ? 2 : LAYOUT.rowGap + (streams ? 6 : 0);
+  const gap = compact ? 2 : full.rowGap + (streams ? 6 : 0);
   const plotWidth = Math.max(40, width - LAYOUT.left - right);
   const height = LAYOUT.top + ranks * (block + gap) - gap + LAYOUT.bottom;
   return {

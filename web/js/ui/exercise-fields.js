@@ -3,26 +3,19 @@
 // tolerances read to the learner. Used by views/exercise.js; no state of its own beyond the DOM.
 import { h, uniqueId } from './dom.js';
 import { parseAnswer, unitKind, judge, describeTolerance, acceptedUnits } from '../lib/answer-parse.js';
+import { plainNumber, countWords } from '../lib/plain-number.js';
 
-/** A number with `digits` significant digits, trailing zeros dropped: 0.19323 -> "0.1932". */
+/** A number with `digits` significant digits, trailing zeros dropped, never in e-notation: 0.19323 -> "0.1932". */
 export function sig(value, digits = 4) {
-  if (!Number.isFinite(value)) return String(value);
-  if (value === 0) return '0';
-  const text = Math.abs(value) >= 1e15 || Math.abs(value) < 1e-4 ? value.toExponential(digits - 1) : value.toPrecision(digits);
-  return text.includes('e') ? text.replace(/\.?0+e/, 'e') : text.includes('.') ? text.replace(/\.?0+$/, '') : text;
+  return plainNumber(value, digits);
 }
 
-/** A percentage for a message: whole numbers from 10 up, two significant digits below. */
-export function percentText(value) {
-  return value >= 10 ? String(Math.round(value)) : sig(value, 2);
-}
-
-/** A value of an answer's kind as the learner would write it: "0.1932 (19.32%)", "17.64 GB". */
-export function formatQuantity(value, kind) {
+/** A value of an answer's kind as the learner would write it: "0.1932 (19.32%)", "17.64 GB", "8.819 billion". */
+export function formatQuantity(value, kind, t) {
   if (kind === 'fraction') return `${sig(value)} (${sig(value * 100)}%)`;
-  if (kind === 'params') return Math.abs(value) >= 1e6 ? `${sig(value / 1e9)} × 10⁹` : sig(value);
+  if (kind === 'params') return countWords(value, t, 4);
   if (kind === 'bytes') return Math.abs(value) >= 1e6 ? `${sig(value / 1e9)} GB` : `${sig(value)} B`;
-  if (kind === 'gpuHours') return `${sig(value)} GPU-h`;
+  if (kind === 'gpuHours') return t('ex.unit.gpuHours', { v: sig(value) });
   return sig(value, 6);
 }
 
@@ -30,7 +23,7 @@ export function formatQuantity(value, kind) {
 export function toleranceText(tolerance, kind, t) {
   const tol = describeTolerance(tolerance);
   if (tol.kind === 'relative') return t('ex.tol.relative', { v: sig(tol.amount * 100) });
-  if (tol.kind === 'absolute') return t('ex.tol.absolute', { v: kind === 'fraction' ? sig(tol.amount) : formatQuantity(tol.amount, kind) });
+  if (tol.kind === 'absolute') return t('ex.tol.absolute', { v: kind === 'fraction' ? sig(tol.amount) : formatQuantity(tol.amount, kind, t) });
   return t('ex.tol.exact');
 }
 
@@ -44,25 +37,9 @@ export function parseMessage(parsed, text, kind, t) {
   return t('ex.parse.syntax', { text: String(text).trim(), examples: t(`ex.format.${kind}`) });
 }
 
-/** What a wrong number says: direction, distance, and what a round factor suggests. */
-export function wrongMessage(verdict, kind, t) {
-  const parts = [];
-  if (verdict.sign) {
-    parts.push(t('ex.wrong.sign'));
-  } else {
-    const how = verdict.relative === null
-      ? sig(Math.abs(verdict.difference))
-      : `${percentText(Math.abs(verdict.relative) * 100)}%`;
-    parts.push(t(verdict.direction === 'high' ? 'ex.wrong.high' : 'ex.wrong.low', { by: how }));
-  }
-  if (verdict.factor !== null) {
-    const k = verdict.factor >= 1 ? verdict.factor : 1 / verdict.factor;
-    const big = verdict.factor >= 1;
-    if (kind === 'fraction' && k === 100) parts.push(t(big ? 'ex.wrong.percentAsFraction' : 'ex.wrong.fractionAsPercent'));
-    else if (k >= 1000) parts.push(t('ex.wrong.units', { k: k.toExponential(0).replace('e+', 'e') }));
-    else parts.push(t(big ? 'ex.wrong.factorHigh' : 'ex.wrong.factorLow', { k }));
-  }
-  return parts.join(' ');
+/** What a wrong number says: too high or too low, nothing the answer could be worked out from. */
+export function wrongMessage(verdict, t) {
+  return t(verdict.direction === 'high' ? 'ex.wrong.high' : 'ex.wrong.low');
 }
 
 /**
@@ -127,10 +104,10 @@ export function numberField(answer, { t, lang }) {
       }
       const verdict = judge(parsed.value, expected.value, tolerance);
       if (verdict.correct) {
-        setStatus('correct', t('ex.correct', { v: formatQuantity(expected.value, kind) }));
+        setStatus('correct', t('ex.correct', { v: formatQuantity(expected.value, kind, t) }));
         return 'correct';
       }
-      setStatus('wrong', `${t('ex.wrong')} ${wrongMessage(verdict, kind, t)}`);
+      setStatus('wrong', wrongMessage(verdict, t));
       return 'wrong';
     },
   };

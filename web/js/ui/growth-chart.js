@@ -4,6 +4,7 @@
 // differ by colour, marker shape and dash; a table below holds every value. Also words the
 // simulation's verdict on the two properties, shown when the learner picks them right.
 import { h, s } from './dom.js';
+import { labelCells } from './table-labels.js';
 import { linearScale, ticks } from '../lib/scale.js';
 import { seriesFrom } from '../lib/sweep-data.js';
 import { sig } from './exercise-fields.js';
@@ -79,13 +80,13 @@ export function createGrowthChart({ t, sim, ranks = 4, schedules = ['dualpipe', 
       h('li', { text: t('ex.growth.crossNote') }));
     charts.replaceChildren(...METRICS.map(chart));
     const cols = ['schedule', 'microbatches', 'bubbleMax', 'maxPeakActivationMemory'];
-    tableWrap.replaceChildren(h('table', { class: 'dpl-table' }, [
+    tableWrap.replaceChildren(labelCells(h('table', { class: 'dpl-table dpl-ex-table' }, [
       h('caption', { text: caption }),
       h('thead', {}, [h('tr', {}, cols.map((c) => h('th', { scope: 'col', text: t(`sw.col.${c}`) })))]),
       h('tbody', {}, rows.map((row) => h('tr', { class: row.ok ? '' : 'is-na' }, cols.map((c, i) => h(i ? 'td' : 'th', {
         scope: i ? null : 'row', text: c === 'schedule' ? name(row.schedule) : c === 'microbatches' ? String(row.microbatches) : row.ok ? sig(row[c]) : t('sw.na'),
       }))))),
-    ]));
+    ])));
     const firsts = schedules.map((name) => rows.find((r) => r.schedule === name && !r.ok && r.microbatches >= 2 * ranks)).filter(Boolean);
     rejected.replaceChildren(...firsts.map((r) => h('li', { text: t('ex.growth.rejects', { schedule: name(r.schedule), m: r.microbatches, message: errorText(r.error, t.lang) }) })));
   }

@@ -1,7 +1,8 @@
 // Exercise 3's chunk-pair view: one overlapped forward/backward pair as core's analyse_pair lays it
 // out (DeepSeek-V3 Fig. 4): a compute stream and a communication stream, every part labelled
-// ATTN(F), DISPATCH(F), MLP(B)... with the forward chunk in the direction-0 hue and the backward
-// chunk in the direction-1 hue (weight parts paler and dashed, all-to-alls outlined). After a check
+// ATTN(F), DISPATCH(F), MLP(B)... in the timeline's colours of their pass (forward, backward,
+// weight part), all-to-alls outlined, drawn at the width it is given (on a phone part labels
+// shorten to their letter: nothing scrolls sideways). After a check
 // it marks which computation runs under the forward chunk's dispatch and combine, and animates the
 // pair on a time cursor (requestAnimationFrame; under prefers-reduced-motion, still frames and
 // step buttons). The comm model (ratio, attention share) is editable; core rejects bad values
@@ -10,20 +11,20 @@ import { h, s, uniqueId } from './dom.js';
 import { icon } from './icons.js';
 import { sig } from './exercise-fields.js';
 import { partClass, partText } from '../lib/stream-parts.js';
+import { ticks } from '../lib/scale.js';
 import { errorText } from '../lib/error-text.js';
 import { showFieldError } from './field-error.js';
 import { setStale } from './stale.js';
 import { DEFAULT_COMM } from '../state.js';
 
-const W = 720;
-const LEFT = 92;
+/** The widest the diagram is drawn; narrower frames draw it at their own width. */
+const MAX_W = 720;
 const RIGHT = 16;
 const LANE_H = 38;
 const TOP = 12;
 const GAP = 14;
 const SECONDS = 7; // one pass of the cursor over the pair
 
-const chunkDir = (pass) => (pass === 'F' ? 0 : 1);
 
 /** The compute parts under one comm part, as text: "MLP(B) 0.5, MLP(W) 0.5". */
 export function hidingText(pair, label) {
@@ -45,7 +46,8 @@ export function createPairView({ t, sim, reducedMotion = () => false, defaults =
       h('p', { class: 'dpl-field-hint', id: `${id}-hint`, text: t(`ex.pair.${name}.hint`) }), messages[name],
     ]);
   })]);
-  const svg = s('svg', { class: 'dpl-pair-svg', viewBox: `0 0 ${W} ${TOP + 2 * LANE_H + GAP + 34}`, role: 'img' });
+  const HEIGHT = TOP + 2 * LANE_H + GAP + 34;
+  const svg = s('svg', { class: 'dpl-pair-svg', viewBox: `0 0 ${MAX_W} ${HEIGHT}`, role: 'img' });
   const stats = h('p', { class: 'dpl-pair-stats' });
   const readout = h('p', { class: 'dpl-pair-readout', 'aria-live': 'polite' });
   const play = h('button', { type: 'button', class: 'dpl-btn dpl-icon-btn', dataset: { action: 'pair-play' }, 'aria-label': t('ctl.play') }, [icon('play')]);
@@ -54,8 +56,9 @@ export function createPairView({ t, sim, reducedMotion = () => false, defaults =
   const controls = h('div', { class: 'dpl-pair-controls', hidden: true }, [h('div', { class: 'dpl-transport-buttons' }, [prev, play, next]), readout]);
   const error = h('div', { class: 'dpl-pair-error' });
   // The last good pair, dimmed under a note while the form holds a value core rejects (ui/stale.js).
+  const frameBox = h('div', { class: 'dpl-pair-frame' }, [svg]);
   const resultBox = h('div', { class: 'dpl-pair-result' }, [
-    h('p', { class: 'dpl-pair-legend', text: t('ex.pair.legend') }), h('div', { class: 'dpl-pair-frame' }, [svg]), stats, controls,
+    h('p', { class: 'dpl-pair-legend', text: t('ex.pair.legend') }), frameBox, stats, controls,
   ]);
   const element = h('div', { class: 'dpl-pair' }, [form, resultBox, error]);
 
@@ -67,17 +70,24 @@ export function createPairView({ t, sim, reducedMotion = () => false, defaults =
   let token = 0;
   let timer = 0;
   let listeners = [];
+  let frameW = MAX_W; // the width drawn at: the frame's, up to MAX_W
+  let gutter = 92; // the stream labels' column
 
-  const scaleX = (v) => LEFT + (v / (pair?.duration || 1)) * (W - LEFT - RIGHT);
+  const scaleX = (v) => gutter + (v / (pair?.duration || 1)) * (frameW - gutter - RIGHT);
   const boundaries = () => [...new Set(pair.parts.flatMap((p) => [p.start, p.end]))].sort((a, b) => a - b);
 
   function draw() {
     svg.replaceChildren();
+    frameW = Math.min(MAX_W, Math.max(200, Math.floor(frameBox.clientWidth - 8) || MAX_W));
+    gutter = frameW < 480 ? 60 : 92;
+    svg.setAttribute('viewBox', `0 0 ${frameW} ${HEIGHT}`);
+    svg.setAttribute('width', frameW);
+    svg.setAttribute('height', HEIGHT);
     if (!pair) return;
     const laneY = { compute: TOP, comm: TOP + LANE_H + GAP };
     for (const [stream, y] of Object.entries(laneY)) {
       svg.append(s('text', { x: 4, y: y + LANE_H / 2 + 4, class: 'dpl-rank-label', text: t(`ex.pair.${stream}`) }));
-      svg.append(s('line', { x1: LEFT, x2: W - RIGHT, y1: y + LANE_H + 0.5, y2: y + LANE_H + 0.5, class: 'dpl-grid' }));
+      svg.append(s('line', { x1: gutter, x2: frameW - RIGHT, y1: y + LANE_H + 0.5, y2: y + LANE_H + 0.5, class: 'dpl-grid' }));
     }
     if (highlighted) {
       for (const label of ['DISPATCH(F)', 'COMBINE(F)']) {
@@ -92,7 +102,7 @@ export function createPairView({ t, sim, reducedMotion = () => false, defaults =
       const y = laneY[part.stream];
       const marked = highlighted && (part.label === 'DISPATCH(F)' || part.label === 'COMBINE(F)'
         || pair.hiding.some((hd) => (hd.label === 'DISPATCH(F)' || hd.label === 'COMBINE(F)') && hd.hiddenBy.some((b) => b.part === index)));
-      const g = s('g', { class: `dpl-pair-part ${partClass(part, chunkDir(part.pass))}${marked ? ' is-marked' : ''}`,
+      const g = s('g', { class: `dpl-pair-part ${partClass(part, 0)}${marked ? ' is-marked' : ''}`,
         dataset: { label: part.label, stream: part.stream, start: part.start, end: part.end, layer: part.layer } }, [
         s('rect', { x: x + 0.5, y: y + 2, width: w - 1, height: LANE_H - 4, rx: 3, class: 'dpl-cell' }),
         s('title', { text: `${part.label}${pair.costs?.comm?.layers > 1 ? ` · layer ${part.layer}` : ''}: ${sig(part.start)}–${sig(part.end)}` }),
@@ -102,13 +112,13 @@ export function createPairView({ t, sim, reducedMotion = () => false, defaults =
       svg.append(g);
     });
     const axisY = TOP + 2 * LANE_H + GAP + 16;
-    const step = pair.duration > 8 ? 2 : pair.duration > 3 ? 0.5 : 0.25;
-    for (let v = 0; v <= pair.duration + 1e-9; v += step) {
+    // As many ticks as the width holds (about one per 48 px), at round values.
+    for (const v of ticks(0, pair.duration, Math.max(2, Math.floor((frameW - gutter - RIGHT) / 48)))) {
       svg.append(s('text', { x: scaleX(v), y: axisY, 'text-anchor': 'middle', class: 'dpl-tick', text: sig(v) }));
     }
     if (cursor !== null) {
       const x = scaleX(cursor);
-      svg.append(s('rect', { x, y: TOP - 2, width: Math.max(0, W - RIGHT - x), height: 2 * LANE_H + GAP + 4, class: 'dpl-pair-veil' }));
+      svg.append(s('rect', { x, y: TOP - 2, width: Math.max(0, frameW - RIGHT - x), height: 2 * LANE_H + GAP + 4, class: 'dpl-pair-veil' }));
       svg.append(s('line', { x1: x, x2: x, y1: TOP - 4, y2: TOP + 2 * LANE_H + GAP + 4, class: 'dpl-pair-cursor' }));
     }
     svg.setAttribute('aria-label', t('ex.pair.label', { parts: pair.parts.map((p) => `${p.label} ${sig(p.start)}–${sig(p.end)}`).join('; ') }));
@@ -219,6 +229,14 @@ export function createPairView({ t, sim, reducedMotion = () => false, defaults =
   on(form, 'input', () => { clearTimeout(timer); timer = setTimeout(load, 350); });
   on(form, 'change', () => { clearTimeout(timer); load(); });
   load();
+  // Drawn again at a new width (a phone turned, a window resized).
+  let drawnWidth = 0;
+  const resize = new ResizeObserver(() => {
+    if (Math.abs(frameBox.clientWidth - drawnWidth) < 8) return;
+    drawnWidth = frameBox.clientWidth;
+    draw();
+  });
+  resize.observe(frameBox);
 
   const api = {
     element,
@@ -234,6 +252,7 @@ export function createPairView({ t, sim, reducedMotion = () => false, defaults =
     },
     destroy() {
       stop();
+      resize.disconnect();
       clearTimeout(timer);
       token += 1;
       for (const [el, type, fn] of listeners) el.removeEventListener(type, fn);

@@ -1,6 +1,6 @@
 // Exercise 4's calculator: pick a preset (Llama-3-70B at P = 8, DeepSeek-V3 at P = 16, EP = 64)
 // or change P, EP, bytes per parameter, optimizer states and GPU memory, and see core's
-// parameter breakdown of the model (every matrix family with its formula). What one GPU holds
+// parameter breakdown of the model (every part with what it counts, in words). What one GPU holds
 // under each schedule (core lists every catalogue schedule, shown in the catalogue's order) is
 // the exercise's answer, so that table stays hidden until the learner has made an attempt.
 // Every number comes from pipesim params().
@@ -10,6 +10,8 @@ import { SCHEDULE_NAMES, scheduleTitle } from '../lib/schedules.js';
 import { errorText } from '../lib/error-text.js';
 import { showFieldError, withFieldNames } from './field-error.js';
 import { setStale } from './stale.js';
+import { labelCells } from './table-labels.js';
+import { countWords } from '../lib/plain-number.js';
 const FIELDS = [
   ['pp', 'ex.params.pp'], ['ep', 'ex.params.ep'], ['bytesPerParam', 'ex.params.bytes'], ['dp', 'ex.params.dp'], ['gpuMemoryGb', 'ex.params.memory'],
 ];
@@ -44,6 +46,12 @@ export function createParamsCalculator({ t, sim, presets }) {
   let token = 0;
   let timer = 0;
   let lastResult = null;
+  // A part's name and what it counts; a part core adds before the page has words for it shows its id.
+  const partText = (part, what) => {
+    const key = `ex.part.${part}${what ? `.${what}` : ''}`;
+    return t(key) === key ? (what ? '' : part) : t(key);
+  };
+  const partName = (part) => partText(part, '');
   // An error's sentence names a field by its label here (pf.<field> has none for these).
   const named = withFieldNames(t, Object.fromEntries(FIELDS.map(([name, key]) => [`pf.${name}`, t(key)])));
 
@@ -69,7 +77,7 @@ export function createParamsCalculator({ t, sim, presets }) {
   }
 
   function footprintTable(result) {
-    return h('table', { class: 'dpl-table dpl-params-table' }, [
+    return labelCells(h('table', { class: 'dpl-table dpl-params-table dpl-ex-table' }, [
       h('caption', { text: t('ex.params.footprintCaption', { model: result.model.label || result.model.name, pp: result.pp, ep: result.ep }) }),
       h('thead', {}, [h('tr', {}, ['ex.params.col.schedule', 'ex.params.col.stages', 'ex.params.col.perRank', 'ex.params.col.copies',
         'ex.params.col.params', 'ex.params.col.bytes', 'ex.params.col.share'].map((k) => h('th', { scope: 'col', text: t(k) })))]),
@@ -79,27 +87,28 @@ export function createParamsCalculator({ t, sim, presets }) {
           h('td', { text: String(f.paramCopies) }), h('td', { text: grouped(f.paramsPerGpu) }), h('td', { text: gb(f.bytesPerGpu) }),
           h('td', { text: `${sig(f.shareOfGpuMemory * 100, 3)}%` })]);
       })),
-    ]);
+    ]));
   }
 
   function render(result) {
     lastResult = result;
-    const rows = result.breakdown.map((p) => h('tr', {}, [
-      h('th', { scope: 'row', text: t(`ex.part.${p.part}`) === `ex.part.${p.part}` ? p.part : t(`ex.part.${p.part}`) }),
-      h('td', { class: 'is-num', text: grouped(p.params) }), h('td', {}, [h('code', { text: p.formula })]),
+    // What each part counts, in words (core's formula names its config fields: no learner reads those).
+    const rows = result.breakdown.map((p) => h('tr', { dataset: { part: p.part } }, [
+      h('th', { scope: 'row', text: partName(p.part) }),
+      h('td', { class: 'is-num', text: grouped(p.params) }), h('td', { text: partText(p.part, 'what') }),
     ]));
-    const excluded = result.excluded.map((p) => h('li', { text: t('ex.params.excluded', { part: t(`ex.part.${p.part}`) === `ex.part.${p.part}` ? p.part : t(`ex.part.${p.part}`), n: grouped(p.params) }) }));
+    const excluded = result.excluded.map((p) => h('li', { text: t('ex.params.excluded', { part: partName(p.part), n: grouped(p.params) }) }));
     breakdown.replaceChildren(
       h('p', { class: 'dpl-params-model' }, [h('strong', { text: result.model.label || result.model.name }), ' · ', h('span', { text: result.model.source || '' })]),
-      h('div', { class: 'dpl-table-wrap', tabindex: 0, role: 'region', 'aria-label': t('ex.params.breakdownCaption') }, [h('table', { class: 'dpl-table dpl-params-table' }, [
+      h('div', { class: 'dpl-table-wrap', tabindex: 0, role: 'region', 'aria-label': t('ex.params.breakdownCaption') }, [labelCells(h('table', { class: 'dpl-table dpl-params-table dpl-ex-table' }, [
         h('caption', { text: t('ex.params.breakdownCaption') }),
         h('thead', {}, [h('tr', {}, ['ex.params.col.part', 'ex.params.col.count', 'ex.params.col.formula'].map((k) => h('th', { scope: 'col', text: t(k) })))]),
         h('tbody', {}, rows),
         h('tfoot', {}, [
-          h('tr', {}, [h('th', { scope: 'row', text: t('ex.params.total') }), h('td', { class: 'is-num', text: grouped(result.totalParams) }), h('td', { text: `${sig(result.totalParams / 1e9, 5)} × 10⁹` })]),
+          h('tr', {}, [h('th', { scope: 'row', text: t('ex.params.total') }), h('td', { class: 'is-num', text: grouped(result.totalParams) }), h('td', { text: countWords(result.totalParams, t, 5) })]),
           h('tr', {}, [h('th', { scope: 'row', text: t('ex.params.routed') }), h('td', { class: 'is-num', text: grouped(result.routedParams) }), h('td', { text: result.routedParams ? t('ex.params.routedNote', { ep: result.ep }) : '' })]),
         ]),
-      ])]),
+      ]))]),
       excluded.length ? h('ul', { class: 'dpl-params-excluded' }, excluded) : '',
     );
     footprint.replaceChildren(h('div', { class: 'dpl-table-wrap', tabindex: 0, role: 'region', 'aria-label': t('ex.params.footprintTitle') }, [footprintTable(result)]));

@@ -1,11 +1,11 @@
 // The canvas renderer of a timeline lane, for runs too large for one SVG element per op (up to
 // core's op cap): a paint draws the runs lib/timeline-lod.js makes of each rank's ops in the
-// view (single ops with their hatching, split pair cells and micro-batch ids once they are wide
+// view (single ops with the dots of direction 1, split pair cells and micro-batch ids once they are wide
 // enough; sub-pixel ops grouped per pixel column), fills batched by colour, so its work is
 // bounded by pixels, not ops. The canvas is wider than the plot: a view that is the last one moved
 // sideways (a pan, or playback following the cursor) moves the canvas in its window by whole
 // pixels, painting a margin ahead when the window reaches it and shifting the bitmap when it
-// leaves, with the same pixels a whole paint gives (hatching is anchored to the run).
+// leaves, with the same pixels a whole paint gives (the dots are anchored to the run).
 // The axis band above the rows is a small canvas of its own, repainted for each view; the gutter,
 // idle column, cursor and veil are the same HTML layers as the SVG renderer's
 // (ui/timeline-frame.js). Hover finds the op under the pointer by binary search, and the data
@@ -21,11 +21,12 @@ import { rankAtY, rankSpan } from '../lib/timeline-layout.js';
 import { clamp } from '../lib/scale.js';
 import { fits } from './timeline-draw.js';
 import { drawGutter, drawIdleColumn, cursorLayer, memoryPath } from './timeline-frame.js';
-import { hatchPattern } from './timeline-palette.js';
+import { dotPattern } from './timeline-palette.js';
+import { DOT_TILE } from './timeline-draw.js';
 
 const runs = createRuns(4096);
 // Fills by kind and direction (index kind * 2 + dir, a category's own number), then the two
-// colours of grouped W columns (palette.solid: a W's outline colour, as its pale fill looks idle).
+// colours of grouped W columns (palette.solid).
 const CELL_COLOURS = CATEGORY_KINDS.length * 2;
 const GROUPED_W = CELL_COLOURS;
 const COLOURS = CELL_COLOURS + 2;
@@ -36,7 +37,6 @@ const MAX_LABELS = 3000; // past this many ids in view, text costs more than it 
 const MARGIN_SHARE = 0.25;
 /** A shift that would keep less than this share of the plot's width paints the view afresh. */
 const MIN_KEPT = 0.25;
-const HATCH_PX = 6; // the hatch tile (timeline-palette.js hatchPattern)
 /**
  * CSS pixels drawn above and below the viewport: rows a scroll brings in are on the canvas
  * already when the compositor scrolls ahead of the repaint, and small scrolls repaint nothing.
@@ -221,7 +221,7 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }
   const element = h('div', { class: 'dpl-lane-plot is-canvas' }, [frame, axis, cursor.element, drawGutter(ranks, L, t), drawIdleColumn(lane, L, t)]);
   element.style.height = `${L.height}px`;
   const batches = createBatches();
-  const hatch = { light: hatchPattern(ctx, palette.hatchLight), dark: hatchPattern(ctx, palette.hatchDark) };
+  const dots = Object.fromEntries(CATEGORY_KINDS.map((kind) => [kind, dotPattern(ctx, palette.dot[kind])]));
   const labelPx = L.rowHeight >= 16;
   const bandWidth = width * dpr;
   const colours = Array.from({ length: COLOURS }, (_, c) => rgba(c >= GROUPED_W ? palette.solid.W[c - GROUPED_W] : palette.cell[CATEGORY_KINDS[c >> 1]][c & 1]));
@@ -251,6 +251,9 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }
   let backCtx = null;
   let diagonal = false; // this view's pair cells are split diagonally (see paintColumns)
   let labelled = false; // this view draws micro-batch ids
+  let drafting = false; // this render is a gesture's frame: ids wait for the gesture to end
+  let drafted = false; // something painted since the last whole paint lacks its ids
+  let screenMoved = true; // the page scrolled or resized since the rows on screen were last read
 
   /** The part of the lane inside the viewport (CSS pixels from its top), or null while it has no box (hidden). */
   function onScreen() {
@@ -309,6 +312,7 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }
 
   /** After a scroll or resize: paints the view afresh if rows came on screen that the canvas lacks. */
   function reveal() {
+    screenMoved = false;
     if (!holdsRowsOnScreen()) render(view);
   }
 
@@ -375,11 +379,19 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }
     return at;
   }
 
-  function render(next) {
-    // A whole paint costs more than finding the rows on screen (which may lay the page out).
-    const at = rows ? columnOf(next) : null;
+  /**
+   * Shows view `next`. `draft` (a gesture under way): no micro-batch ids and pair cells as halves
+   * rather than triangles, the costliest details of a paint; the next render that is not a draft
+   * paints the view afresh with them, so what settles is exactly a whole paint.
+   */
+  function render(next, { draft = false } = {}) {
+    // A whole paint costs more than finding the rows on screen, but that reads the page's layout:
+    // only after a scroll or a resize (reveal() keeps up with those), never on a gesture's frame.
+    const at = rows && !(drafted && !draft) ? columnOf(next) : null;
+    drafting = draft;
     if (at === null) {
-      holdsRowsOnScreen();
+      if (screenMoved || !rows) holdsRowsOnScreen();
+      screenMoved = false;
       paintAfresh(next);
     } else {
       if (at === offset) return;
@@ -391,15 +403,17 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }
     drawAxis();
   }
 
-  /** Decisions taken per view (see labelsFor) and the hatch's phase for the canvas's scale. */
+  /** Decisions taken per view (see labelsFor) and the dots' phase for the canvas's scale. */
   function prepare() {
     ctx.setTransform(dpr, 0, 0, dpr, 0, -rows.top * dpr); // canvas columns across, lane y down
-    diagonal = labelPx && opsInView(view) <= MAX_DIAGONAL_OPS;
-    labelled = labelsFor(view);
-    // The hatch moves with the ops: anchored at time 0, at a whole pixel.
-    const phase = -Math.round(origin * k) % HATCH_PX;
-    hatch.light.setTransform(new DOMMatrix([1, 0, 0, 1, phase, 0]));
-    hatch.dark.setTransform(new DOMMatrix([1, 0, 0, 1, phase, 0]));
+    // A gesture's frames draw pair cells as halves and no ids: the two costliest details.
+    diagonal = !drafting && labelPx && opsInView(view) <= MAX_DIAGONAL_OPS;
+    labelled = !drafting && labelsFor(view);
+    drafted ||= drafting && labelPx;
+    canvas.dataset.paint = drafted ? 'draft' : 'whole'; // for tests: ids and pair triangles wait
+    // The dots move with the ops: anchored at time 0, at a whole pixel.
+    const phase = -Math.round(origin * k) % DOT_TILE;
+    for (const pattern of Object.values(dots)) pattern.setTransform(new DOMMatrix([1, 0, 0, 1, phase, 0]));
   }
 
   /**
@@ -408,6 +422,7 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }
    */
   function paintAfresh(next) {
     view = next;
+    drafted = false;
     k = L.plotWidth / (next.end - next.start);
     origin = next.start - margin / k;
     prepare();
@@ -530,7 +545,7 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }
       ctx.fill();
     }
     const spanned = canvasView();
-    const details = []; // x, y, w, category, rank, op of single ops: pair cells, hatching, ids
+    const details = []; // x, y, w, category, rank, op of single ops: pair cells, dots, ids
     // Pair cells are split diagonally (two anti-aliased triangles) only where there are few of
     // them and rows are full height: thousands of triangles cost a software-rasterised canvas
     // more than the rest of the frame, so a dense view splits them into upper and lower halves.
@@ -555,7 +570,8 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }
         } else {
           const isW = cat >> 1 === W_KIND;
           batches.add(isW && !single ? GROUPED_W + (cat & 1) : cat, level, x, y, w, L.rowHeight);
-          if (single && ((cat & 1) === 1 || labelPx || isW)) details.push(x, y, w, cat, r, runs.op[j]);
+          // Details: the dots of direction 1, and ids where a row is tall enough for one.
+          if (single && ((cat & 1) === 1 || (labelPx && labelled))) details.push(x, y, w, cat, r, runs.op[j]);
         }
       }
     }
@@ -574,14 +590,13 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }
   }
 
   /**
-   * Pair cells (two triangles), hatching over direction 1, W outlines and micro-batch ids where
+   * Pair cells (two triangles), the dots over direction 1 and micro-batch ids where
    * they fit. Shapes of one colour go into one path and are filled once: thousands of separate
    * fills a frame are what a software-rasterised canvas cannot afford.
    */
   function drawDetails(details) {
     const labels = [];
-    const hatched = { light: [], dark: [] };
-    const outlined = [[], []]; // W ops by direction: a dashed outline, as the SVG cell has
+    const dotted = Object.fromEntries(CATEGORY_KINDS.map((kind) => [kind, []])); // direction-1 ops by kind: x, y, w
     const triangles = { F: [[], []], B: [[], []] }; // pair halves by kind and direction: x, y, w
     const hgt = L.rowHeight;
     for (let i = 0; i < details.length; i += 6) {
@@ -598,48 +613,44 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }
       }
       const kind = CATEGORY_KINDS[cat >> 1];
       const dir = cat & 1;
-      if (dir === 1 && w >= 4) hatched[kind === 'B' || kind === 'Bi' ? 'dark' : 'light'].push(x, y, w);
-      if (kind === 'W') outlined[dir].push(x, y, w);
+      if (dir === 1 && w >= 4) dotted[kind].push(x, y, w);
       if (labelled && w >= 12) {
         const o = lane.opAt(rank, seq);
         if (fits(o.mb, w)) labels.push([x + w / 2, y + hgt / 2, o.mb, palette.label[kind][dir]]);
       }
     }
-    // Forward in the upper-left triangle, backward in the lower-right one.
+    // Forward in the upper-left triangle, backward in the lower-right one; direction 1 dotted.
+    const trianglePath = (kind, list) => {
+      ctx.beginPath();
+      for (let i = 0; i < list.length; i += 3) {
+        const x = list[i], y = list[i + 1], w = list[i + 2];
+        if (kind === 'F') {
+          ctx.moveTo(x, y); ctx.lineTo(x + w, y); ctx.lineTo(x, y + hgt);
+        } else {
+          ctx.moveTo(x + w, y); ctx.lineTo(x + w, y + hgt); ctx.lineTo(x, y + hgt);
+        }
+      }
+    };
     for (const kind of ['F', 'B']) {
       triangles[kind].forEach((list, dir) => {
         if (!list.length) return;
+        trianglePath(kind, list);
         ctx.fillStyle = palette.cell[kind][dir];
-        ctx.beginPath();
-        for (let i = 0; i < list.length; i += 3) {
-          const x = list[i], y = list[i + 1], w = list[i + 2];
-          if (kind === 'F') {
-            ctx.moveTo(x, y); ctx.lineTo(x + w, y); ctx.lineTo(x, y + hgt);
-          } else {
-            ctx.moveTo(x + w, y); ctx.lineTo(x + w, y + hgt); ctx.lineTo(x, y + hgt);
-          }
-        }
         ctx.fill(); // closes every triangle (closePath per subpath is slow on a long path)
+        if (dir === 1) {
+          ctx.fillStyle = dots[kind];
+          ctx.fill();
+        }
       });
     }
-    for (const key of ['light', 'dark']) {
-      const list = hatched[key];
+    for (const kind of CATEGORY_KINDS) {
+      const list = dotted[kind];
       if (!list.length) continue;
-      ctx.fillStyle = hatch[key];
+      ctx.fillStyle = dots[kind];
       ctx.beginPath();
       for (let i = 0; i < list.length; i += 3) ctx.rect(list[i], list[i + 1], list[i + 2], hgt);
       ctx.fill();
     }
-    ctx.lineWidth = 1.25;
-    ctx.setLineDash([3, 2]);
-    outlined.forEach((list, dir) => {
-      if (!list.length) return;
-      ctx.strokeStyle = palette.stroke.W[dir];
-      ctx.beginPath();
-      for (let i = 0; i < list.length; i += 3) ctx.rect(list[i] + 0.5, list[i + 1] + 0.5, list[i + 2] - 1, hgt - 1);
-      ctx.stroke();
-    });
-    ctx.setLineDash([]);
     if (labels.length) {
       ctx.font = `600 11px ${palette.font}`;
       ctx.textAlign = 'center';

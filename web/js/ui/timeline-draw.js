@@ -17,20 +17,20 @@ import { drawStreams } from './timeline-streams.js';
 import { drawGutter, drawIdleColumn, cursorLayer, memoryPath } from './timeline-frame.js';
 
 /**
- * The defs every timeline of a widget references: hatch patterns for direction 1 (one for light
- * fills, one for dark fills) and the idle texture. Kept in their own always-rendered SVG because
- * Chromium does not paint patterns that live inside a display:none SVG (the table view hides the
- * chart).
+ * The defs every timeline of a widget references: the dots that mark direction 1, one pattern per
+ * op kind (drawn in that kind's text colour, so they show on its fill), and the idle texture (the
+ * one hatch: ranks waiting). Kept in their own always-rendered SVG because Chromium does not
+ * paint patterns that live inside a display:none SVG (the table view hides the chart).
  */
 export function drawDefs(prefix) {
-  const hatch = (id, cls) =>
-    s('pattern', { id, patternUnits: 'userSpaceOnUse', width: 6, height: 6, patternTransform: 'rotate(45)' }, [
-      s('line', { x1: 0, y1: 0, x2: 0, y2: 6, class: cls }),
+  const dots = (kind) =>
+    s('pattern', { id: `${prefix}-dots-${kind}`, patternUnits: 'userSpaceOnUse', width: DOT_TILE, height: DOT_TILE }, [
+      s('circle', { cx: DOT_TILE / 4, cy: DOT_TILE / 4, r: DOT_R, class: `dpl-dot k-${kind}` }),
+      s('circle', { cx: (3 * DOT_TILE) / 4, cy: (3 * DOT_TILE) / 4, r: DOT_R, class: `dpl-dot k-${kind}` }),
     ]);
   return s('svg', { class: 'dpl-defs', width: 0, height: 0, 'aria-hidden': 'true', focusable: 'false' }, [
     s('defs', {}, [
-      hatch(`${prefix}-hatch-light`, 'dpl-hatch-line dpl-hatch-on-light'),
-      hatch(`${prefix}-hatch-dark`, 'dpl-hatch-line dpl-hatch-on-dark'),
+      ...DOT_KINDS.map(dots),
       s('pattern', { id: `${prefix}-idle`, patternUnits: 'userSpaceOnUse', width: 8, height: 8, patternTransform: 'rotate(-45)' }, [
         s('rect', { width: 8, height: 8, class: 'dpl-idle-bg' }),
         s('line', { x1: 0, y1: 0, x2: 0, y2: 8, class: 'dpl-idle-line' }),
@@ -44,14 +44,19 @@ export function drawDefs(prefix) {
   ]);
 }
 
+/** The dot pattern's tile and dot radius (px); the canvas renderer draws the same (timeline-palette.js). */
+export const DOT_TILE = 6;
+export const DOT_R = 1.1;
+const DOT_KINDS = ['F', 'Bi', 'B', 'W'];
+
 /** The CSS class of a part's fill: kind (F, B, Bi = input-gradient B, W) and direction. */
 function cellClass(kind, dir) {
   return `dpl-cell k-${kind} d-${dir}`;
 }
 
-/** Dark fills (full and input-gradient B) take the light hatch, the rest the dark one. */
-function hatchFor(prefix, kind) {
-  return `url(#${prefix}-hatch-${kind === 'B' || kind === 'Bi' ? 'dark' : 'light'})`;
+/** The fill that marks direction 1 on a cell of `kind`. */
+export function dotsFor(prefix, kind) {
+  return `url(#${prefix}-dots-${kind})`;
 }
 
 /** Whether a cell `width` pixels wide has room for `text` in the 11 px monospace label font. */
@@ -84,9 +89,9 @@ function drawOp(o, x, y, w, hgt, prefix, t, comm) {
     const upper = `${x},${y} ${x + w},${y} ${x},${y + hgt}`;
     const lower = `${x + w},${y} ${x + w},${y + hgt} ${x},${y + hgt}`;
     g.append(s('polygon', { points: upper, class: cellClass(fKind, o.fdir) }));
-    if (o.fdir === 1) g.append(s('polygon', { points: upper, class: 'dpl-hatch', fill: hatchFor(prefix, fKind) }));
+    if (o.fdir === 1) g.append(s('polygon', { points: upper, class: 'dpl-dir-mark', fill: dotsFor(prefix, fKind) }));
     g.append(s('polygon', { points: lower, class: cellClass(bKind, o.bdir) }));
-    if (o.bdir === 1) g.append(s('polygon', { points: lower, class: 'dpl-hatch', fill: hatchFor(prefix, bKind) }));
+    if (o.bdir === 1) g.append(s('polygon', { points: lower, class: 'dpl-dir-mark', fill: dotsFor(prefix, bKind) }));
     g.append(s('line', { x1: x + w, y1: y, x2: x, y2: y + hgt, class: 'dpl-pair-split' }));
     g.append(s('rect', { x, y, width: w, height: hgt, class: 'dpl-pair-border' }));
     // Forward id in the upper-left triangle, backward id in the lower-right one.
@@ -98,7 +103,7 @@ function drawOp(o, x, y, w, hgt, prefix, t, comm) {
   }
   const kind = o.kind === 'B' && o.zb ? 'Bi' : o.kind;
   g.append(s('rect', { x, y, width: w, height: hgt, class: cellClass(kind, o.dir) }));
-  if (o.dir === 1) g.append(s('rect', { x, y, width: w, height: hgt, class: 'dpl-hatch', fill: hatchFor(prefix, kind) }));
+  if (o.dir === 1) g.append(s('rect', { x, y, width: w, height: hgt, class: 'dpl-dir-mark', fill: dotsFor(prefix, kind) }));
   if (fits(o.mb, w)) g.append(label(x + w / 2, y + hgt / 2, o.mb, kind, o.dir));
   return g;
 }

@@ -1,5 +1,5 @@
 // One lane of a timeline widget behind one interface, whichever renderer lib/timeline-lod.js's
-// rendererFor() picked: {element, render(view), setCursor(t), hit(x, y), reveal(), cells, where,
+// rendererFor() picked: {element, render(view, {draft?}), setCursor(t), hit(x, y), reveal(), cells, where,
 // svg}; reveal() follows a scroll or resize (a canvas holds only the rows on screen, an SVG lane is
 // drawn whole). The SVG renderer is redrawn for each view (only the ops in view) inside a stable container, keeping
 // keyboard focus on the same op; the canvas renderer repaints. The canvas renderer is fetched on

@@ -8,6 +8,7 @@
 import { s } from './dom.js';
 import { CATEGORY_KINDS } from '../lib/timeline-lod.js';
 import { rgbaOf, rgbaText } from '../lib/css-colour.js';
+import { DOT_TILE, DOT_R } from './timeline-draw.js';
 
 let pixel = null;
 /** Any CSS colour as a canvas-ready rgba() string. */
@@ -24,9 +25,9 @@ function normalise(color) {
 }
 
 /**
- * The palette in effect inside `root` (an element of the widget): cell fills, outlines and label
- * colours by kind and direction (`cell[kind][dir]`, `stroke`, `label`), the colour of grouped
- * sub-pixel ops (`solid`), and the chart's neutral tones.
+ * The palette in effect inside `root` (an element of the widget): cell fills and label colours by
+ * kind and direction (`cell[kind][dir]`, `label`), the dots that mark direction 1 on each kind
+ * (`dot[kind]`), the colour of grouped sub-pixel ops (`solid`), and the chart's neutral tones.
  */
 export function readPalette(root) {
   const probe = s('svg', { class: 'dpl-probe', width: 0, height: 0, 'aria-hidden': 'true' });
@@ -39,35 +40,32 @@ export function readPalette(root) {
     }
   }
   const named = {};
-  for (const [key, cls] of [['idle', 'dpl-idle-bg'], ['grid', 'dpl-grid'], ['tick', 'dpl-tick'], ['hatchLight', 'dpl-hatch-on-light'],
-    ['hatchDark', 'dpl-hatch-on-dark'], ['memory', 'dpl-mem-area'], ['memoryTrack', 'dpl-mem-track']]) {
+  for (const [key, cls] of [['idle', 'dpl-idle-bg'], ['grid', 'dpl-grid'], ['tick', 'dpl-tick'],
+    ['memory', 'dpl-mem-area'], ['memoryTrack', 'dpl-mem-track']]) {
     named[key] = s('rect', { class: cls });
     probe.append(named[key]);
   }
   root.append(probe);
-  const palette = { cell: {}, label: {}, stroke: {}, solid: {} };
+  const palette = { cell: {}, label: {}, solid: {}, dot: {} };
   for (const kind of CATEGORY_KINDS) {
     palette.cell[kind] = [];
     palette.label[kind] = [];
-    palette.stroke[kind] = [];
     palette.solid[kind] = [];
     for (const dir of [0, 1]) {
       const style = getComputedStyle(cells[`${kind}${dir}`]);
       palette.cell[kind][dir] = normalise(style.fill);
       palette.label[kind][dir] = normalise(style.getPropertyValue('--dpl-label').trim() || style.color);
-      palette.stroke[kind][dir] = normalise(style.getPropertyValue('--dpl-c').trim() || style.stroke);
-      // A W cell is a pale fill told apart by its dashed outline; in a column too narrow for
-      // the outline, it shows in the outline's colour instead, or it would look idle.
-      palette.solid[kind][dir] = kind === 'W' ? palette.stroke[kind][dir] : palette.cell[kind][dir];
+      palette.solid[kind][dir] = palette.cell[kind][dir];
     }
+    // Direction 1's dots, in the kind's text colour at the opacity the SVG dots have (widgets.css .dpl-dot).
+    const [r, g, b, a] = palette.label[kind][0].match(/[\d.]+/g).map(Number);
+    palette.dot[kind] = rgbaText(r, g, b, a * DOT_OPACITY);
   }
   const read = (key, prop) => normalise(getComputedStyle(named[key])[prop]);
   Object.assign(palette, {
     idle: read('idle', 'fill'),
     grid: read('grid', 'stroke'),
     tick: read('tick', 'fill'),
-    hatchLight: read('hatchLight', 'stroke'),
-    hatchDark: read('hatchDark', 'stroke'),
     memory: read('memory', 'fill'),
     memoryTrack: read('memoryTrack', 'fill'),
     font: getComputedStyle(named.tick).fontFamily,
@@ -76,19 +74,20 @@ export function readPalette(root) {
   return palette;
 }
 
-/** A repeating diagonal hatch (direction 1) in `color`, as the SVG patterns draw it. */
-export function hatchPattern(ctx, color) {
+/** The dots' opacity, as widgets.css's .dpl-dot gives the SVG ones. */
+const DOT_OPACITY = 0.75;
+
+/** The dots of direction 1 in `color`, on the same tile as the SVG pattern (timeline-draw.js). */
+export function dotPattern(ctx, color) {
   const tile = document.createElement('canvas');
-  tile.width = 6;
-  tile.height = 6;
+  tile.width = DOT_TILE;
+  tile.height = DOT_TILE;
   const g = tile.getContext('2d');
-  g.strokeStyle = color;
-  g.lineWidth = 1.4;
-  g.beginPath();
-  for (const o of [-6, 0, 6]) {
-    g.moveTo(o, 6);
-    g.lineTo(o + 6, 0);
+  g.fillStyle = color;
+  for (const c of [DOT_TILE / 4, (3 * DOT_TILE) / 4]) {
+    g.beginPath();
+    g.arc(c, c, DOT_R, 0, 2 * Math.PI);
+    g.fill();
   }
-  g.stroke();
   return ctx.createPattern(tile, 'repeat');
 }

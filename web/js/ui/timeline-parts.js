@@ -4,27 +4,30 @@
 import { h, s } from './dom.js';
 import { icon } from './icons.js';
 import { describeOp, opDataset } from '../lib/timeline-data.js';
+import { dotsFor } from './timeline-draw.js';
 import { presentKinds, firstAfter, SVG_MAX_OPS, SVG_MAX_PARTS } from '../lib/timeline-lod.js';
 import { opParts, opExposed, partDataset, describePart, PART_NAMES } from '../lib/stream-parts.js';
 import { formatNumber, formatPercent } from '../lib/format.js';
 import { SPEEDS, DEFAULT_COMM } from '../state.js';
 import { clamp } from '../lib/scale.js';
 
-/** A 28x18 swatch drawn with the same classes and patterns as the chart cells. */
+/** A 22x14 swatch drawn with the same classes and patterns as the chart cells. */
 function swatch(kind, dir, prefix) {
-  const box = { x: 1, y: 1, width: 26, height: 16 };
+  const box = { x: 1, y: 1, width: 20, height: 12 };
   const parts = [];
+  const dots = (k, shape) => (dir === 1 ? [s(shape.tag, { ...shape.attrs, class: 'dpl-dir-mark', fill: dotsFor(prefix, k) })] : []);
   if (kind === 'FB') {
-    parts.push(s('polygon', { points: '1,1 27,1 1,17', class: `dpl-cell k-F d-${dir}` }));
-    parts.push(s('polygon', { points: '27,1 27,17 1,17', class: `dpl-cell k-B d-${dir}` }));
-    if (dir === 1) parts.push(s('rect', { ...box, class: 'dpl-hatch', fill: `url(#${prefix}-hatch-light)` }));
-    parts.push(s('line', { x1: 27, y1: 1, x2: 1, y2: 17, class: 'dpl-pair-split' }));
+    const upper = { tag: 'polygon', attrs: { points: '1,1 21,1 1,13' } };
+    const lower = { tag: 'polygon', attrs: { points: '21,1 21,13 1,13' } };
+    parts.push(s('polygon', { ...upper.attrs, class: `dpl-cell k-F d-${dir}` }), ...dots('F', upper));
+    parts.push(s('polygon', { ...lower.attrs, class: `dpl-cell k-B d-${dir}` }), ...dots('B', lower));
+    parts.push(s('line', { x1: 21, y1: 1, x2: 1, y2: 13, class: 'dpl-pair-split' }));
     parts.push(s('rect', { ...box, class: 'dpl-pair-border' }));
   } else if (kind === 'idle') {
     parts.push(s('rect', { ...box, class: 'dpl-idle', fill: `url(#${prefix}-idle)` }));
   } else if (kind === 'memory') {
     parts.push(s('rect', { ...box, class: 'dpl-mem-track' }));
-    parts.push(s('path', { d: 'M1 17V12H8V7H15V3H21V10H27V17Z', class: 'dpl-mem-area' }));
+    parts.push(s('path', { d: 'M1 13V10H6V6H11V3H16V8H21V13Z', class: 'dpl-mem-area' }));
   } else if (kind === 'exposed') {
     parts.push(s('rect', { ...box, class: 'dpl-exposed', fill: `url(#${prefix}-exposed)` }));
   } else if (PART_NAMES.includes(kind)) {
@@ -32,40 +35,38 @@ function swatch(kind, dir, prefix) {
     const comm = kind === 'dispatch' || kind === 'combine';
     const cls = `k-B d-${dir}${comm ? ' is-comm' : ''}`;
     parts.push(s('rect', { ...box, class: `dpl-part dpl-cell ${cls}` }));
-    parts.push(s('text', { x: 14, y: 9.5, class: `dpl-part-label ${cls}`, 'text-anchor': 'middle', 'dominant-baseline': 'central' }, [kind[0].toUpperCase()]));
+    parts.push(s('text', { x: 11, y: 7.5, class: `dpl-part-label ${cls}`, 'text-anchor': 'middle', 'dominant-baseline': 'central' }, [kind[0].toUpperCase()]));
   } else {
-    parts.push(s('rect', { ...box, class: `dpl-cell k-${kind} d-${dir}` }));
-    const dark = kind === 'B' || kind === 'Bi';
-    if (dir === 1) parts.push(s('rect', { ...box, class: 'dpl-hatch', fill: `url(#${prefix}-hatch-${dark ? 'dark' : 'light'})` }));
+    parts.push(s('rect', { ...box, class: `dpl-cell k-${kind} d-${dir}` }), ...dots(kind, { tag: 'rect', attrs: box }));
   }
-  return s('svg', { class: 'dpl-swatch', width: 28, height: 18, viewBox: '0 0 28 18', 'aria-hidden': 'true', focusable: 'false' }, parts);
+  return s('svg', { class: 'dpl-swatch', width: 22, height: 14, viewBox: '0 0 22 14', 'aria-hidden': 'true', focusable: 'false' }, parts);
 }
 
-/** Legend for the kinds and directions present in the drawn lanes (their stream parts, memory). */
+/**
+ * Legend of what the drawn lanes hold, one entry per mark: each op kind present (one swatch:
+ * colour is the kind), idle (the hatch), and, when both directions run, the dots of direction 1;
+ * then memory and the stream parts when they are drawn. One row where it fits (widgets.css).
+ */
 export function buildLegend(lanes, prefix, t, { streams = false, memory = false } = {}) {
   const kinds = new Set();
   const dirs = new Set();
+  let idle = false;
   for (const lane of lanes) {
     const p = presentKinds(lane.tracks);
     p.kinds.forEach((k) => kinds.add(k));
     p.dirs.forEach((d) => dirs.add(d));
+    idle ||= lane.result.bubble.max > 0;
   }
-  const order = ['F', 'B', 'Bi', 'W', 'FB'].filter((k) => kinds.has(k));
-  const dirList = [...dirs].sort();
-  const items = [];
-  for (const kind of order) {
-    const sw = dirList.map((d) => swatch(kind, d, prefix));
-    items.push(h('li', {}, [h('span', { class: 'dpl-swatches' }, sw), h('span', { text: t(`legend.${kind}`) })]));
-  }
-  items.push(h('li', {}, [h('span', { class: 'dpl-swatches' }, [swatch('idle', 0, prefix)]), h('span', { text: t('legend.idle') })]));
-  if (memory) items.push(h('li', { class: 'dpl-legend-memory' }, [h('span', { class: 'dpl-swatches' }, [swatch('memory', 0, prefix)]), h('span', { text: t('legend.memory') })]));
-  const dirNote = dirList.length > 1 ? h('p', { class: 'dpl-legend-note', text: t('legend.dirs') }) : null;
-  const legend = h('div', { class: 'dpl-legend' }, [h('ul', { 'aria-label': t('legend.title') }, items), dirNote]);
+  const order = LEGEND_KINDS.filter((k) => kinds.has(k));
+  const item = (sw, key, attrs = {}) => h('li', attrs, [sw, h('span', { text: t(key) })]);
+  const items = order.map((kind) => item(swatch(kind, 0, prefix), `legend.${kind}`, { dataset: { kind } }));
+  if (idle) items.push(item(swatch('idle', 0, prefix), 'legend.idle', { dataset: { kind: 'idle' } }));
+  if (dirs.has(1) && order.length) items.push(item(swatch(order.find((k) => k !== 'FB') ?? 'F', 1, prefix), 'legend.dir1', { dataset: { kind: 'dir1' } }));
+  if (memory) items.push(item(swatch('memory', 0, prefix), 'legend.memory', { class: 'dpl-legend-memory', dataset: { kind: 'memory' } }));
+  const legend = h('div', { class: 'dpl-legend' }, [h('ul', { 'aria-label': t('legend.title') }, items)]);
   if (streams && lanes.some((l) => l.result.comm)) {
-    const partItems = PART_NAMES.map((part) => h('li', { dataset: { part } }, [
-      h('span', { class: 'dpl-swatches' }, [swatch(part, 0, prefix)]), h('span', { text: t(`legend.part.${part}`) }),
-    ]));
-    partItems.push(h('li', {}, [h('span', { class: 'dpl-swatches' }, [swatch('exposed', 0, prefix)]), h('span', { text: t('legend.exposed') })]));
+    const partItems = PART_NAMES.map((part) => item(swatch(part, 0, prefix), `legend.part.${part}`, { dataset: { part } }));
+    partItems.push(item(swatch('exposed', 0, prefix), 'legend.exposed'));
     legend.append(
       h('ul', { class: 'dpl-legend-parts', 'aria-label': t('legend.parts') }, partItems),
       h('p', { class: 'dpl-legend-note', text: t('legend.streams') }),
@@ -73,6 +74,9 @@ export function buildLegend(lanes, prefix, t, { streams = false, memory = false 
   }
   return legend;
 }
+
+/** The order op kinds are listed in a legend. */
+const LEGEND_KINDS = ['F', 'B', 'Bi', 'W', 'FB'];
 
 /** Heading above a lane: schedule, shape and headline numbers. */
 export function buildLaneHeading(lane, t) {
@@ -113,6 +117,8 @@ export function buildTransport(t, idPrefix) {
   const streams = h('button', { type: 'button', class: 'dpl-btn dpl-toggle', 'aria-pressed': 'false', 'aria-describedby': `${idPrefix}-streams-hint`, dataset: { action: 'streams' } }, [icon('streams'), h('span', { text: t('ctl.streams') })]);
   const streamsHint = h('p', { class: 'dpl-streams-hint', id: `${idPrefix}-streams-hint`, hidden: true });
   const memory = h('button', { type: 'button', class: 'dpl-btn dpl-toggle', 'aria-pressed': 'false', title: t('ctl.memoryTitle'), dataset: { action: 'memory' } }, [icon('memory'), h('span', { text: t('ctl.memory') })]);
+  // The keyboard help, shown on request only (the chart's accessible description either way).
+  const help = h('button', { type: 'button', class: 'dpl-btn dpl-icon-btn dpl-help-btn', 'aria-expanded': 'false', 'aria-controls': `${idPrefix}-help`, 'aria-label': t('ctl.help'), title: t('ctl.help'), dataset: { action: 'help' } }, ['?']);
   const bar = h('div', { class: 'dpl-transport', role: 'toolbar', 'aria-label': t('ctl.toolbar') }, [
     h('div', { class: 'dpl-transport-buttons' }, [
       button('start', t('ctl.start'), t('key.home')),
@@ -124,25 +130,28 @@ export function buildTransport(t, idPrefix) {
       button('end', t('ctl.end'), t('key.end')),
     ]),
     h('div', { class: 'dpl-scrub-wrap' }, [scrub, readout]),
-    h('label', { class: 'dpl-speed-label' }, [h('span', { text: t('ctl.speedShort') }), speed]),
-    h('div', { class: 'dpl-transport-toggles' }, [memory, streams, table]),
+    speed, help,
   ]);
-  return { bar, play, scrub, speed, readout, table, streams, streamsHint, memory };
+  // How to look rather than when: with the zoom bar, under the chart (buildViewBar).
+  const toggles = h('div', { class: 'dpl-transport-toggles' }, [memory, streams, table]);
+  return { bar, play, scrub, speed, readout, table, streams, streamsHint, memory, help, toggles };
 }
 
 /**
  * The zoom bar under the chart: zoom out, the overview strip (ui/timeline-overview.js, passed
- * in), zoom in, back to the whole run, and how far it is zoomed.
+ * in), zoom in, back to the whole run, how far it is zoomed, then the view toggles (`extra`:
+ * memory, streams, table).
  */
-export function buildViewBar(t, strip) {
+export function buildViewBar(t, strip, extra = null) {
   const button = (name, label, key, content) =>
     h('button', { type: 'button', class: 'dpl-btn dpl-icon-btn', 'aria-label': label, title: `${label} (${key})`, dataset: { action: name } }, content);
   const zoomOut = button('zoomOut', t('zoom.out'), '-', [icon('zoomOut')]);
   const zoomIn = button('zoomIn', t('zoom.in'), '+', [icon('zoomIn')]);
   const fit = h('button', { type: 'button', class: 'dpl-btn dpl-fit-btn', title: `${t('zoom.fitTitle')} (0)`, dataset: { action: 'fit' } }, [icon('fit'), h('span', { text: t('zoom.fit') })]);
   const level = h('span', { class: 'dpl-zoom-level', 'aria-hidden': 'true' });
-  const bar = h('div', { class: 'dpl-viewbar', role: 'group', 'aria-label': t('zoom.group') }, [zoomOut, strip, zoomIn, fit, level]);
-  return { bar, zoomOut, zoomIn, fit, level };
+  const zoom = h('div', { class: 'dpl-zoom', role: 'group', 'aria-label': t('zoom.group') }, [zoomOut, strip, zoomIn, fit, level]);
+  const bar = h('div', { class: 'dpl-viewbar' }, [zoom, extra]);
+  return { bar, zoom, zoomOut, zoomIn, fit, level };
 }
 
 /**

@@ -10,6 +10,7 @@ import { formatNumber } from '../lib/format.js';
 import { showFieldError } from '../ui/field-error.js';
 import { DEFAULT_COSTS, DEFAULT_COMM, PARAMS } from '../state.js';
 import { scheduleInfo, scheduleTitle } from '../lib/schedules.js';
+import { regionText } from '../lib/region-text.js';
 import CATALOGUE from '../../generated/catalogue.js';
 
 const FIELDS = Object.keys(DEFAULT_COSTS); // forward, backward, weight, overlapped, p2pLatency
@@ -170,8 +171,9 @@ export function mount(element, deps) {
     }
     const applies = Boolean(ref.applies);
     const verdict = applies ? t('ref.applies') : t('ref.notApplies');
-    // A result's reference has no condition; the region is the catalogue's, the same for any shape.
-    const region = scheduleInfo(config.schedule)?.reference?.condition;
+    // A result's reference has no region; the catalogue's is the same for any shape, said here in
+    // the page's language from its clauses (lib/region-text.js), not from core's English.
+    const region = regionText(scheduleInfo(config.schedule)?.reference?.region, t);
     const condition = region ? ` ${t('ref.condition', { c: region })}` : '';
     reference.replaceChildren(
       h('p', { class: 'dpl-ref-formula' }, [

@@ -1,9 +1,10 @@
 // One lesson exercise, made interactive from its definition (lessons/exercises/<id>.json): the
 // prompt, the inputs the definition lets the learner change, the exercise's own interactive part
 // (overlap pair, parameter calculator, DualPipe-vs-Chimera chart), the answer
-// fields, checking with an explanation of every wrong answer, retry, a hint, and the worked
-// solution after the first attempt. Every expected value is computed by the simulator (runs and
-// calculators through deps.sim); this view only reads and compares.
+// fields, checking (right, too high, too low: never a figure the answer could be worked out from),
+// retry, the hint after the second try, and the worked solution whenever the learner opens it.
+// Every expected value is computed by the simulator (runs and calculators through deps.sim); this
+// view only reads and compares.
 // mount(element, deps) -> { update(state), destroy() }
 //   deps.t  deps.lang  deps.sim (simulate, sweep, recover, params, traceGrid, overlapPair)
 //   deps.definition  deps.number (1-based)  deps.saved (progress record of this exercise, or null)
@@ -12,6 +13,9 @@
 //     simulation (wired by app.js); a run with costs.comm is shown at once, its streams expanded
 //   deps.schedules  names the simulator offers (chimera may be absent)
 //   deps.reducedMotion() -> boolean
+//   deps.figures?: [number]  the lesson's figures that draw one of its runs (linked under the prompt)
+// A definition's `recall` ({trace: calculator id, slots}) shows the trace the lesson worked, again,
+// beside the question (from the calculator's grid, its first `slots` slots).
 // state: {} (language changes remount the lesson)
 import { h, uniqueId } from '../ui/dom.js';
 import { buildRequests, defaultInputs, runRequests, expectedAnswer, answerKind } from '../lib/exercise-model.js';
@@ -20,10 +24,17 @@ import { unitKind } from '../lib/answer-parse.js';
 import { createPairView, hidingText } from '../ui/pair-view.js';
 import { createParamsCalculator } from '../ui/params-calculator.js';
 import { createGrowthChart } from '../ui/growth-chart.js';
+import { createRecoveryByM } from '../ui/recovery-by-m.js';
+import { scheduleTitle } from '../lib/schedules.js';
 import { errorText } from '../lib/error-text.js';
 import { showFieldError, withFieldNames } from '../ui/field-error.js';
+import { labelCells } from '../ui/table-labels.js';
+import { createTraceGrid } from '../ui/trace-grid.js';
+import { traceFromGrid } from '../lib/trace-text.js';
 
 const COSTS = ['forward', 'backward', 'weight', 'overlapped'];
+/** Tries before the hint shows. */
+const HINT_AFTER = 2;
 const TYPING_DELAY_MS = 350;
 const text = (obj, lang) => (obj ? obj[lang] || obj.en || '' : '');
 
@@ -34,7 +45,6 @@ export function mount(element, deps) {
   const editableCosts = calculators.some((c) => c.calculator === 'recover');
   let inputs = { ...defaultInputs(def), ...(deps.saved?.inputs?.values || {}) };
   let costs = deps.saved?.inputs?.costs || (editableCosts ? { ...calculators.find((c) => c.calculator === 'recover').input.costs } : null);
-  const defaultsKey = JSON.stringify({ inputs: defaultInputs(def), costs: editableCosts ? calculators.find((c) => c.calculator === 'recover').input.costs : null });
   let computed = null;
   let attempted = Boolean(deps.saved?.attempts);
   let token = 0;
@@ -58,6 +68,16 @@ export function mount(element, deps) {
     h('p', { class: 'dpl-ex-prompt', text: text(def.prompt, lang) }),
   ]);
   element.append(root);
+  // The figures it uses, linked back (the lesson reader scrolls to a .fig-ref's figure).
+  if (deps.figures?.length) {
+    root.append(h('p', { class: 'dpl-ex-figures' }, [t('ex.figures'), ' ', ...deps.figures.flatMap((n, i) => [
+      i ? ', ' : '', h('a', { class: 'fig-ref', href: `#figure-${n}`, dataset: { figure: n }, text: t('lesson.figureRef', { n }) }),
+    ])]));
+  }
+  // The trace the lesson worked, shown again beside the question (drawn once the grid is computed).
+  const recall = def.recall?.trace ? h('div', { class: 'dpl-ex-recall' }, [h('p', { class: 'dpl-ex-recall-caption', text: t('ex.recall', { last: def.recall.slots - 1 }) })]) : null;
+  let recallGrid = null;
+  if (recall) root.append(recall);
 
   // ---- editable inputs (definition's config.inputs; costs for the recover calculator) ----------
   const inputFields = {}; // name -> {input, message}
@@ -72,7 +92,7 @@ export function mount(element, deps) {
   };
   for (const [name, spec] of Object.entries(def.config?.inputs || {})) {
     if (!spec.editable) continue;
-    const f = numberInput(`${prefix}-in-${name}`, [h('span', { text: text(spec.label, lang) })], inputs[name], [spec.unit, spec.source].filter(Boolean).join(' · '));
+    const f = numberInput(`${prefix}-in-${name}`, [h('span', { text: text(spec.label, lang) })], inputs[name], text(spec.hint, lang));
     inputFields[name] = f;
     inputBox.append(f.node);
   }
@@ -164,56 +184,60 @@ export function mount(element, deps) {
     return { answer, kind, field };
   });
   const checkButton = h('button', { type: 'submit', class: 'dpl-btn dpl-btn-primary', dataset: { action: 'check' } }, [t('ex.check')]);
-  const hintButton = h('button', { type: 'button', class: 'dpl-btn', 'aria-expanded': 'false', 'aria-controls': `${prefix}-hint`, dataset: { action: 'hint' } }, [t('ex.hintButton')]);
-  const hintBox = h('p', { class: 'dpl-ex-hint', id: `${prefix}-hint`, hidden: true }, [h('strong', { text: t('ex.hint') }), ' ', text(def.hint, lang)]);
+  // The hint comes after the second try that is not all right (HINT_AFTER).
+  const hintBox = h('p', { class: 'dpl-ex-hint', id: `${prefix}-hint`, 'aria-live': 'polite', hidden: true }, [h('strong', { text: t('ex.hint') }), ' ', text(def.hint, lang)]);
   const summary = h('div', { class: 'dpl-ex-summary', role: 'status', 'aria-live': 'polite' });
   const form = h('form', { class: 'dpl-ex-answers', novalidate: true, 'aria-label': t('ex.answers', { n: deps.number }) }, [
     h('div', { class: 'dpl-ex-fields' }, fields.filter((f) => f.field).map((f) => f.field.element)),
-    h('div', { class: 'dpl-ex-actions' }, [checkButton, hintButton]),
+    h('div', { class: 'dpl-ex-actions' }, [checkButton]),
     summary, hintBox,
   ]);
   root.append(form);
-  hintButton.addEventListener('click', () => {
-    hintBox.hidden = !hintBox.hidden;
-    hintButton.setAttribute('aria-expanded', String(!hintBox.hidden));
-  });
 
-  // ---- worked solution --------------------------------------------------------------------------
-  const solution = h('details', { class: 'dpl-ex-solution', hidden: true }, [h('summary', { text: t('ex.solution') })]);
+  // ---- worked solution: there whenever the learner opens it ----------------------------------------
+  const solution = h('details', { class: 'dpl-ex-solution' }, [h('summary', { text: t('ex.solution') })]);
   const solutionBody = h('div', { class: 'dpl-ex-solution-body' });
   solution.append(solutionBody);
   root.append(solution);
+  solution.addEventListener('toggle', () => {
+    if (!solution.open) return;
+    renderSolution();
+    // Opening the solution shows what an attempt shows.
+    if (extra?.kind === 'pair') extra.ui.reveal({ animate: false });
+    if (extra?.kind === 'params') extra.ui.reveal();
+  });
 
   async function renderSolution() {
-    if (!computed) return;
+    if (!computed || !solution.open) return;
     const rows = fields.map(({ answer, kind }) => {
       const expected = expectedAnswer(answer, computed.results);
       let value = t('ex.unavailable');
-      if (expected.kind === 'number') value = formatQuantity(expected.value, unitKind(answer.unit));
+      if (expected.kind === 'number') value = formatQuantity(expected.value, unitKind(answer.unit), t);
       if (expected.kind === 'choice') value = text(answer.choices[expected.correct], lang);
       const tol = kind === 'number' ? toleranceText(answer.tolerance, unitKind(answer.unit), t) : '';
       return h('tr', {}, [h('th', { scope: 'row', text: text(answer.label, lang) }), h('td', { text: value }), h('td', { text: tol })]);
     });
     const parts = [
       h('p', { text: text(def.solution, lang) }),
-      h('div', { class: 'dpl-table-wrap', tabindex: 0, role: 'region', 'aria-label': t('ex.simValues') }, [h('table', { class: 'dpl-table dpl-ex-values' }, [
+      h('div', { class: 'dpl-table-wrap', tabindex: 0, role: 'region', 'aria-label': t('ex.simValues') }, [labelCells(h('table', { class: 'dpl-table dpl-ex-values dpl-ex-table' }, [
         h('caption', { text: t('ex.simValues') }),
         h('thead', {}, [h('tr', {}, ['ex.col.answer', 'ex.col.value', 'ex.col.accepted'].map((k) => h('th', { scope: 'col', text: t(k) })))]),
         h('tbody', {}, rows),
-      ])]),
+      ]))]),
     ];
     if (extra?.kind === 'params') parts.push(await extra.ui.solution());
+    // A recover calculator that names a training run also shows its saving against M: the
+    // whole-run figure holds only at its own M and costs (issue 26).
+    for (const [id, calc] of Object.entries(def.config?.calculators || {})) {
+      const result = computed.results[id];
+      if (calc.calculator === 'recover' && calc.input.trainingTokens && result?.byMicrobatches?.length > 1)
+        parts.push(createRecoveryByM(result, { t, lang, title: (name) => scheduleTitle(name, t) }));
+    }
     if (extra?.kind === 'pair' && extra.ui.pair) {
       for (const label of ['DISPATCH(F)', 'COMBINE(F)']) {
         const hd = hidingText(extra.ui.pair, label);
         if (hd) parts.push(h('p', { class: 'dpl-ex-evidence', text: t('ex.pair.evidence', { comm: label, by: hd.by, exposed: hd.exposed }) }));
       }
-    }
-    const cli = calculators.map((c) => c.cli).filter(Boolean);
-    if (cli.length) {
-      const changed = JSON.stringify({ inputs, costs }) !== defaultsKey;
-      parts.push(h('p', { class: 'dpl-field-hint', text: changed ? `${t('ex.cli')} ${t('ex.cliDefaults')}` : t('ex.cli') }),
-        ...cli.map((line) => h('pre', {}, [h('code', { text: line })])));
     }
     solutionBody.replaceChildren(...parts);
   }
@@ -269,9 +293,7 @@ export function mount(element, deps) {
       empty ? ` ${t('ex.unanswered', { n: empty })}` : '',
     ]));
     if (wrongOnes) summary.append(h('p', { class: 'dpl-ex-retry', text: t('ex.retry') }));
-    if (wrongOnes && hintBox.hidden) summary.append(h('p', {}, [h('strong', { text: t('ex.hint') }), ' ', text(def.hint, lang)]));
     attempted = true;
-    solution.hidden = false;
     renderSolution();
     if (extra?.kind === 'pair') extra.ui.reveal({ animate: record });
     if (extra?.kind === 'params') extra.ui.reveal();
@@ -281,6 +303,8 @@ export function mount(element, deps) {
       attempts = saved?.attempts ?? attempts + 1;
       deps.saved = saved || deps.saved;
     }
+    // The hint after the second try that is not all right (and from then on).
+    if (!allRight && attempts >= HINT_AFTER) hintBox.hidden = false;
     setStatus(deps.saved?.correct || allRight ? 'solved' : 'tried', Math.max(1, attempts));
     root.dataset.checked = allRight ? 'correct' : 'wrong';
   }
@@ -333,6 +357,11 @@ export function mount(element, deps) {
     root.setAttribute('aria-busy', 'false');
     computed = result;
     showInputErrors(result.errors);
+    const grid = recall && result.results[def.recall.trace];
+    if (grid && !recallGrid) {
+      recallGrid = createTraceGrid(traceFromGrid(grid, def.recall.slots), { t, label: t('ex.recall', { last: def.recall.slots - 1 }) });
+      recall.append(recallGrid.element);
+    }
     const configs = buildRequests(def, inputs, { costs }).runs;
     for (const { id, view } of runViews) view.update?.(configs[id]);
     if (attempted) {
@@ -349,7 +378,7 @@ export function mount(element, deps) {
   }
   if (deps.saved?.attempts) setStatus(deps.saved.correct ? 'solved' : 'tried', deps.saved.attempts);
   compute();
-  if (extra?.kind === 'pair') extra.ui.onUpdate = () => { if (!solution.hidden) renderSolution(); };
+  if (extra?.kind === 'pair') extra.ui.onUpdate = () => renderSolution();
 
   cleanups.push(() => clearTimeout(timer));
   return {
@@ -378,6 +407,7 @@ export function mount(element, deps) {
       token += 1;
       cleanups.forEach((fn) => fn());
       extra?.ui?.destroy?.();
+      recallGrid?.destroy();
       runViews.forEach(({ view }) => view.destroy?.());
       root.remove();
     },

@@ -1,7 +1,8 @@
 // Lesson reader: loads the lesson rendered at build time (web/generated/lessons/<name>.<lang>.html),
 // mounts a live widget into every placeholder the build left in it, and fills every quoted number
-// with the value the simulator computes, flagging any that differ from the text. A widget the
-// learner has changed (its own controls) reports its run, and the numbers quoting its id follow it.
+// with the value the simulator computes, flagging any that differ from the text. Every widget runs
+// its own settings, shown and changed where it stands (nothing outside the lesson sets them): a
+// widget the learner has changed reports its run, and the numbers quoting its id follow it.
 // The fragment's first layout is long (a dozen widgets, every section): when the lesson opens with
 // a widget, the sections after its opening stay out of the layout (`is-opening`) until that widget
 // is drawn and painted, so the first screen does not wait for the whole lesson's layout.
@@ -13,17 +14,16 @@
 //     timeline for `.sim-widget`; exercise widgets register their own selector the same way.
 //     ctx.onRun(id, config | null) tells the reader a widget now runs `config` (null: its text's).
 //     ctx.lead is the lesson's first widget element: it starts at once, before the numbers' runs.
-// state: { lang, costs }
-import { h, clear } from '../ui/dom.js';
+// state: { lang }
+import { h, clear, prefersReducedMotion } from '../ui/dom.js';
 import { formatLike, readPath } from '../lib/format.js';
-import { DEFAULT_COSTS } from '../state.js';
 import { lessonTextPath } from '../lib/first-view.js';
+import { parseTraceText } from '../lib/trace-text.js';
+import { createTraceGrid } from '../ui/trace-grid.js';
+import { labelCells } from '../ui/table-labels.js';
 
-// The communication model counts too: switched on in the cost panel, it reaches every lesson widget.
 // The longest the rest of the lesson waits for its first widget (a worker still loading, say).
 const OPENING_HOLD_MS = 600;
-
-const sameCosts = (a, b) => Object.keys(DEFAULT_COSTS).every((k) => a[k] === b[k]) && JSON.stringify(a.comm) === JSON.stringify(b.comm);
 
 export function mount(element, deps) {
   const t = deps.t;
@@ -37,15 +37,12 @@ export function mount(element, deps) {
   element.append(root);
 
   let lang = null;
-  let costs = DEFAULT_COSTS;
-  let widgets = []; // { view, el, ctx(costs) }
+  let widgets = []; // { view, el }
+  let traces = []; // the trace grids of the lesson's trace text blocks
   let configs = new Map(); // sim id -> config written in the lesson
   const runs = new Map(); // sim id -> the config its widget runs instead, after the learner changed it
   let token = 0;
   let reveal = null; // shows the sections held back while the first widget is drawn (see load)
-
-  /** The config a lesson widget runs: as written, unless the learner changed the shared costs. */
-  const effective = (config) => (sameCosts(costs, DEFAULT_COSTS) ? config : { ...config, costs: { ...costs } });
 
   async function load(nextLang) {
     const mine = ++token;
@@ -79,6 +76,8 @@ export function mount(element, deps) {
     clear(root);
     if (fellBack) root.append(h('p', { class: 'lesson-note', text: t('lesson.fallback') }));
     root.append(...[...doc.body.childNodes].map((n) => document.importNode(n, true)));
+    numberFigures();
+    reflow();
     const lead = root.querySelector('.sim-widget[data-sim-id]');
     const firstSection = root.querySelector(':scope > h2');
     if (lead && firstSection && (deps.openAtTop?.() ?? true)) {
@@ -116,6 +115,52 @@ export function mount(element, deps) {
     reveal = ready;
   }
 
+  /**
+   * What would scroll sideways in its box on a phone reflows instead: a slot-by-slot trace (a text
+   * block with a "slot" header) becomes blocks of as many slots as fit (ui/trace-grid.js); a
+   * table's cells get their column's heading, so css/lesson.css can stack its rows as cards.
+   */
+  function reflow() {
+    for (const code of root.querySelectorAll('pre > code.language-text')) {
+      const trace = parseTraceText(code.textContent);
+      if (!trace) continue;
+      const grid = createTraceGrid(trace, { t });
+      traces.push(grid);
+      code.parentElement.replaceWith(grid.element);
+    }
+    root.querySelectorAll('table').forEach(labelCells);
+  }
+
+  /**
+   * Numbers the lesson's widgets in order ("Figure 3", shown in each widget's controls) and turns
+   * the text's mentions of a widget by its id (`fb24` in code) into a link to it: a learner reads
+   * "figure 7", never a widget id.
+   */
+  function numberFigures() {
+    const numbers = new Map();
+    root.querySelectorAll('.sim-widget[data-sim-id]').forEach((el, i) => {
+      el.dataset.figure = String(i + 1);
+      el.id = `figure-${i + 1}`;
+      numbers.set(el.dataset.simId, i + 1);
+    });
+    for (const code of root.querySelectorAll('code')) {
+      const n = numbers.get(code.textContent.trim());
+      if (!n || code.closest('pre')) continue;
+      code.replaceWith(h('a', { class: 'fig-ref', href: `#figure-${n}`, dataset: { figure: n }, text: t('lesson.figureRef', { n }) }));
+    }
+  }
+
+  // A figure link scrolls to its widget and puts the focus on its first control (the address,
+  // which holds the page's state, is left alone).
+  root.addEventListener('click', (event) => {
+    const link = event.target.closest('a.fig-ref');
+    if (!link) return;
+    event.preventDefault();
+    const figure = root.querySelector(`#figure-${link.dataset.figure}`);
+    figure?.scrollIntoView({ block: 'start', behavior: prefersReducedMotion() ? 'auto' : 'smooth' });
+    figure?.querySelector('select, input')?.focus({ preventScroll: true });
+  });
+
   /** A widget's new run: the numbers quoting its id follow (and say they moved from the text). */
   function onRun(id, config) {
     reveal?.(id);
@@ -138,7 +183,7 @@ export function mount(element, deps) {
     // it before the quoted numbers (fillNumbers runs after this) and before the fragment's layout.
     const lead = root.querySelector('.sim-widget[data-sim-id]');
     const mountOne = (mounter, el) => {
-      const ctx = { lang, costs, configs, effective, t, onRun, lead };
+      const ctx = { lang, configs, t, onRun, lead };
       try {
         const view = mounter.mount(el, ctx);
         widgets.push({ view, el });
@@ -159,6 +204,8 @@ export function mount(element, deps) {
   function destroyWidgets() {
     for (const w of widgets) w.view.destroy();
     widgets = [];
+    for (const grid of traces) grid.destroy();
+    traces = [];
   }
 
   /** Every {{id.field|quoted}} placeholder gets the live value; a differing quote is flagged. */
@@ -167,7 +214,7 @@ export function mount(element, deps) {
     const spans = [...root.querySelectorAll('.sim-number[data-ref]')];
     const results = new Map();
     await Promise.all([...new Set(spans.map((s) => s.dataset.ref.split('.')[0]))].map(async (id) => {
-      const config = runs.get(id) ?? (configs.has(id) ? effective(configs.get(id)) : null);
+      const config = runs.get(id) ?? configs.get(id) ?? null;
       if (!config) return;
       try { results.set(id, await deps.sim.simulate(config)); } catch (error) { results.set(id, error); }
     }));
@@ -192,9 +239,9 @@ export function mount(element, deps) {
       if (!valueNode.isConnected) span.replaceChildren(valueNode);
       span.dataset.live = live;
       if (quoted && live !== quoted) {
-        // With the default costs a difference is a slip in the text; with the learner's costs or
-        // widget settings it is the point of the exercise. Either way both numbers stay visible.
-        const learners = !sameCosts(costs, DEFAULT_COSTS) || runs.has(id);
+        // With the text's settings a difference is a slip in the text; with the learner's widget
+        // settings it is the point of the exercise. Either way both numbers stay visible.
+        const learners = runs.has(id);
         span.classList.add(learners ? 'is-changed' : 'is-mismatch');
         span.append(h('span', { class: 'sim-number-quoted', text: t('lesson.quoted', { q: quoted }) }));
         span.title = t(learners ? 'lesson.changed' : 'lesson.mismatch', { q: quoted, v: live });
@@ -206,16 +253,9 @@ export function mount(element, deps) {
 
   return {
     update(state) {
-      const costsChanged = !sameCosts(state.costs, costs);
-      costs = { ...state.costs };
       if (state.lang !== lang) {
         lang = state.lang;
         load(lang);
-        return;
-      }
-      if (costsChanged) {
-        for (const w of widgets) w.view.update({ lang, costs, configs, effective, t, onRun });
-        fillNumbers();
       }
     },
     destroy() {

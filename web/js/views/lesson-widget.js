@@ -1,26 +1,24 @@
 // A lesson's live timeline with compact controls of its own (schedule, ranks, micro-batches, F&B;
 // play and step are the timeline's transport), so each "Use it" task is done where it is read.
-// The widget starts from its ```sim``` config, shows its id (the text names widgets by it), and
-// reports every run that works to the reader (numbers quoting this id follow it). A rejected
+// The widget starts from its ```sim``` config, shows its figure number (the text's mentions of it
+// link here, lesson-reader.js), and reports every run that works to the reader (numbers quoting this id follow it). A rejected
 // setting is said in plain words beside its field with a one-click fix, while the last good run
-// stays drawn, dimmed and marked out of date. The shared settings panel still sets the costs for
-// every widget; an F&B typed here wins for this widget. With `compare`, a second schedule is drawn
-// on the same time axis and the bubble of each is labelled above them; `autoplay` plays once on
-// load (not under reduced motion); `streams` opens with the compute and communication streams
+// stays drawn, dimmed and marked out of date. The costs are the ```sim``` config's, with the F&B
+// typed here. With `compare`, a second schedule is drawn
+// on the same time axis; `autoplay` plays once when it comes on screen (not under reduced motion); `streams` opens with the compute and communication streams
 // drawn (the learner can still fold them). A long lesson holds a dozen widgets: each one's timeline is
 // drawn when it comes within a screen of the viewport (its height reserved until then), so the
 // first one on screen is drawn without waiting for the rest; the lesson's first widget (`eager`)
 // runs at once, without waiting for the page's layout to say it is in view.
 // mount(element, deps) -> { update(ctx), destroy() }
-//   deps.t  deps.sim  deps.id  deps.config (as written)  deps.compare?  deps.autoplay?  deps.streams?  deps.eager?
-//   deps.mountTimeline(el) -> timeline view   deps.laneTitle(config)   deps.explorerLink(config, compare, streams)
+//   deps.t  deps.sim  deps.id  deps.figure (its number in the lesson)  deps.config (as written)
+//   deps.compare?  deps.autoplay?  deps.streams?  deps.eager?
+//   deps.mountTimeline(el) -> timeline view   deps.laneTitle(config, options)   deps.explorerLink(config, compare, streams)
 //   deps.onRun?(id, config | null)   a run that worked (null: the text's own config again)
-// ctx (update): { effective(config) }   the shared costs applied to a config
 import { h, uniqueId, prefersReducedMotion } from '../ui/dom.js';
 import { gateTimeline } from '../ui/stale-gate.js';
 import { showFieldError, explain } from '../ui/field-error.js';
 import { SCHEDULES, scheduleTitle } from '../lib/schedules.js';
-import { formatNumber, formatPercent } from '../lib/format.js';
 import { widgetRuns } from '../lib/lesson-runs.js';
 
 const TYPING_DELAY_MS = 400;
@@ -31,7 +29,6 @@ export function mount(element, deps) {
   const { t, id } = deps;
   const prefix = uniqueId('dpl-lw');
   const written = deps.config;
-  let effective = (c) => c;
   let local = { schedule: written.schedule, ranks: written.ranks, microbatches: written.microbatches, overlapped: null };
   let timer = 0;
 
@@ -51,13 +48,12 @@ export function mount(element, deps) {
   };
   const reset = h('button', { type: 'button', class: 'dpl-btn lw-reset', hidden: true }, [t('lw.reset')]);
   const open = h('a', { class: 'sim-widget-open', text: t('tl.open') });
-  const bubble = deps.compare ? h('p', { class: 'lw-bubble', 'aria-live': 'polite' }) : null;
   const host = h('div', { class: 'lw-run' });
-  const controls = h('div', { class: 'lw-controls', role: 'group', 'aria-label': t('lw.controls', { id }) }, [
-    h('span', { class: 'lw-id', title: t('lw.idTitle'), text: id }),
+  const controls = h('div', { class: 'lw-controls', role: 'group', 'aria-label': t('lw.controls', { n: deps.figure }) }, [
+    h('span', { class: 'lw-figure', text: t('lw.figure', { n: deps.figure }) }),
     ...Object.values(fields).map((f) => f.wrap), reset,
   ]);
-  const root = h('div', { class: 'dpl lw' }, [controls, h('div', { class: 'lw-msgs' }, Object.values(fields).map((f) => f.msg)), bubble, host, open]);
+  const root = h('div', { class: 'dpl lw' }, [controls, h('div', { class: 'lw-msgs' }, Object.values(fields).map((f) => f.msg)), host, open]);
   element.append(root);
 
   const readValue = (control) => {
@@ -65,9 +61,9 @@ export function mount(element, deps) {
     return raw === '' || Number.isNaN(Number(raw)) ? raw : Number(raw);
   };
 
-  /** The config the widget runs now: the text's, the shared costs, then this widget's own settings. */
+  /** The config the widget runs now: the text's, then this widget's own settings. */
   function current() {
-    const base = effective(written);
+    const base = written;
     const config = { ...base, schedule: local.schedule, ranks: local.ranks, microbatches: local.microbatches };
     if (local.overlapped !== null) config.costs = { ...base.costs, overlapped: local.overlapped };
     return config;
@@ -106,12 +102,6 @@ export function mount(element, deps) {
     return { why: here ? t('stale.timeline') : `${info.text}. ${t('stale.timeline')}`, extra: fix };
   }
 
-  function label(results) {
-    if (!bubble) return;
-    bubble.replaceChildren(h('span', { class: 'lw-bubble-swatch', 'aria-hidden': 'true' }), h('strong', { text: t('lw.bubble') }), ' ',
-      results.map((r) => t('lw.bubbleOf', { schedule: scheduleTitle(r.schedule, t), v: formatNumber(r.bubble.max, 6), f: formatPercent(r.bubble.fraction) })).join(' · '));
-  }
-
   // Until drawn, hold about the height the timeline will take, so nothing below it jumps.
   const lanes = deps.compare ? 2 : 1;
   host.style.minHeight = `${lanes * (Math.min(Number(written.ranks) || 4, 64) * 32 + 90) + 60}px`;
@@ -122,9 +112,8 @@ export function mount(element, deps) {
       showErrors(error);
       if (!error) deps.onRun?.(id, changed() ? current() : null);
     },
-    onRun: (results) => {
+    onRun: () => {
       host.style.minHeight = ''; // the timeline holds its own height from here
-      label(results);
     },
   });
   let played = false;
@@ -144,12 +133,13 @@ export function mount(element, deps) {
     const configs = widgetRuns(config, deps.compare);
     open.href = deps.explorerLink(config, deps.compare, Boolean(deps.streams));
     if (!visible) return;
-    // Autoplay once, when the lesson opens, never under reduced motion: a still frame shows the end.
+    // Autoplay once (the timeline waits until it is on screen), never under reduced motion: a
+    // still frame shows the end. The lanes are named by schedule: the controls above give the shape.
     const autoplay = Boolean(deps.autoplay) && !played && !prefersReducedMotion();
     played = true;
     const streams = opened ? {} : { streams: Boolean(deps.streams) };
     opened = true;
-    gate.update({ configs, titles: configs.map(deps.laneTitle), t: autoplay ? 0 : null, autoplay, ...streams });
+    gate.update({ configs, titles: configs.map((c) => deps.laneTitle(c, { shape: false })), t: autoplay ? 0 : null, autoplay, ...streams });
   }
 
   function apply(patch) {
@@ -162,7 +152,7 @@ export function mount(element, deps) {
   function commit() {
     clearTimeout(timer);
     const overlapped = readValue(fields.overlapped.control);
-    const base = effective(written).costs?.overlapped;
+    const base = written.costs?.overlapped;
     local = {
       schedule: fields.schedule.control.value,
       ranks: readValue(fields.ranks.control),
@@ -185,8 +175,7 @@ export function mount(element, deps) {
   });
 
   return {
-    update(ctx) {
-      if (ctx?.effective) effective = ctx.effective;
+    update() {
       run();
     },
     destroy() {

@@ -42,26 +42,34 @@ export function mount(element, deps) {
   const root = h('figure', { class: 'pair-table-box', 'aria-busy': 'true' });
   element.append(root);
 
-  const heading = (id, config, result) => {
-    const order = result.comm?.partOrder;
-    return h('th', { scope: 'col' }, [
-      h('span', { class: 'pair-table-run', text: scheduleTitle(config.schedule, t) }),
-      h('span', { class: 'pair-table-order', text: t(`pairs.order.${order}`) }),
-      h('span', { class: 'pair-table-id', text: id }),
-    ]);
+  // A run is named as the lesson names its widget: "figure 5", a link to it (the reader numbers
+  // the widgets and handles the links), or its id where it has no number.
+  const figureOf = (id) => {
+    const n = element.closest('.lesson')?.querySelector(`.sim-widget[data-sim-id="${CSS.escape(id)}"]`)?.dataset.figure;
+    return n ? h('a', { class: 'fig-ref pair-table-id', href: `#figure-${n}`, dataset: { figure: n }, text: t('lesson.figureRef', { n }) })
+      : h('span', { class: 'pair-table-id', text: id });
   };
+  const columnLabel = (config, result) => `${scheduleTitle(config.schedule, t)} · ${t(`pairs.order.${result.comm?.partOrder}`)}`;
+  const heading = (id, config, result) => h('th', { scope: 'col' }, [
+    h('span', { class: 'pair-table-run', text: scheduleTitle(config.schedule, t) }),
+    h('span', { class: 'pair-table-order', text: t(`pairs.order.${result.comm?.partOrder}`) }),
+    figureOf(id),
+  ]);
 
   function draw(runs) {
     const pairs = runs.map((r) => r.result.comm.ops.FB);
     const layers = runs[0].result.costs.comm.layers;
     const rows = pairRows(pairs);
+    // Each cell names its column, so css/lesson.css can stack a row as a card on a phone (as the
+    // reader labels the lesson's own tables, ui/table-labels.js).
+    const labels = runs.map((r) => columnLabel(r.config, r.result));
     const body = rows.map((row) => h('tr', {}, [
       h('th', { scope: 'row' }, [
         h('code', { text: row.label }),
         layers > 1 ? h('span', { class: 'pair-table-layer', text: t('part.layer', { layer: row.layer + 1, layers }) }) : null,
         h('span', { class: 'pair-table-words', text: partWords(t, row.label) }),
       ]),
-      ...row.cells.map((cell) => (!cell ? h('td', { text: '—' }) : h('td', {}, [
+      ...row.cells.map((cell, i) => (!cell ? h('td', { text: '—', dataset: { label: labels[i] } }) : h('td', { dataset: { label: labels[i] } }, [
         ...cell.items.map((item) => h('span', { class: 'pair-table-item' }, [
           h('code', { text: item.label }), ` ${formatNumber(item.overlap, 3)}`,
           h('span', { class: 'pair-table-words', text: partWords(t, item.label) }),
@@ -76,7 +84,7 @@ export function mount(element, deps) {
         h('tbody', {}, body),
         h('tfoot', {}, [h('tr', {}, [
           h('th', { scope: 'row', text: t('pairs.duration') }),
-          ...pairs.map((p) => h('td', { text: t('pairs.lasts', { duration: formatNumber(p.duration, 3), compute: formatNumber(p.compute, 3), comm: formatNumber(p.comm, 3) }) })),
+          ...pairs.map((p, i) => h('td', { dataset: { label: labels[i] }, text: t('pairs.lasts', { duration: formatNumber(p.duration, 3), compute: formatNumber(p.compute, 3), comm: formatNumber(p.comm, 3) }) })),
         ])]),
       ]),
       h('figcaption', { text: t('pairs.caption') }),

@@ -5,8 +5,9 @@
 // one click away, while the last good plan stays on screen, dimmed and marked out of date. Offers the plan as
 // Markdown (pipesim.planMarkdown) for download. The spec lives in the address too, so a plan is
 // shared by copying it: the preset it starts from (`plan=`) and every field changed from that
-// preset, under the field's dotted name (`cluster.gpus=512`). Values from the address go to the
-// simulator as written, so a bad one gets the simulator's message beside its field.
+// preset, under the field's dotted name (`cluster.gpus=512`). Number fields show and read counts
+// in plain words ("671.026 billion", "14.8 trillion"; the address keeps digits), never e-notation;
+// text that is not a number goes to the simulator as written, so it gets its message beside the field.
 // Core's prose (reasoning, reject and refusal, kernel advice, rollback trigger) comes with the
 // phrase it was made from, which another language says with its own templates (lib/plan-text.js);
 // the downloaded Markdown is core's, in English.
@@ -14,6 +15,8 @@
 //   deps.sim.plan(spec) / deps.sim.planMarkdown(spec) -> Promise   deps.t
 //   deps.onChange?({plan})   the plan's URL text after each change (state.js serialises it)
 // state: { lang, plan: {plan?: presetId, 'cluster.gpus'?: text, ...} }
+import { parseAnswer } from '../lib/answer-parse.js';
+import { countWords } from '../lib/plain-number.js';
 import { h, clear, uniqueId, errorBox } from '../ui/dom.js';
 import { showFieldError } from '../ui/field-error.js';
 import { setStale } from '../ui/stale.js';
@@ -43,27 +46,31 @@ const groupOf = (path) => GROUPS.filter(([, prefix]) => path.startsWith(prefix))
 // Outcomes that are advice, not failure: the planner recommends something simpler than a pipeline.
 const RECOMMENDATIONS = new Set(['fits-one-gpu', 'under-1b-tokens']);
 
-/** 671e9 -> "671e9", 14.8e12 -> "14.8e12", 80 -> "80": big counts stay short in the inputs. */
-function numberText(n) {
+/**
+ * A number as an input shows it: a count in words from a million up ("671.026 billion", in the
+ * page's language), else as typed; never in e-notation (issue 29: inputs read "671.026e9").
+ */
+function numberText(n, t) {
   if (typeof n !== 'number' || !Number.isFinite(n)) return n === undefined || n === null ? '' : String(n);
-  if (Math.abs(n) < 1e6) return String(n);
-  const exp = Math.floor(Math.log10(Math.abs(n)) / 3) * 3;
-  return `${Number((n / 10 ** exp).toPrecision(6))}e${exp}`;
+  return countWords(n, t, 15); // every digit: the form sends what it shows ("671.0264192 billion")
 }
 
-/** "2048" -> 2048, "671e9" -> 671e9, "abc" -> "abc" (left for the simulator to reject). */
+/**
+ * An input's text as a number: plain digits, "671 billion", "671B", "14.8 trillion", "2,048",
+ * Hindi scale words (lib/answer-parse.js reads them all); anything else is left as text, for the
+ * simulator to reject with its own message beside the field.
+ */
 function parseNumber(text) {
-  const trimmed = text.trim();
-  if (trimmed !== '' && /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(trimmed)) return Number(trimmed);
-  return trimmed;
+  const parsed = parseAnswer(text, 'params');
+  // 15 significant digits: "671.0264192 billion" is 671026419200, not its float product's ...0.00006.
+  return parsed.ok ? Number(parsed.value.toPrecision(15)) : text.trim();
 }
 
-/** 5863281250 -> "5.86B". */
-function formatCount(n) {
-  const units = [[1e12, 'T'], [1e9, 'B'], [1e6, 'M'], [1e3, 'K']];
-  for (const [v, u] of units) if (Math.abs(n) >= v) return `${Number((n / v).toPrecision(3))}${u}`;
-  return String(n);
-}
+/** The address's text for a number field: its value in plain digits ("671026000000"), or the text as typed. */
+const addressNumber = (text) => {
+  const value = parseNumber(text);
+  return typeof value === 'number' ? String(value) : value;
+};
 
 export function mount(element, deps) {
   const t = deps.t;
@@ -145,7 +152,7 @@ export function mount(element, deps) {
       if (kind === 'check') controls[path].checked = Boolean(value);
       else if (kind === 'type') controls[path].value = value === 'moe' ? 'moe' : 'dense';
       else if (kind === 'schedule') controls[path].value = SCHEDULE_NAMES.includes(value) ? value : '';
-      else controls[path].value = numberText(value);
+      else controls[path].value = numberText(value, t);
     }
     applyType();
     applySchedule();
@@ -177,6 +184,7 @@ export function mount(element, deps) {
   function fieldText(path, kind) {
     if (path in raw) return raw[path];
     const c = controls[path];
+    if (kind === 'number') return addressNumber(c.value);
     return kind === 'check' ? String(c.checked) : c.value.trim();
   }
 
@@ -188,7 +196,7 @@ export function mount(element, deps) {
     if (kind === 'check') return String(Boolean(value));
     if (kind === 'type') return value === 'moe' ? 'moe' : 'dense';
     if (kind === 'schedule') return typeof value === 'string' ? value : '';
-    return numberText(value);
+    return typeof value === 'number' ? String(value) : value === undefined || value === null ? '' : String(value);
   }
 
   /** {plan?, <field key>: text} for the fields that differ from the base preset. */
@@ -223,7 +231,7 @@ export function mount(element, deps) {
       else if (kind === 'check' && (TRUE_TEXT.includes(text) || FALSE_TEXT.includes(text))) c.checked = TRUE_TEXT.includes(text);
       else if (kind === 'schedule' && (text === '' || SCHEDULE_NAMES.includes(text))) c.value = text;
       else if (kind === 'type' || kind === 'check' || kind === 'schedule') raw[path] = text; // the simulator names what is wrong with it
-      else c.value = text;
+      else c.value = numberText(parseNumber(text), t);
     }
     preset.value = changed || !known ? '' : base;
     applyType();
@@ -332,7 +340,7 @@ export function mount(element, deps) {
         row(t('plan.r.microbatches'), t('plan.v.microbatches', { m: plan.microbatches, ratio: (plan.microbatches / plan.ranks).toFixed(1) })),
         row(t('plan.r.bubble'), t('plan.v.bubble', { b: formatPercent(plan.bubbleFraction, 2), b1: formatPercent(plan.bubbleFraction1f1b, 2) }), 'is-key'),
         row(t('plan.r.saved'), t('plan.v.saved', { saved: hours(plan.gpuHoursSavedVs1f1b), total: hours(plan.gpuHours), source: t(`plan.source.${plan.gpuHoursSource}`) }), 'is-key'),
-        row(t('plan.r.params'), t('plan.v.params', { n: formatCount(plan.paramsPerGpu), copies: t.plural('plan.copies', plan.paramCopies) })),
+        row(t('plan.r.params'), t('plan.v.params', { n: countWords(plan.paramsPerGpu, t, 3), copies: t.plural('plan.copies', plan.paramCopies) })),
         row(t('plan.r.memory'), t('plan.v.memory', { used: gb(plan.memoryPerGpuGb), usable: gb(plan.usableMemoryGb) })),
         row(t('plan.r.fits'), plan.fits ? t('plan.yes') : t('plan.no'), plan.fits ? 'is-ok' : 'is-bad'),
       ];

@@ -1,12 +1,15 @@
 // Sweep widget: bubble fraction and peak activations of every schedule on shared axes, either
 // against micro-batches (ranks fixed) or against ranks (micro-batches fixed). Shapes a schedule
-// cannot run are gaps in its line and "n/a" in the table. Offers a table view and a CSV download.
+// cannot run are gaps in its line and "n/a" in the table. The schedules the learner picked in the
+// explorer are drawn heavier, the rest lighter; each line can be hidden and shown again from the
+// legend; lines with the same values (GPipe's bubble is 1F1B's) are drawn a little apart and the
+// legend says so. Offers a table view and a CSV download.
 // Settings nothing can run (a request core rejects, or a fixed ranks or micro-batch count no
 // schedule accepts) are said in plain words with a fix, over the last good sweep, dimmed and
 // marked out of date; the error also goes to deps.onError so the form shows it beside its field.
 // mount(element, deps) -> { update(state), destroy() }
 //   deps.sim.sweep(request) -> Promise<{rows}>   deps.t   deps.onChange?(patch)   deps.onError?(error|null)
-// state: { ranks, microbatches, chunks, costs, axis, table }
+// state: { ranks, microbatches, chunks, costs, axis, table, picked?: [schedule] (emphasised) }
 import { h, s, clear, uniqueId, errorBox } from '../ui/dom.js';
 import { errorText, localizedError } from '../lib/error-text.js';
 import { explainError } from '../lib/error-fix.js';
@@ -14,11 +17,13 @@ import { setStale } from '../ui/stale.js';
 import { icon } from '../ui/icons.js';
 import { linearScale, ticks } from '../lib/scale.js';
 import { formatNumber, formatPercent } from '../lib/format.js';
-import { sweepRequest, seriesFrom, segments, rowsToCsv, METRICS } from '../lib/sweep-data.js';
+import { sweepRequest, seriesFrom, segments, rowsToCsv, coincidentSeries, METRICS } from '../lib/sweep-data.js';
 import { SCHEDULE_NAMES, scheduleTitle } from '../lib/schedules.js';
 import { seriesStyle, marker, swatch } from '../ui/series-style.js';
 
 const CHART = { height: 250, left: 52, right: 14, top: 14, bottom: 40 };
+/** How far apart lines with the same values are drawn, in px per place in their group. */
+const DODGE_PX = 3;
 
 export function mount(element, deps) {
   const t = deps.t;
@@ -33,8 +38,9 @@ export function mount(element, deps) {
   const caption = h('p', { class: 'dpl-sweep-caption' });
   const charts = h('div', { class: 'dpl-sweep-charts' });
   const tableWrap = h('div', { class: 'dpl-table-wrap', tabindex: 0, role: 'region', 'aria-label': t('sw.tableLabel'), hidden: true });
-  const legend = h('ul', { class: 'dpl-sweep-legend', 'aria-label': t('legend.title') });
-  const result = h('div', { class: 'dpl-sweep-result' }, [caption, legend, charts, tableWrap]);
+  const legend = h('ul', { class: 'dpl-sweep-legend', 'aria-label': t('sw.legendLabel') });
+  const same = h('p', { class: 'dpl-sweep-same' });
+  const result = h('div', { class: 'dpl-sweep-result' }, [caption, legend, same, charts, tableWrap]);
   root.append(h('div', { class: 'dpl-sweep-bar' }, [axisGroup, tableButton, csvLink]), result);
   element.append(root);
 
@@ -45,11 +51,14 @@ export function mount(element, deps) {
   let tableMode = false;
   let axis = 'microbatches';
   let lastWidth = 0;
+  let picked = []; // the explorer's schedules: drawn heavier
+  const hidden = new Set(); // lines the learner switched off in the legend
 
   /** Draws one chart into `figure`, sized to the width the grid gave that figure. */
   function chart(figure, metric, rows) {
     const width = Math.max(260, Math.floor(figure.clientWidth || 600) - 18);
     const series = seriesFrom(rows, axis, metric);
+    const together = coincidentSeries(series);
     const xs = [...new Set(rows.map((r) => (axis === 'ranks' ? r.ranks : r.microbatches)))].sort((a, b) => a - b);
     const ys = rows.filter((r) => r.ok).map((r) => r[metric]);
     const yMax = Math.max(metric === 'bubbleFraction' ? 0.1 : 1, ...ys) * 1.05;
@@ -69,17 +78,23 @@ export function mount(element, deps) {
     grid.append(s('line', { x1: CHART.left, x2: width - CHART.right, y1: y(0), y2: y(0), class: 'dpl-axis-line' }));
     grid.append(s('text', { x: (CHART.left + width - CHART.right) / 2, y: CHART.height - 4, class: 'dpl-tick dpl-axis-name', 'text-anchor': 'middle' }, [t(`sw.axisName.${axis}`)]));
     svg.append(grid);
-    // Drawn in reverse catalogue order, so the first schedule's dashed line (GPipe's) stays
-    // visible where it coincides with the next one's (1F1B's).
-    for (const { schedule, points } of [...series].reverse()) {
+    // Drawn in reverse catalogue order, the picked ones last (on top); lines with the same values
+    // a few px apart, so each shows.
+    const emphasis = picked.some((name) => series.some((l) => l.schedule === name));
+    const order = [...series].reverse().sort((a, b) => Number(picked.includes(a.schedule)) - Number(picked.includes(b.schedule)));
+    for (const { schedule, points } of order) {
+      if (hidden.has(schedule)) continue;
       const style = seriesStyle(schedule);
-      const g = s('g', { class: style.className, dataset: { schedule } });
+      const level = !emphasis ? '' : picked.includes(schedule) ? ' is-picked' : ' is-other';
+      const g = s('g', { class: `${style.className}${level}`, dataset: { schedule } });
+      const dodge = (together[schedule]?.offset ?? 0) * DODGE_PX;
+      const py = (v) => y(v) + dodge;
       for (const run of segments(points)) {
-        g.append(s('polyline', { points: run.map((p) => `${x(p.x)},${y(p.y)}`).join(' '), class: 'dpl-series-line', 'stroke-dasharray': style.dash }));
+        g.append(s('polyline', { points: run.map((p) => `${x(p.x)},${py(p.y)}`).join(' '), class: 'dpl-series-line', 'stroke-dasharray': style.dash }));
       }
       for (const p of points) {
         if (p.y === null) continue;
-        const m = marker(style.marker, x(p.x), y(p.y));
+        const m = marker(style.marker, x(p.x), py(p.y));
         m.append(s('title', {}, [`${scheduleTitle(schedule, t)}, ${t(`sw.axisName.${axis}`)} ${p.x}: ${metric === 'bubbleFraction' ? formatPercent(p.y) : formatNumber(p.y)}`]));
         g.append(m);
       }
@@ -88,13 +103,28 @@ export function mount(element, deps) {
     figure.append(h('figcaption', { text: title }), svg);
   }
 
+  /**
+   * One button per schedule: pressed while its line is drawn (press to hide it, again to show it),
+   * marked when the learner picked it and when its line has gaps; then one line naming the lines
+   * that have the same values, per chart (drawn a little apart).
+   */
   function legendItems(rows) {
     const names = SCHEDULE_NAMES.filter((n) => rows.some((r) => r.schedule === n));
     clear(legend).append(...names.map((name) => {
       const valid = rows.filter((r) => r.schedule === name && r.ok).length;
-      const note = valid < rows.filter((r) => r.schedule === name).length ? ` ${t('sw.gaps')}` : '';
-      return h('li', {}, [swatch(name), h('span', { text: `${scheduleTitle(name, t)}${note}` })]);
+      const gaps = valid < rows.filter((r) => r.schedule === name).length;
+      const button = h('button', { type: 'button', class: `dpl-sweep-toggle${picked.includes(name) ? ' is-picked' : ''}`, 'aria-pressed': String(!hidden.has(name)), dataset: { schedule: name } }, [
+        swatch(name), h('span', { text: scheduleTitle(name, t) }), gaps ? h('span', { class: 'dpl-sweep-note', text: t('sw.gaps') }) : null,
+      ]);
+      return h('li', {}, [button]);
     }));
+    const said = METRICS.map((metric) => {
+      const together = coincidentSeries(seriesFrom(rows, axis, metric));
+      const groups = [...new Set(Object.entries(together).map(([name, g]) => [name, ...g.with].sort().join()))]
+        .map((key) => SCHEDULE_NAMES.filter((n) => key.split(',').includes(n)).map((n) => scheduleTitle(n, t)).join(' = '));
+      return groups.length ? t('sw.sameIn', { metric: t(`sw.metricShort.${metric}`), groups: groups.join('; ') }) : '';
+    }).filter(Boolean);
+    same.textContent = said.length ? t('sw.same', { list: said.join(' · ') }) : '';
   }
 
   function table(rows) {
@@ -226,6 +256,14 @@ export function mount(element, deps) {
     setAxis(next);
     axisButtons.find((b) => b.dataset.axis === next).focus();
   });
+  legend.addEventListener('click', (event) => {
+    const button = event.target.closest('button[data-schedule]');
+    if (!button) return;
+    const name = button.dataset.schedule;
+    if (hidden.has(name)) hidden.delete(name); else hidden.add(name);
+    render();
+    legend.querySelector(`button[data-schedule="${name}"]`)?.focus();
+  });
   tableButton.addEventListener('click', () => {
     tableMode = !tableMode;
     applyMode();
@@ -240,6 +278,11 @@ export function mount(element, deps) {
   return {
     update(state) {
       if (state.axis && state.axis !== axis) axis = state.axis;
+      const nextPicked = (state.picked ?? []).filter(Boolean);
+      if (nextPicked.join() !== picked.join()) {
+        picked = nextPicked;
+        if (current) render();
+      }
       if (typeof state.table === 'boolean') tableMode = state.table;
       const next = keyOf(state);
       if (next !== key) {

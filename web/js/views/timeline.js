@@ -1,7 +1,8 @@
-// Timeline widget: simulates one schedule (or two, on the same time axis) and draws the whole run
-// fitted to its width, with zoom and pan (buttons, ctrl+wheel and pinch, drag, keys) and an
-// overview strip showing where the view is, a time cursor with transport controls, tooltips, a
-// table view, and optionally each rank's in-flight activations over time (memory) and, with the
+// Timeline widget: simulates one schedule (or several, on the same time axis) and draws the whole
+// run fitted to its width, with zoom and pan (buttons, ctrl+wheel and pinch, drag, keys) and an
+// overview strip showing where the view is, a time cursor with transport controls above the chart
+// (they and the zoom bar under it stay on screen while a tall chart scrolls by), tooltips, a
+// table view, its keyboard help behind a toggle, and optionally each rank's in-flight activations over time (memory) and, with the
 // communication model (costs.comm), its compute and communication streams. Small runs are drawn
 // as SVG, large ones (up to core's op cap) on canvas with level of detail (lib/timeline-lod.js
 // chooses); the view's window is the DOM-free model of lib/timeline-viewport.js.
@@ -9,8 +10,9 @@
 //   deps.sim.simulate(config) -> Promise<result>   deps.t(key, vars) -> string
 //   deps.onChange?(patch)   reports settled cursor/table/speed/streams/memory changes (the app puts them in the URL)
 //   deps.onError?(error, index)   reports a rejected config (the app marks the offending field)
-// state: { configs: [config, config?], titles?: [string], t: number|null, table, speed, streams, memory,
-//          autoplay? (play once these configs are drawn: the lesson's lead figure) }
+// state: { configs: [config, ...], titles?: [string], t: number|null, table, speed, streams, memory,
+//          autoplay? (play once, when these configs are drawn and the chart is on screen, never
+//          under reduced motion: the lesson's lead figure) }
 import { h, clear, uniqueId, prefersReducedMotion, errorBox } from '../ui/dom.js';
 import { localizedError } from '../lib/error-text.js';
 import { explain } from '../ui/field-error.js';
@@ -20,8 +22,9 @@ import { mountLane, loadCanvas, canvasReady } from '../ui/timeline-lane.js';
 import { createOverview } from '../ui/timeline-overview.js';
 import { bindGestures } from '../ui/timeline-gestures.js';
 import { readPalette } from '../ui/timeline-palette.js';
-import { normalizeTimeline, opCount, opRecord, eventTimesOf, nextEvent, prevEvent, describeOp } from '../lib/timeline-data.js';
-import { opTracks, rendererFor, partCountOf } from '../lib/timeline-lod.js';
+import { normalizeTimeline, nextEvent, prevEvent, describeOp } from '../lib/timeline-data.js';
+import { rendererFor } from '../lib/timeline-lod.js';
+import { runSet } from '../lib/timeline-runs.js';
 import { memorySteps } from '../lib/timeline-memory.js';
 import { laneLayout } from '../lib/timeline-layout.js';
 import { viewLimits, fitView, clampView, zoomView, panView, followView, revealSpan, isFit, magnification, xToTime, viewKeyAction, applyViewAction, ZOOM_STEP } from '../lib/timeline-viewport.js';
@@ -36,6 +39,8 @@ import { icon } from '../ui/icons.js';
 const SECONDS_PER_RUN = 12;
 /** Under prefers-reduced-motion, play jumps op by op, one still frame per this many ms (at 1x). */
 const REDUCED_STEP_MS = 900;
+/** A gesture has stopped once its view has not moved for this long: then ids are painted. */
+const SETTLE_MS = 150;
 
 export function mount(element, deps) {
   const t = deps.t;
@@ -52,13 +57,14 @@ export function mount(element, deps) {
     'aria-describedby': `${prefix}-help`,
   });
   const tables = h('div', { class: 'dpl-tables', hidden: true });
-  const help = h('p', { class: 'dpl-help', id: `${prefix}-help`, text: t('tl.help') });
+  // The keys, for whoever asks (the toggle in the transport bar); the chart's description either way.
+  const help = h('p', { class: 'dpl-help', id: `${prefix}-help`, text: t('tl.help'), hidden: true });
   const transport = buildTransport(t, prefix);
   const overview = createOverview({ t, onView: (v) => requestView(v), onKey: (e) => onKey(e, true) });
-  const viewBar = buildViewBar(t, overview.element);
+  const viewBar = buildViewBar(t, overview.element, transport.toggles);
   const tooltip = h('div', { class: 'dpl-tooltip', role: 'tooltip', id: `${prefix}-tip`, hidden: true });
   const status = h('p', { class: 'dpl-status', 'aria-live': 'polite' });
-  const body = h('div', { class: 'dpl-timeline-body' }, [legendSlot, scroll, viewBar.bar, tables, transport.bar, transport.streamsHint, help, status]);
+  const body = h('div', { class: 'dpl-timeline-body' }, [legendSlot, transport.bar, help, transport.streamsHint, scroll, viewBar.bar, tables, status]);
   root.append(defs, body, tooltip);
   element.append(root);
 
@@ -89,6 +95,10 @@ export function mount(element, deps) {
   let resizeTimer = 0;
   let lastWidth = 0;
   let autoplay = false;
+  let settleTimer = 0; // the whole paint after a gesture's drafts
+  let plotBox = null; // the first lane's box on the page, until a scroll, resize or draw moves it
+  let autoplayWatch = null; // waits for the chart to be on screen before an autoplay
+  let autoplaying = false; // playing by itself, the learner has not touched it since
 
   const report = (patch) => { if (deps.onChange) deps.onChange(patch); };
 
@@ -111,6 +121,7 @@ export function mount(element, deps) {
     viewBar.bar.hidden = true;
     transport.streamsHint.hidden = true;
     help.hidden = true;
+    transport.help.setAttribute('aria-expanded', 'false');
   }
 
   /** Builds every lane for the current width and toggles, then paints the current view. */
@@ -122,6 +133,7 @@ export function mount(element, deps) {
     scroll.style.minHeight = '';
     const available = scroll.clientWidth || element.clientWidth || 800;
     lastWidth = available;
+    plotBox = null;
     const streams = streamsWanted && !streamsBlocker;
     if (memoryWanted) for (const lane of lanes) lane.memory ??= memorySteps(lane.result);
     const memoryMax = memoryWanted ? Math.max(1, ...lanes.flatMap((l) => l.memory.map((m) => m.peak))) : 0;
@@ -137,7 +149,6 @@ export function mount(element, deps) {
     clear(tables); // built on first use: thousands of rows are wasted work if never shown
     transport.bar.hidden = false;
     viewBar.bar.hidden = false;
-    help.hidden = false;
     transport.scrub.max = String(makespan);
     overview.paint(lanes, limits, palette);
     render();
@@ -145,14 +156,29 @@ export function mount(element, deps) {
     applyTableMode();
     applyStreams(false);
     transport.memory.setAttribute('aria-pressed', String(memoryWanted));
+    markTall();
   }
 
-  /** Paints the current view in every lane and on the overview strip. */
-  function render() {
+  /** A chart taller than most of the screen keeps its controls and axis on screen (widgets.css). */
+  function markTall() {
+    const tall = !scroll.hidden && scroll.offsetHeight > innerHeight * 0.75;
+    root.classList.toggle('is-tall', tall);
+    // The axis sticks just under the transport bar.
+    if (tall) root.style.setProperty('--dpl-sticky-top', `${transport.bar.offsetHeight}px`);
+  }
+
+  /**
+   * Paints the current view in every lane and on the overview strip. During a gesture (`draft`)
+   * a canvas lane leaves out micro-batch ids, and paints them once the gesture has stopped for
+   * SETTLE_MS: a frame of a pan or a zoom then stays within its budget.
+   */
+  function render({ draft = false } = {}) {
     cancelAnimationFrame(viewFrame);
     viewFrame = 0;
+    clearTimeout(settleTimer);
+    if (draft) settleTimer = setTimeout(() => render(), SETTLE_MS);
     for (const lane of lanes) {
-      lane.drawn.render(view);
+      lane.drawn.render(view, { draft });
       lane.drawn.setCursor(cursor ?? makespan);
     }
     overview.setView(view);
@@ -172,7 +198,7 @@ export function mount(element, deps) {
     if (clamped.start === view.start && clamped.end === view.end) return;
     view = clamped;
     if (now) render();
-    else if (!viewFrame) viewFrame = requestAnimationFrame(render);
+    else if (!viewFrame) viewFrame = requestAnimationFrame(() => render({ draft: true }));
   }
 
   /** Zoom around the cursor when it is in view, else around the view's middle. */
@@ -256,24 +282,42 @@ export function mount(element, deps) {
     if (mine !== token) return; // a newer config was asked for meanwhile
     root.classList.remove('is-loading');
     if (deps.onError) deps.onError(null);
-    let shortest = Infinity;
-    lanes = results.map((result, i) => {
-      const { tracks, shortestOp } = opTracks(result);
-      shortest = Math.min(shortest, shortestOp);
-      const lane = { result, tracks, title: titles[i], opCount: opCount(result), rows: null, memory: null };
-      lane.parts = partCountOf(tracks, result.comm);
-      lane.opAt = (rank, seq) => (lane.rows ? lane.rows[rank][seq] : opRecord(result, rank, seq, tracks[rank].index[seq]));
-      return lane;
-    });
-    makespan = Math.max(...results.map((r) => r.makespan));
-    limits = viewLimits(makespan, shortest);
+    // Any number of runs on one axis: the model is lib/timeline-runs.js's.
+    ({ lanes, makespan, limits, events } = runSet(results, titles));
     view = fitView(limits);
     focusOp = null;
-    events = eventTimesOf(lanes.map((l) => l.tracks));
     cursor = wantedT === null ? makespan : clamp(wantedT, 0, makespan);
     await redraw();
     if (mine !== token || !lanes.length) return;
-    if (autoplay) { autoplay = false; play(); }
+    armAutoplay();
+  }
+
+  /**
+   * An autoplay waits until the chart is on screen (a third of it, or half a screen of a taller
+   * one), so a learner who opens the page elsewhere or scrolls to it later still sees it move; if
+   * the chart leaves the screen before the learner touched it, it stops, rewinds and waits to be
+   * seen again. Never under reduced motion.
+   */
+  function armAutoplay() {
+    if (!autoplay || autoplayWatch) return;
+    const start = () => {
+      if (!autoplay || !lanes.length || playing) return;
+      autoplay = false;
+      if (prefersReducedMotion()) return;
+      play();
+      autoplaying = true;
+    };
+    if (typeof IntersectionObserver !== 'function') { start(); return; }
+    autoplayWatch = new IntersectionObserver((entries) => {
+      const e = entries[entries.length - 1];
+      if (e.isIntersecting && (e.intersectionRatio >= 0.3 || e.intersectionRect.height >= innerHeight * 0.5)) start();
+      else if (!e.isIntersecting && autoplaying) {
+        pause();
+        setCursor(0, false);
+        autoplay = true; // seen again, it plays from the start
+      }
+    }, { threshold: [0, 0.1, 0.2, 0.3, 0.5] });
+    autoplayWatch.observe(scroll);
   }
 
   // ---- the time cursor -----------------------------------------------------------------------
@@ -349,6 +393,7 @@ export function mount(element, deps) {
   function pause() {
     if (!playing) return;
     playing = false;
+    autoplaying = false;
     cancelAnimationFrame(frame);
     root.classList.remove('is-playing');
     setPlayButton();
@@ -368,7 +413,8 @@ export function mount(element, deps) {
     if (tableMode && lanes.length && !tables.firstChild) tables.append(...buildTables(lanes, t, { view, streams: streamsWanted && !streamsBlocker }));
     scroll.hidden = tableMode && lanes.length > 0; // a message stays visible in table mode
     if (!scroll.hidden) revealRows(); // the chart may come back where other rows are on screen
-    viewBar.bar.hidden = !lanes.length || (tableMode && kind === 'svg');
+    viewBar.bar.hidden = !lanes.length;
+    viewBar.zoom.hidden = tableMode && kind === 'svg'; // the table lists every op: nothing to zoom
     tables.hidden = !tableMode;
     legendSlot.hidden = tableMode;
     transport.table.setAttribute('aria-pressed', String(tableMode));
@@ -488,6 +534,10 @@ export function mount(element, deps) {
     },
     streams: toggleStreams,
     memory: toggleMemory,
+    help: () => {
+      help.hidden = !help.hidden;
+      transport.help.setAttribute('aria-expanded', String(!help.hidden));
+    },
   };
 
   root.addEventListener('click', (event) => {
@@ -506,10 +556,13 @@ export function mount(element, deps) {
     report({ speed });
   });
 
+  // A gesture's anchor, from the lane's box read once per scroll, resize or draw: reading it on
+  // every wheel event laid the page out in the middle of each zoom frame.
   const laneAt = (clientX) => {
     const lane = lanes[0];
     if (!lane) return null;
-    const box = lane.drawn.element.getBoundingClientRect();
+    plotBox ??= lane.drawn.element.getBoundingClientRect();
+    const box = plotBox;
     const x = clientX - box.left - lane.layout.left;
     return x >= 0 && x <= lane.layout.plotWidth ? xToTime(view, lane.layout.plotWidth, x) : null;
   };
@@ -550,7 +603,10 @@ export function mount(element, deps) {
   resize.observe(element);
   // A canvas lane holds only the rows on screen: whatever scrolls (the page, a container of the
   // widget: scroll events do not bubble, so capture them) or resizes may bring others in.
-  const revealRows = () => { for (const lane of lanes) lane.drawn?.reveal(); };
+  const revealRows = () => {
+    plotBox = null;
+    for (const lane of lanes) lane.drawn?.reveal();
+  };
   const scrollWatch = { capture: true, passive: true };
   document.addEventListener('scroll', revealRows, scrollWatch);
   globalThis.addEventListener('resize', revealRows, { passive: true });
@@ -603,6 +659,8 @@ export function mount(element, deps) {
     },
     destroy() {
       token += 1;
+      clearTimeout(settleTimer);
+      autoplayWatch?.disconnect();
       cancelAnimationFrame(frame);
       cancelAnimationFrame(viewFrame);
       resize.disconnect();

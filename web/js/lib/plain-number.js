@@ -1,0 +1,20 @@
+// Numbers as a learner reads and types them: no e-notation. Large counts in words ("671.026
+// billion", Hindi "671.026 बिलियन"), other values with at most a few significant digits and
+// never an exponent ("0.00012", not "1.2e-4"). DOM-free (tested under Node); reading typed text
+// back is lib/answer-parse.js's parseAnswer.
+
+/** The scales a count is said in, largest first: [value, i18n key]. */
+const SCALES = [[1e12, 'num.trillion'], [1e9, 'num.billion'], [1e6, 'num.million']];
+
+/** `value` with at most `digits` significant digits, trailing zeros dropped, never in e-notation. */
+export function plainNumber(value, digits = 4) {
+  if (!Number.isFinite(value)) return String(value);
+  return new Intl.NumberFormat('en-US', { maximumSignificantDigits: digits, useGrouping: false }).format(value);
+}
+
+/** A count in words from a million up ("671.026 billion"), else as digits; `t` is the page's translator. */
+export function countWords(value, t, digits = 6) {
+  const scale = SCALES.find(([v]) => Math.abs(value) >= v);
+  if (!scale) return plainNumber(value, Math.max(digits, 15));
+  return t(scale[1], { v: plainNumber(value / scale[0], digits) });
+}
