@@ -118,15 +118,16 @@ int open_file(OutputState& s) {
   char resolved[PATH_MAX];
   s.destination = realpath(s.path.c_str(), resolved) != nullptr ? std::string(resolved) : s.path;
   struct stat info {};
-  if (stat(s.destination.c_str(), &info) == 0 && !S_ISREG(info.st_mode))
-    return ::open(s.destination.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+  const bool exists = stat(s.destination.c_str(), &info) == 0;
+  if (exists && !S_ISREG(info.st_mode)) return ::open(s.destination.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
   std::string name = s.destination + ".XXXXXX.partial";
   const int fd = mkstemps(name.data(), 8);
   if (fd < 0) return fd;
   s.temporary = name;
-  const mode_t mask = umask(0);  // mkstemp makes 0600; give the file the mode open(2) would
+  // mkstemp makes 0600: give the file the mode of the one it replaces, or the one open(2) would.
+  const mode_t mask = umask(0);
   umask(mask);
-  if (fchmod(fd, 0666 & ~mask) != 0) {
+  if (fchmod(fd, exists ? (info.st_mode & 07777) : (0666 & ~mask)) != 0) {
     const int error = errno;
     ::close(fd);
     errno = error;

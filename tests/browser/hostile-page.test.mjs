@@ -13,6 +13,9 @@ import { useSite, openPage, servePages, hostHtml } from './helpers.mjs';
 
 const site = useSite({ pipesim: false });
 const LIMIT_MS = 1000 * Number(process.env.HOSTILE_PAGE_SECONDS ?? 120);
+// How many hostile loads ran and the slowest, printed at the end (wall time, not asserted).
+const tally = { loads: 0, slowestMs: 0, slowest: '' };
+test.after(() => console.log(`hostile page loads: ${tally.loads}; slowest ${tally.slowestMs} ms: ${tally.slowest}`));
 
 const PAGE_KEYS = ['schedule', 'compare', 'ranks', 'microbatches', 'forward', 'backward', 'weight', 'overlapped', 'p2p',
                    'commRatio', 'attnShare', 'commLayers', 't', 'table', 'streams', 'speed', 'axis', 'theme', 'lang',
@@ -49,6 +52,8 @@ async function hostileLoad(url, { storage } = {}) {
     await page.waitForTimeout(1500);  // let the worker answer and the views render
     const ms = Date.now() - started;
     const what = url.slice(0, 120);
+    tally.loads++;
+    if (ms > tally.slowestMs) Object.assign(tally, { slowestMs: ms, slowest: what.slice(0, 60) });
     assert.equal(await page.evaluate(() => window.__xss), undefined, `${what}: an injected script ran`);
     assert.equal(dialogs, 0, what);
     assert.equal(await page.$('img[src="x"], svg[onload]'), null, `${what}: injected markup`);

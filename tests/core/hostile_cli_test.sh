@@ -14,6 +14,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failures=0
 checks=0
+slowest_ms=0
+slowest=""
 
 # hostile <description> <expected code> <stdin file or -> args...
 hostile() {
@@ -27,6 +29,7 @@ hostile() {
   bytes=$(wc -c <"$work/err")
   err=$(head -c 400 "$work/err")
   checks=$((checks + 1))
+  if [ "$ms" -gt "$slowest_ms" ]; then slowest_ms=$ms; slowest=$what; fi
   local why=""
   [ "$status" -eq 1 ] || why+=" exit status $status;"
   [ "$out_bytes" -eq 0 ] || why+=" $out_bytes bytes on stdout;"
@@ -127,6 +130,6 @@ err=$("$cli" simulate --input - <"$work/spaces-100mb.json" 2>&1)
 [ "$err" = 'pipesim: too_large: input is larger than the limit of 16777216 bytes' ] ||
   { echo "FAIL: 100 MB of whitespace: $err"; failures=$((failures + 1)); }
 
-echo "hostile CLI inputs: $checks checked"
+echo "hostile CLI inputs: $checks checked; slowest refusal $slowest_ms ms of CPU: $slowest"
 if [ "$failures" -ne 0 ]; then echo "$failures hostile-input check(s) failed"; exit 1; fi
 echo "hostile CLI inputs: all checks passed"

@@ -11,6 +11,9 @@ import { METHODS, SimError, summary } from '../../wasm/pipesim.js';
 import { MODULE_URL, pipesim } from './helpers.mjs';
 
 const LIMIT_MS = 1000 * Number(process.env.HOSTILE_SECONDS ?? 10);
+// How many hostile calls ran and the slowest refusal, printed at the end (not asserted).
+const tally = { calls: 0, slowestMs: 0, slowest: '' };
+test.after(() => console.log(`hostile JS API calls: ${tally.calls}; slowest refusal ${tally.slowestMs.toFixed(1)} ms of CPU: ${tally.slowest}`));
 const base = { schedule: '1f1b', ranks: 4, microbatches: 8 };
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
@@ -36,6 +39,8 @@ function hostile(api, what, fn, code) {
   }
   const { user, system } = process.cpuUsage(started);
   const ms = (user + system) / 1000;
+  tally.calls++;
+  if (ms > tally.slowestMs) Object.assign(tally, { slowestMs: ms, slowest: what });
   assert.ok(caught instanceof SimError, `${what}: expected a SimError, got ${String(caught).slice(0, 200)}`);
   assert.equal(caught.code, code, `${what}: ${caught.message}`);
   const line = `pipesim: ${caught.code}: ${caught.message}`;
