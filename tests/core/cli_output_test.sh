@@ -104,6 +104,11 @@ cmp -s "$work/out/sweep.csv" <("$cli" sweep --schedules all --ranks 4:8:2 --form
   fail "--output differs from stdout"
 [ "$(ls "$work/out" | sort | tr '\n' ' ')" = "result.json sweep.csv " ] || fail "temporary files left: $(ls "$work/out")"
 [ "$("$cli" schedules --output -)" = "$("$cli" schedules)" ] || fail "--output - is not standard output"
+# The file replaced keeps its mode (the temporary is made 0600).
+printf 'x' >"$work/out/shared.txt" && chmod 640 "$work/out/shared.txt"
+"$cli" schedules --output "$work/out/shared.txt" || fail "--output over an existing file failed"
+[ "$(stat -c %a "$work/out/shared.txt")" = 640 ] || fail "--output changed the mode to $(stat -c %a "$work/out/shared.txt")"
+rm "$work/out/shared.txt"
 # A bad input with --output creates nothing: the file is opened only once the command succeeded.
 "$cli" simulate --schedule dualpipe --ranks 3 --microbatches 8 --output "$work/out/bad.json" 2>/dev/null
 [ ! -e "$work/out/bad.json" ] || fail "a failed command created its --output file"
