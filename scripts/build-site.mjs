@@ -131,6 +131,7 @@ async function copyModule() {
   const files = [
     [path.join(WASM_BUILD, 'pipesim.wasm'), 'pipesim.wasm'],
     [path.join(ROOT, 'wasm/pipesim.js'), 'pipesim.js'],
+    [path.join(ROOT, 'wasm/encode-request.js'), 'encode-request.js'],
     [path.join(ROOT, 'wasm/pipesim.d.ts'), 'pipesim.d.ts'],
   ];
   for (const [from, to] of files) {

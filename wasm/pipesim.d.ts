@@ -473,7 +473,11 @@ export interface Pipesim {
    * Simulates `config`. Returns the schema's result with `timeline` as typed arrays (cheap for
    * 200k ops). Throws SimError (invalid_config, unknown_schedule, too_large, deadlock, internal).
    * A non-object config, or NaN/Infinity anywhere in it, throws invalid_config before the module
-   * is called: JSON cannot carry non-finite numbers.
+   * is called: JSON cannot carry non-finite numbers. Every method that takes an argument reads it
+   * once before anything is stringified: whatever it throws while read (a getter, a Proxy trap, a
+   * revoked Proxy, a toJSON) is a SimError of rule input.unreadable at the path being read, and an
+   * array longer than half the input limit (a sparse one included) is too_large before any of its
+   * elements is read.
    */
   simulate(config: SimConfig | CustomSchedule | CsvSchedule): SimResult;
   /**

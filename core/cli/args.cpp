@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <sstream>
 
 #include "cli_errors.h"
 #include "pipesim/json.h"
@@ -24,12 +23,22 @@ bool parse_int(const std::string& text, long long& out) {
   return true;
 }
 
+// Every piece between separators, empty ones included: "4,,8" -> 4, "", 8; "" -> one empty piece.
 std::vector<std::string> split(const std::string& text, char sep) {
   std::vector<std::string> parts;
-  std::stringstream ss(text);
-  std::string part;
-  while (std::getline(ss, part, sep)) parts.push_back(part);
-  if (!text.empty() && text.back() == sep) parts.emplace_back();
+  std::size_t from = 0;
+  for (std::size_t at; (at = text.find(sep, from)) != std::string::npos; from = at + 1)
+    parts.push_back(text.substr(from, at - from));
+  parts.push_back(text.substr(from));
+  return parts;
+}
+
+// The entries of a comma list; an empty one ("4,,8", ",", "4,", ",4", "") is an error naming
+// the list, since it is a typo rather than a value.
+Result<std::vector<std::string>> list_entries(const std::string& text, const std::string& field) {
+  std::vector<std::string> parts = split(text, ',');
+  for (const std::string& part : parts)
+    if (part.empty()) return cli_error(CliRule::ListEmptyEntry, {{"field", field}, {"got", text}}, "/" + field);
   return parts;
 }
 
@@ -62,6 +71,28 @@ Result<Args> Args::parse(const std::vector<std::string>& argv, const std::vector
     args.values_[name] = value;
   }
   return args;
+}
+
+Result<std::optional<std::string>> take_flag(std::vector<std::string>& argv, const std::string& name) {
+  std::optional<std::string> value;
+  std::vector<std::string> rest;
+  for (std::size_t i = 0; i < argv.size(); ++i) {
+    const std::string& a = argv[i];
+    const auto eq = a.find('=');
+    const bool is_flag = a.rfind("--", 0) == 0;
+    const std::string flag = is_flag ? a.substr(2, eq == std::string::npos ? std::string::npos : eq - 2) : "";
+    const bool takes_next = is_flag && eq == std::string::npos && i + 1 < argv.size();
+    if (is_flag && flag == name) {
+      if (value) return cli_error(CliRule::FlagTwice, {{"flag", name}});
+      if (eq == std::string::npos && !takes_next) return cli_error(CliRule::FlagNeedsValue, {{"flag", name}});
+      value = eq != std::string::npos ? a.substr(eq + 1) : argv[++i];
+      continue;
+    }
+    rest.push_back(a);
+    if (takes_next) rest.push_back(argv[++i]);  // a value, even one that starts with "--"
+  }
+  argv = std::move(rest);
+  return value;
 }
 
 std::string Args::get(const std::string& name, const std::string& fallback) const {
@@ -125,8 +156,9 @@ Status Args::require(const std::vector<std::string>& flags) const {
   return Ok{};
 }
 
-std::vector<std::string> Args::get_list(const std::string& name, const std::string& fallback) const {
-  return split(get(name, fallback), ',');
+Result<std::vector<std::string>> Args::get_list(const std::string& name, const std::string& field,
+                                                const std::string& fallback) const {
+  return list_entries(get(name, fallback), field);
 }
 
 Result<Costs> Args::get_costs() const {
@@ -166,8 +198,10 @@ Result<Costs> Args::get_costs() const {
 Result<std::vector<int>> parse_int_list(const std::string& text, const std::string& field) {
   std::vector<int> out;
   const Error bad = cli_error(CliRule::IntList, {{"field", field}, {"got", text}}, "/" + field);
-  for (const std::string& part : split(text, ',')) {
-    const auto range = split(part, ':');
+  auto parts = list_entries(text, field);
+  if (!parts.ok()) return parts.error();
+  for (const std::string& part : parts.value()) {
+    const auto range = split(part, ':');  // never empty: split gives at least one piece
     long long from = 0, to = 0, step = 1;
     if (range.size() == 1) {
       if (!parse_int(range[0], from)) return bad;
@@ -186,7 +220,9 @@ Result<std::vector<int>> parse_int_list(const std::string& text, const std::stri
 
 Result<std::vector<MicrobatchSpec>> parse_microbatch_list(const std::string& text) {
   std::vector<MicrobatchSpec> out;
-  for (const std::string& part : split(text, ',')) {
+  auto parts = list_entries(text, "microbatches");
+  if (!parts.ok()) return parts.error();
+  for (const std::string& part : parts.value()) {
     if (part.find(':') != std::string::npos) {
       auto range = parse_int_list(part, "microbatches");
       if (!range.ok()) return range.error();

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,8 +31,9 @@ class Args {
   Status reject_with_input(const std::vector<std::string>& flags) const;
   /// cli.flag_missing for the first of `flags` not given.
   Status require(const std::vector<std::string>& flags) const;
-  /// "a,b,c" split on commas.
-  std::vector<std::string> get_list(const std::string& name, const std::string& fallback) const;
+  /// "a,b,c" split on commas; an empty entry ("a,,b", ",", "") is cli.list_empty_entry for `field`.
+  Result<std::vector<std::string>> get_list(const std::string& name, const std::string& field,
+                                            const std::string& fallback) const;
   /// Cost flags --forward --backward --weight --overlapped --p2p-latency over the defaults, and
   /// the communication model's ratio form: --comm-ratio [--attn-share] [--comm-layers].
   Result<Costs> get_costs() const;
@@ -40,10 +42,16 @@ class Args {
   std::map<std::string, std::string> values_;
 };
 
+/// Removes `--name value` (or `--name=value`) from `argv`, walking it as Args::parse does (a
+/// flag without '=' takes the next argument as its value), and returns the value, or nullopt
+/// when absent; cli.flag_needs_value or cli.flag_twice as Args::parse would say them.
+Result<std::optional<std::string>> take_flag(std::vector<std::string>& argv, const std::string& name);
+
 /// The flags every cost-model command accepts.
 const std::vector<std::string>& cost_flags();
 
-/// "4,8,16" or "4:64:2" (from:to:step, inclusive) -> integers; errors name `field`.
+/// "4,8,16" or "4:64:2" (from:to:step, inclusive) -> integers; errors name `field`. An empty
+/// entry ("4,,8") is cli.list_empty_entry, a malformed one ("4:", "a") cli.int_list.
 Result<std::vector<int>> parse_int_list(const std::string& text, const std::string& field);
 
 /// "8,16,2R,4R" or "8:64:8" -> micro-batch specs.

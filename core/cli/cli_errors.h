@@ -25,7 +25,11 @@ namespace pipesim::cli {
   X(InputUnreadable, "cli.input_unreadable", InvalidConfig, "cannot read input file {file}")     \
   X(IntList, "cli.int_list", InvalidConfig,                                                      \
     "{field} must be a list like 4,8,16 or a range like 4:64:2 (got {got})")                     \
-  X(RangeTooLong, "cli.range_too_long", TooLarge, "{field} range is too long")
+  X(ListEmptyEntry, "cli.list_empty_entry", InvalidConfig,                                       \
+    "{field} has an empty entry (got \"{got}\")")                                                \
+  X(RangeTooLong, "cli.range_too_long", TooLarge, "{field} range is too long")                   \
+  X(OutputFailed, "cli.output_failed", OutputFailed, "cannot write standard output: {reason}")   \
+  X(OutputFileFailed, "cli.output_file_failed", OutputFailed, "cannot write \"{file}\": {reason}")
 
 enum class CliRule {
 #define PIPESIM_CLI_RULE_ENUM(name, id, code, text) name,

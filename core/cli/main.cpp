@@ -1,9 +1,9 @@
 // pipesim: the native CLI over the core library. It parses flags, calls the same functions the
 // WASM module exports and prints text, CSV or JSON. Exit status: 0 success, 1 bad input (one
-// line on stderr, nothing on stdout), 2 internal error.
+// line on stderr, nothing on stdout), 2 internal error, 3 the output could not be written (one
+// line on stderr, output_failed, with the OS's reason; output.h).
 #include <cctype>
 #include <iostream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -20,6 +20,7 @@
 #include "pipesim/pytorch_csv.h"
 #include "pipesim/rules.h"
 #include "pipesim/sweep.h"
+#include "output.h"
 #include "text_output.h"
 #include "trace_output.h"
 
@@ -55,22 +56,13 @@ commands:
 
 costs: --forward 1 --backward 2 --weight 1 --overlapped 3 --p2p-latency 0
        communication model: --comm-ratio 1 [--attn-share 0.5] [--comm-layers 1]
+every command: [--output FILE]  write to FILE (renamed into place once complete) instead of stdout
 )";
 
-// Output waits in `captured` until the command has succeeded, so that on error nothing reaches
-// stdout. A simulation's result can be 100 MB or more; once it exists nothing can fail but the
-// write, so it is streamed to stdout instead (committed_stdout) and memory stays flat.
-std::ostringstream captured;
-std::streambuf* real_stdout = nullptr;
-
-std::ostream& committed_stdout() {
-  if (std::cout.rdbuf() != real_stdout) {
-    const std::string before = captured.str();
-    std::cout.rdbuf(real_stdout);
-    std::cout << before;
-  }
-  return std::cout;
-}
+// Output waits in a buffer until the command has succeeded, so that on error nothing reaches
+// stdout (output.h). A simulation's result can be 100 MB or more; once it exists nothing can fail
+// but the write, so it is streamed instead (committed_stdout) and memory stays flat.
+std::ostream& committed_stdout() { return commit_output(); }
 
 std::vector<std::string> with_costs(std::vector<std::string> flags) {
   flags.insert(flags.end(), cost_flags().begin(), cost_flags().end());
@@ -169,7 +161,7 @@ int cmd_sweep(const std::vector<std::string>& argv) {
       unwrap(Args::parse(argv, with_costs({"schedules", "ranks", "microbatches", "chunks", "format"})));
   const std::string format = unwrap(args.format({"text", "csv", "json"}));
   SweepRequest req;
-  req.schedules = args.get_list("schedules", "all");
+  req.schedules = unwrap(args.get_list("schedules", "schedules", "all"));
   if (req.schedules.size() == 1 && req.schedules[0] == "all") {
     req.schedules.clear();
     for (const auto& info : list_schedules()) req.schedules.push_back(info.name);
@@ -219,7 +211,9 @@ int cmd_catalogue(const std::vector<std::string>& argv) {
   return 0;
 }
 
-int run(const std::vector<std::string>& all) {
+int run(std::vector<std::string> all) {
+  // --output applies to every command, so it is taken out before the command reads its flags.
+  if (auto output = unwrap(take_flag(all, "output"))) set_output_file(*output);
   if (all.empty() || all[0] == "help" || all[0] == "--help" || all[0] == "-h") {
     std::cout << kUsage << "\nexercise calculators:\n" << kExerciseUsage << "\nplanner and overlap:\n"
               << kPlanUsage;
@@ -247,24 +241,35 @@ int run(const std::vector<std::string>& all) {
 }  // namespace
 }  // namespace pipesim::cli
 
+namespace {
+
+int report(const pipesim::Error& error) {
+  pipesim::cli::abandon_output();
+  std::cerr << "pipesim: " << pipesim::error_code_name(error.code) << ": " << error.message << "\n";
+  return error.code == pipesim::ErrorCode::OutputFailed ? 3 : 1;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   namespace cli = pipesim::cli;
   std::ios::sync_with_stdio(false);  // iostreams only: large outputs in big writes
-  // Buffer everything: on error nothing may reach stdout (see committed_stdout).
-  cli::real_stdout = std::cout.rdbuf(cli::captured.rdbuf());
-  int status = 0;
+  cli::begin_output();  // buffer everything: on error nothing may reach stdout
   try {
-    status = cli::run(std::vector<std::string>(argv + 1, argv + argc));
+    const int status = cli::run(std::vector<std::string>(argv + 1, argv + argc));
+    cli::finish_output();
+    return status;
   } catch (const pipesim::Failure& e) {
-    std::cout.rdbuf(cli::real_stdout);
-    std::cerr << "pipesim: " << pipesim::error_code_name(e.error.code) << ": " << e.error.message << "\n";
-    return 1;
+    return report(e.error);
+  } catch (const std::ios_base::failure& e) {  // a write through std::cout failed (output.h)
+    if (const pipesim::Error* failure = cli::output_failure()) return report(*failure);
+    cli::abandon_output();
+    std::cerr << "pipesim: internal: " << pipesim::summary(e.what(), pipesim::kMaxParamBytes) << "\n";
+    return 2;
   } catch (const std::exception& e) {
-    std::cout.rdbuf(cli::real_stdout);
+    cli::abandon_output();
     // As one line of at most kMaxParamBytes, like every message (e.what() may quote anything).
     std::cerr << "pipesim: internal: " << pipesim::summary(e.what(), pipesim::kMaxParamBytes) << "\n";
     return 2;
   }
-  cli::committed_stdout().flush();
-  return status;
 }

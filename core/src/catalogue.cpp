@@ -127,6 +127,7 @@ Json catalogue_to_json() {
   for (const TimelineColumnInfo& c : timeline_column_infos())
     timeline.push_back(Json{{"name", c.name}, {"type", column_type_name(c.type)}, {"meaning", c.meaning}});
   Json codes = Json::array();
+  // Up to Internal: OutputFailed is the CLI's own (error.h), never an answer to a request.
   for (int c = 0; c <= static_cast<int>(ErrorCode::Internal); ++c)
     codes.push_back(error_code_name(static_cast<ErrorCode>(c)));
   return Json{{"schedules", std::move(schedules)},

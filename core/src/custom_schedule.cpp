@@ -45,9 +45,17 @@ Result<Op> op_from_object(const Json& j, const std::string& path) {
     }
     return Ok{};
   };
+  // The fields of a result's timeline op (start and end are read back and ignored); any other
+  // is an error, as everywhere in the schema, so a typo ("stgae") is not silently dropped.
+  const bool pair = kind == "FB";
+  auto known = detail::FieldReader::open(
+      j, path, "", pair ? std::vector<const char*>{"op", "fdir", "fmb", "fstage", "bdir", "bmb", "bstage", "start", "end"}
+                 : kind == "B" ? std::vector<const char*>{"op", "dir", "mb", "stage", "zb", "start", "end"}
+                               : std::vector<const char*>{"op", "dir", "mb", "stage", "start", "end"});
+  if (!known.ok() && (pair || kind == "F" || kind == "B" || kind == "W")) return known.error();
   Op op;
   Status st = Ok{};
-  if (kind == "FB") {
+  if (pair) {
     op.kind = OpKind::ForwardBackward;
     st = chunk("fdir", "fmb", "fstage", op.chunk);
     if (st.ok()) st = chunk("bdir", "bmb", "bstage", op.backward_chunk);

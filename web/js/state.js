@@ -110,14 +110,24 @@ function numberOrRaw(text) {
   return text;
 }
 
+/**
+ * A value the user gave (an address parameter, an embed attribute, a pasted answer or label) as
+ * every message on the page quotes it: as core quotes values (the JS API's summary(), the same
+ * function, at the catalogue's summaryBytes), one line of at most 80 bytes, so a 1 MB or
+ * multi-line value makes a short message.
+ * @param {unknown} value
+ */
+export function quoteValue(value) {
+  return summary(String(value), CATALOGUE.limits.summaryBytes);
+}
+
 const english = translator('en');
 /**
  * A problem with a page-level key: {key, rule, params, message}; rule is an i18n key. The value
- * received is quoted as core quotes values (the JS API's summary(), at the catalogue's length), so a
- * 1 MB or multi-line hash makes a short notice.
+ * received is quoted by quoteValue.
  */
 function problem(key, rule, params) {
-  const quoted = params.got === undefined ? params : { ...params, got: summary(String(params.got), CATALOGUE.limits.summaryBytes) };
+  const quoted = params.got === undefined ? params : { ...params, got: quoteValue(params.got) };
   return { key, rule, params: quoted, message: english(rule, quoted) };
 }
 

@@ -49,6 +49,7 @@ namespace pipesim {
   X(FieldStrings, "field.strings", InvalidConfig, "{field} entries must be strings")             \
   X(FieldFinite, "field.finite", InvalidConfig, "{field} must be a finite number (got {got})")    \
   X(FieldNotJson, "field.not_json", InvalidConfig, "{field} cannot be written as JSON: {detail}") \
+  X(InputUnreadable, "input.unreadable", InvalidConfig, "{field} could not be read: {detail}")    \
   X(FieldAtMostField, "field.at_most_field", InvalidConfig,                                       \
     "{field} must be <= {target} = {value} (got {got})")                                          \
   X(FieldOneOf, "field.one_of", InvalidConfig, "{field} must be one of {allowed} (got \"{got}\")")\

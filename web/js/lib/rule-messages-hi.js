@@ -24,6 +24,7 @@ export const RULES_HI = Object.freeze({
   'field.strings': '{field} की हर प्रविष्टि स्ट्रिंग होनी चाहिए',
   'field.finite': '{field} एक सीमित संख्या होनी चाहिए (मिला {got})',
   'field.not_json': '{field} को JSON में नहीं लिखा जा सकता: {detail}',
+  'input.unreadable': '{field} पढ़ा नहीं जा सका: {detail}',
   'field.at_most_field': '{field}, {target} = {value} से बड़ा नहीं हो सकता (मिला {got})',
   'field.one_of': '{field} इनमें से एक होना चाहिए: {allowed} (मिला "{got}")',
   'range.integer': '{field} {min} से {max} तक का पूर्णांक होना चाहिए (मिला {got})',

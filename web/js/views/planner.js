@@ -22,7 +22,7 @@ import { showFieldError } from '../ui/field-error.js';
 import { setStale } from '../ui/stale.js';
 import { explainError } from '../lib/error-fix.js';
 import { formatPercent } from '../lib/format.js';
-import { DEFAULT_COSTS } from '../state.js';
+import { DEFAULT_COSTS, quoteValue } from '../state.js';
 import { localizedError } from '../lib/error-text.js';
 import { planText as phraseText } from '../lib/plan-text.js';
 import { SCHEDULE_NAMES, scheduleTitle, scheduleInfo } from '../lib/schedules.js';
@@ -214,7 +214,7 @@ export function mount(element, deps) {
   function applyPlan(plan) {
     const wanted = plan.plan ?? DEFAULT_PRESET;
     const known = PLANNER_PRESETS.some((p) => p.id === wanted);
-    presetMsg.textContent = known ? '' : t('plan.badPreset', { list: PLANNER_PRESETS.map((p) => p.id).join(', '), v: wanted });
+    presetMsg.textContent = known ? '' : t('plan.badPreset', { list: PLANNER_PRESETS.map((p) => p.id).join(', '), v: quoteValue(wanted) });
     if (known) preset.removeAttribute('aria-invalid');
     else preset.setAttribute('aria-invalid', 'true');
     base = known ? wanted : DEFAULT_PRESET;
