@@ -25,7 +25,11 @@ namespace pipesim::cli {
   X(InputUnreadable, "cli.input_unreadable", InvalidConfig, "cannot read input file {file}")     \
   X(IntList, "cli.int_list", InvalidConfig,                                                      \
     "{field} must be a list like 4,8,16 or a range like 4:64:2 (got {got})")                     \
-  X(RangeTooLong, "cli.range_too_long", TooLarge, "{field} range is too long")
+  X(RangeTooLong, "cli.range_too_long", TooLarge, "{field} range is too long")                  \
+  X(TraceMissing, "cli.trace_missing", InvalidConfig,                                            \
+    "missing the trace (pipesim trace-import FILE, or --input - for stdin)")                     \
+  X(TraceTwice, "cli.trace_twice", InvalidConfig,                                                \
+    "give the trace once, as FILE or as --input, not both")
 
 enum class CliRule {
 #define PIPESIM_CLI_RULE_ENUM(name, id, code, text) name,

@@ -21,6 +21,7 @@
 #include "pipesim/rules.h"
 #include "pipesim/sweep.h"
 #include "text_output.h"
+#include "trace_import_command.h"
 #include "trace_output.h"
 
 namespace pipesim::cli {
@@ -222,7 +223,7 @@ int cmd_catalogue(const std::vector<std::string>& argv) {
 int run(const std::vector<std::string>& all) {
   if (all.empty() || all[0] == "help" || all[0] == "--help" || all[0] == "-h") {
     std::cout << kUsage << "\nexercise calculators:\n" << kExerciseUsage << "\nplanner and overlap:\n"
-              << kPlanUsage;
+              << kPlanUsage << "\nprofiler traces:\n" << kTraceImportUsage;
     return 0;
   }
   const std::string command = all[0];
@@ -235,6 +236,10 @@ int run(const std::vector<std::string>& all) {
   if (command == "catalogue") return cmd_catalogue(rest);
   if (is_plan_command(command)) {
     std::cout << unwrap(run_plan_command(command, rest));
+    return 0;
+  }
+  if (command == "trace-import") {
+    std::cout << unwrap(run_trace_import(rest));
     return 0;
   }
   if (is_exercise_command(command)) {
