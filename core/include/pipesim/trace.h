@@ -154,11 +154,11 @@ struct TraceReport {
   std::string costs_missing;  ///< why costs is absent
 };
 
-/// Reads `text` in one pass. Errors: input.too_large above kMaxTraceBytes; json.invalid (the
-/// byte offset and JSON pointer in its detail), json.too_deep, json.duplicate_key (for the keys
-/// the reader uses) for text that is not JSON; profile.not_trace for JSON that is not a trace;
-/// field.* and range.* for an event field of the wrong type or out of range (at its pointer,
-/// named traceEvents.<i>.<key>); profile.annotation_depth; profile.comm_pattern.
+/// Reads `text` in one pass. Errors: input.too_large above kMaxTraceBytes; json.invalid for text
+/// that is not JSON, nested deeper than kMaxJsonDepth or with a key the reader uses twice in one
+/// object (its detail gives the byte offset and JSON pointer); profile.not_trace for JSON that is
+/// not a trace; field.* and range.* for an event field of the wrong type or out of range (at its
+/// pointer, named traceEvents.<i>.<key>); profile.annotation_depth; profile.comm_pattern.
 Result<TraceReport> import_trace(std::string_view text, const TraceOptions& options = {});
 
 /// Options from {"commPattern": "..."} (every field optional).

@@ -49,6 +49,13 @@ class CostDeriver {
                 "mlp(F), combine(F), attn(B), attn(W), dispatch(B), mlp(B), mlp(W), combine(B))";
       return std::nullopt;
     }
+    for (const auto& [key, t] : pairs_)
+      for (int p = 0; p < kParts; ++p)
+        if (t.count[p] == 0) {
+          missing = std::string(kPartNames[p]) + " launched no GPU work in " + pair_name(key) +
+                    ", which other parts did: the costs need all ten parts of the pair";
+          return std::nullopt;
+        }
     const std::int64_t layers = pairs_.begin()->second.count[kFAttn];
     for (const auto& [key, t] : pairs_)
       for (int p = 0; p < kParts; ++p)

@@ -90,11 +90,21 @@ class EventReader {
   // The error to report: one set by a check, or the scanner's, at the innermost pointer known.
   Error error() {
     if (error_) return *error_;
-    const std::string at = pointer();
-    if (scan_.too_deep()) return make_error(Rule::JsonTooDeep, at, {{"limit", kMaxJsonDepth}});
-    const std::string detail = std::string(scan_.problem()) + " at byte " + std::to_string(scan_.problem_offset()) +
-                               (at.empty() ? "" : " (" + at + ")");
-    return make_error(Rule::JsonInvalid, at, {{"detail", detail}});
+    const std::string what = scan_.too_deep()
+                                 ? "arrays and objects nested more than " + std::to_string(kMaxJsonDepth) + " levels deep"
+                                 : std::string(scan_.problem());
+    return invalid(what, scan_.problem_offset(), pointer());
+  }
+
+  // json.invalid, its detail saying what, at which byte and where: in a file of 100 MB the
+  // pointer alone (json.too_deep, json.duplicate_key) would leave the reader searching.
+  static Error invalid(const std::string& what, std::size_t byte, const std::string& at) {
+    return make_error(Rule::JsonInvalid, at,
+                      {{"detail", what + " at byte " + std::to_string(byte) + (at.empty() ? "" : " (" + at + ")")}});
+  }
+
+  bool duplicate(const std::string& key, const std::string& at) {
+    return fail(invalid("the key \"" + summary(key) + "\" twice in one object", key_offset_, at));
   }
 
   std::string pointer() const {
@@ -116,10 +126,12 @@ class EventReader {
     if (scan_.consume('}')) return fail(not_a_trace());
     do {
       std::string_view key;
+      scan_.peek();
+      key_offset_ = scan_.offset();
       if (!scan_.string(key, key_buffer_)) return false;
       if (!scan_.expect(':', "expected ':'")) return false;
       if (key == "traceEvents") {
-        if (found) return fail(make_error(Rule::JsonDuplicateKey, "/traceEvents", {{"key", "traceEvents"}}));
+        if (found) return duplicate("traceEvents", "/traceEvents");
         found = true;
         out_.events_pointer = "/traceEvents";
         if (scan_.peek() != '[')
@@ -160,8 +172,7 @@ class EventReader {
 
   // One value of a field the reader looks at, into tokens_[f].
   bool value(Field f, int depth, std::string& buffer) {
-    if (seen_ & (1u << f))
-      return fail(make_error(Rule::JsonDuplicateKey, field_path(f), {{"key", std::string(kFieldKeys[f])}}));
+    if (seen_ & (1u << f)) return duplicate(std::string(kFieldKeys[f]), field_path(f));
     seen_ |= 1u << f;
     Token& t = tokens_[f];
     const char c = scan_.peek();
@@ -185,13 +196,16 @@ class EventReader {
     if (scan_.consume('}')) return true;
     do {
       std::string_view k;
+      (first == kPh ? context_key_ : arg_key_) = {};  // a key cut short is blamed on its object
+      scan_.peek();
+      key_offset_ = scan_.offset();
       if (!scan_.string(k, key)) return false;
       if (!scan_.expect(':', "expected ':'")) return false;
       unsigned f = first;
       while (f <= last && k != kFieldKeys[f]) ++f;
       (first == kPh ? context_key_ : arg_key_) = k;  // for error pointers; valid until the next key
       if (f == kArgs) {
-        if (seen_ & (1u << kArgs)) return fail(make_error(Rule::JsonDuplicateKey, field_path(kArgs), {{"key", "args"}}));
+        if (seen_ & (1u << kArgs)) return duplicate("args", field_path(kArgs));
         seen_ |= 1u << kArgs;
         if (scan_.peek() == '{') {
           scan_.consume('{');
@@ -360,6 +374,7 @@ class EventReader {
   TraceRecords& out_;
   std::optional<Error> error_;
   std::size_t root_start_ = 0;
+  std::size_t key_offset_ = 0;  // where the key being read starts
   long long index_ = -1;      // the event being read, -1 outside traceEvents
   std::string_view context_key_;  // its key being read (or the root object's)
   std::string_view arg_key_;      // and the key inside its args
