@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <string>
 
@@ -30,11 +31,15 @@ int main(int argc, char** argv) {
   const std::size_t read = std::fread(text.data(), 1, text.size(), file);
   std::fclose(file);
   if (read != text.size()) return 2;
-  double best = 1e9;
+  // Wall time, and CPU time beside it: on a machine shared with other builds the wall time of
+  // one read swings with the load, its CPU time much less.
+  double best = 1e9, best_cpu = 1e9;
   std::size_t gpu_events = 0;
   for (int i = 0; i < 3; ++i) {
     const auto t0 = Clock::now();
+    const std::clock_t c0 = std::clock();
     const auto report = pipesim::import_trace(text);
+    best_cpu = std::min(best_cpu, static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC);
     best = std::min(best, std::chrono::duration<double>(Clock::now() - t0).count());
     if (!report.ok()) {
       std::fprintf(stderr, "%s\n", report.error().message.c_str());
@@ -46,8 +51,9 @@ int main(int argc, char** argv) {
   getrusage(RUSAGE_SELF, &usage);
   const double mb = static_cast<double>(text.size()) / 1e6;
   const double peak = static_cast<double>(usage.ru_maxrss) * 1024;  // Linux: KB
-  std::printf("trace import native: %.1f MB, %zu GPU events, best of 3 %.1f ms = %.1f MB/s (goal >= 50 MB/s); "
-              "peak memory %.1f MB = %.2fx the file (goal <= 3x)\n",
-              mb, gpu_events, best * 1e3, mb / best, peak / 1e6, peak / static_cast<double>(text.size()));
+  std::printf("trace import native: %.1f MB, %zu GPU events, best of 3 %.1f ms = %.1f MB/s (goal >= 50 MB/s), "
+              "CPU %.1f ms = %.1f MB/s; peak memory %.1f MB = %.2fx the file (goal <= 3x)\n",
+              mb, gpu_events, best * 1e3, mb / best, best_cpu * 1e3, mb / best_cpu, peak / 1e6,
+              peak / static_cast<double>(text.size()));
   return 0;
 }

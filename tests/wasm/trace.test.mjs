@@ -6,10 +6,11 @@ import assert from 'node:assert/strict';
 import test from 'node:test';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SimError } from '../../wasm/pipesim.js';
-import { nativeCli, pipesim, repoPath } from './helpers.mjs';
+import { MODULE_URL, nativeCli, pipesim, repoPath } from './helpers.mjs';
 
 const work = mkdtempSync(path.join(tmpdir(), 'pipesim-trace-'));
 
@@ -87,4 +88,16 @@ test('a bad trace throws the SimError the CLI prints, with its rule and pointer'
   assert.throws(() => api.traceImport(3), (e) => e.rule === 'profile.not_trace');
   const { maxTraceBytes } = api.catalogue().limits;
   assert.throws(() => api.traceImport(' '.repeat(maxTraceBytes + 1)), (e) => e.rule === 'input.too_large' && e.params.limit === maxTraceBytes);
+});
+
+test('a read, good or bad, gives back all the module memory it took', async () => {
+  const { default: createPipesimModule } = await import(MODULE_URL.href);
+  const module = await createPipesimModule({ wasmBinary: await readFile(new URL('pipesim.wasm', MODULE_URL)) });
+  const inputs = [generate('heap', '--devices', '1', '--layers', '2').bytes, generate('heap-cut', '--variant', 'truncated').bytes,
+                  generate('heap-deep', '--variant', 'too-deep').bytes, new TextEncoder().encode('{"traceEvents":3}')];
+  const round = () => inputs.map((bytes) => module.traceImport(bytes, '{}').ok);
+  assert.deepEqual(round(), [true, false, false, false]);  // the first round fills static tables
+  const before = module.heapInUse();
+  round();
+  assert.equal(module.heapInUse(), before);
 });

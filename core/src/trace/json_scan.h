@@ -7,6 +7,7 @@
 // Grammar: RFC 8259, with one leniency: raw control characters inside strings are taken as they
 // are, because the PyTorch profiler writes Python source lines with raw newlines into event
 // names (pytorch/pytorch#113001). Strings must be valid UTF-8; \u escapes must pair surrogates.
+// A leading byte order mark is skipped.
 #pragma once
 
 #include <cstddef>
@@ -18,8 +19,11 @@ namespace pipesim::detail {
 
 class TraceJsonScanner {
  public:
+  /// A UTF-8 byte order mark at the start is skipped, as nlohmann's parser skips it.
   explicit TraceJsonScanner(std::string_view text)
-      : begin_(text.data()), p_(text.data()), end_(text.data() + text.size()) {}
+      : begin_(text.data()),
+        p_(text.data() + (text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0)),
+        end_(text.data() + text.size()) {}
 
   /// Bytes read so far.
   std::size_t offset() const { return static_cast<std::size_t>(p_ - begin_); }

@@ -36,6 +36,18 @@ enum Field : unsigned { kPh, kCat, kName, kPid, kTid, kTs, kDur, kId, kArgs, kCo
 constexpr std::string_view kFieldKeys[kFields] = {"ph", "cat", "name", "pid", "tid", "ts", "dur", "id", "args",
                                                   "correlation", "device", "stream"};
 
+// The Field a key names, or kFields: by length first, so most keys cost one comparison.
+unsigned field_of(std::string_view k) {
+  switch (k.size()) {
+    case 2: return k == "ph" ? kPh : k == "ts" ? kTs : k == "id" ? kId : kFields;
+    case 3: return k == "cat" ? kCat : k == "pid" ? kPid : k == "tid" ? kTid : k == "dur" ? kDur : kFields;
+    case 4: return k == "name" ? kName : k == "args" ? kArgs : kFields;
+    case 6: return k == "device" ? kDevice : k == "stream" ? kStream : kFields;
+    case 11: return k == "correlation" ? kCorrelation : kFields;
+    default: return kFields;
+  }
+}
+
 bool is_gpu_category(std::string_view cat, bool& memory) {
   const auto same = [&](std::string_view word) {  // ASCII case-insensitive: older Kineto wrote "Kernel"
     if (cat.size() != word.size()) return false;
@@ -201,8 +213,8 @@ class EventReader {
       key_offset_ = scan_.offset();
       if (!scan_.string(k, key)) return false;
       if (!scan_.expect(':', "expected ':'")) return false;
-      unsigned f = first;
-      while (f <= last && k != kFieldKeys[f]) ++f;
+      unsigned f = field_of(k);
+      if (f < first) f = kFields;
       (first == kPh ? context_key_ : arg_key_) = k;  // for error pointers; valid until the next key
       if (f == kArgs) {
         if (seen_ & (1u << kArgs)) return duplicate("args", field_path(kArgs));
@@ -303,6 +315,23 @@ class EventReader {
   }
 
   std::optional<std::uint32_t> thread() {
+    // Consecutive events are mostly on one thread: the last one's id, without hashing.
+    const Token &p = tokens_[kPid], &t = tokens_[kTid];
+    if (last_thread_ != kTraceNone && p.type == last_pid_type_ && t.type == last_tid_type_ && p.text == last_pid_ &&
+        t.text == last_tid_)
+      return last_thread_;
+    const auto id = intern_thread();
+    if (id) {
+      last_thread_ = *id;
+      last_pid_type_ = p.type;
+      last_tid_type_ = t.type;
+      last_pid_.assign(p.text);
+      last_tid_.assign(t.text);
+    }
+    return id;
+  }
+
+  std::optional<std::uint32_t> intern_thread() {
     const auto pid = ident(kPid);
     const auto tid = pid ? ident(kTid) : std::nullopt;
     if (!tid) return std::nullopt;
@@ -382,6 +411,9 @@ class EventReader {
   Token tokens_[kFields];
   std::string buffers_[kFields], key_buffer_, args_key_buffer_;
   std::unordered_map<std::string, std::uint32_t> processes_, threads_, flow_ids_, names_;
+  std::uint32_t last_thread_ = kTraceNone;  // thread()'s last answer, for the same pid and tid text
+  char last_pid_type_ = 0, last_tid_type_ = 0;
+  std::string last_pid_, last_tid_;
 };
 
 }  // namespace
