@@ -470,9 +470,12 @@ export interface TraceReport {
   overlap: number | null;
   /** In order of first occurrence; GPU events launched inside each, nested annotations' included. */
   annotations: { name: string; count: number; kernels: number; gpuMs: number; streams: { device: number; stream: number; kernels: number; gpuMs: number }[] }[];
+  /** Annotation names in the trace (`annotations` lists at most 100,000). */
+  annotationsTotal: number;
   unattributed: { events: number; gpuMs: number };
-  /** The innermost annotations that launched GPU work, by their first GPU event. */
+  /** The innermost annotations that launched GPU work, by their first GPU event (at most 100,000). */
   order: string[];
+  orderTotal: number;
   /** The same occurrences, per stream: where each ran, from originUs. */
   spans: { name: string; device: number; stream: number; startMs: number; endMs: number; busyMs: number }[];
   /** The costs of the chunk pair DeepSeek-style part annotations mark; null when there is none. */

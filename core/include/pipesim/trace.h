@@ -46,6 +46,9 @@ inline constexpr int kMaxCommPatternParts = 32;
 /// User annotations may nest this many levels deep on one thread (a profile's ProfilerStep >
 /// chunk pair > part is 3).
 inline constexpr int kMaxAnnotationDepth = 32;
+/// A report lists at most this many annotation names, and this many occurrences in its order and
+/// spans (the first ones; the totals are given), so its size stays bounded whatever the trace.
+inline constexpr int kMaxTraceListed = 100'000;
 
 /// How a trace is read.
 struct TraceOptions {
@@ -145,11 +148,13 @@ struct TraceReport {
   std::vector<TraceStream> streams;  ///< by device, then stream
   std::vector<TraceDevice> devices;
   std::optional<double> overlap;  ///< over all devices: sum of overlap / sum of comm
-  std::vector<TraceAnnotation> annotations;  ///< in order of first occurrence
+  std::vector<TraceAnnotation> annotations;  ///< in order of first occurrence, at most kMaxTraceListed
+  std::int64_t annotations_total = 0;        ///< annotation names in the trace
   std::int64_t unattributed_events = 0;      ///< GPU events no annotation holds
   double unattributed_ms = 0;
-  std::vector<std::string> order;  ///< innermost annotations with GPU events, by first GPU start
-  std::vector<TraceSpan> spans;    ///< the same occurrences, per stream, in the same order
+  std::vector<std::string> order;  ///< innermost annotations with GPU events, by first GPU start (at most kMaxTraceListed)
+  std::int64_t order_total = 0;    ///< such occurrences in the trace
+  std::vector<TraceSpan> spans;    ///< the occurrences of `order`, per stream, in the same order
   std::optional<TraceCosts> costs;
   std::string costs_missing;  ///< why costs is absent
 };

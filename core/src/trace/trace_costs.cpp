@@ -32,7 +32,7 @@ Derived derived_ms(TraceNs ns, std::string derivation) { return Derived{trace_ms
 using PairKey = std::pair<std::int64_t, std::uint32_t>;  // (device, ProfilerStep occurrence or kTraceNone)
 
 struct PairTotals {
-  std::array<TraceNs, kParts> busy{};
+  std::array<double, kParts> busy{};  // exact to 2^53 ns (104 days); a sum of many spans cannot overflow
   std::array<std::int64_t, kParts> count{};
   TraceNs first = 0, last = 0;
   bool seen = false;
@@ -123,20 +123,21 @@ class CostDeriver {
         if (pieces[k].start <= open_end) {
           open_end = std::max(open_end, pieces[k].end);
         } else {
-          t.busy[part] += open_end - open_start;
+          t.busy[part] += static_cast<double>(open_end - open_start);
           open_start = pieces[k].start;
           open_end = pieces[k].end;
         }
       }
-      t.busy[part] += open_end - open_start;
+      t.busy[part] += static_cast<double>(open_end - open_start);
     }
   }
 
-  // A part's mean over the pairs, rounded to the nanosecond (the simulator's resolution in ms).
-  TraceNs mean_part(int p) const {
+  // A part's mean over the pairs in ns (rounded to the nanosecond, the simulator's resolution in ms
+  // when it is at most the simulator's largest cost).
+  double mean_part(int p) const {
     double sum = 0;
-    for (const auto& entry : pairs_) sum += static_cast<double>(entry.second.busy[p]);
-    return static_cast<TraceNs>(std::llround(sum / static_cast<double>(pairs_.size())));
+    for (const auto& entry : pairs_) sum += entry.second.busy[p];
+    return sum / static_cast<double>(pairs_.size());
   }
 
   std::optional<TraceCosts> costs(std::int64_t layers, std::string& missing) const {
@@ -154,7 +155,12 @@ class CostDeriver {
                        "each of the ten parts launched GPU work " + std::to_string(layers) + " times per pair"};
     std::array<TraceNs, kParts> ns{};
     for (int p = 0; p < kParts; ++p) {
-      ns[p] = mean_part(p);
+      if (mean_part(p) > kMaxCost * 1e6) {  // kMaxCost ms in ns; also keeps llround and the sums in range
+        missing = std::string(kPartNames[p]) + " took " + format_number(trace_ms(mean_part(p))) +
+                  " ms per pair, more than the simulator's largest cost (" + format_number(kMaxCost) + ")";
+        return std::nullopt;
+      }
+      ns[p] = static_cast<TraceNs>(std::llround(mean_part(p)));
       c.components.push_back(derived_ms(ns[p], std::string(kPartNames[p]) +
                                                    ": GPU busy time of the kernels launched inside it (union over "
                                                    "streams), summed over its " + std::to_string(layers) +
@@ -190,11 +196,14 @@ class CostDeriver {
                                                "all-to-alls (pipesim/comm.h)");
     c.backward_alone = derived_ms(b + bwd_comm, "backward + dispatch(B) + combine(B): a lone full B waits for its "
                                                 "own all-to-alls");
-    const TraceNs span = static_cast<TraceNs>(std::llround([&] {
-      double sum = 0;
-      for (const auto& entry : pairs_) sum += static_cast<double>(entry.second.last - entry.second.first);
-      return sum / static_cast<double>(pairs_.size());
-    }()));
+    double span_sum = 0;
+    for (const auto& entry : pairs_) span_sum += static_cast<double>(entry.second.last - entry.second.first);
+    if (span_sum / static_cast<double>(pairs_.size()) > kMaxCost * 1e6) {
+      missing = "the pair took " + format_number(trace_ms(span_sum / static_cast<double>(pairs_.size()))) +
+                " ms, more than the simulator's largest cost (" + format_number(kMaxCost) + ")";
+      return std::nullopt;
+    }
+    const auto span = static_cast<TraceNs>(std::llround(span_sum / static_cast<double>(pairs_.size())));
     c.pair_ms = derived_ms(span, "from the first part kernel's start to the last one's end" + per_pair);
 
     Costs& costs = c.costs;

@@ -314,6 +314,19 @@ class EventReader {
     return std::nullopt;
   }
 
+  // A flow's id, interned: numbers (Kineto's) without building a string, strings as text.
+  std::optional<std::uint32_t> flow_id() {
+    const Token& t = tokens_[kId];
+    std::int64_t v = 0;
+    bool integral = false;
+    const auto next = static_cast<std::uint32_t>(flow_numbers_.size() + flow_texts_.size());
+    if (t.type == 'n' && trace_fixed_point(t.text, 0, kMaxTraceId, v, integral) && integral)
+      return flow_numbers_.emplace(v, next).first->second;
+    const auto text = ident(kId);
+    if (!text) return std::nullopt;
+    return flow_texts_.emplace(*text, next).first->second;
+  }
+
   std::optional<std::uint32_t> thread() {
     // Consecutive events are mostly on one thread: the last one's id, without hashing.
     const Token &p = tokens_[kPid], &t = tokens_[kTid];
@@ -347,12 +360,11 @@ class EventReader {
     const auto event = static_cast<std::uint32_t>(index_);
     if ((ph == "s" || ph == "f") && cat == "ac2g") {
       if (!require({kId, kPid, kTid, kTs})) return false;
-      const auto id = ident(kId);
-      const auto th = id ? thread() : std::nullopt;
+      const auto flow = flow_id();
+      const auto th = flow ? thread() : std::nullopt;
       const auto ts = th ? nanos(kTs, false) : std::nullopt;
       if (!ts) return false;
-      const auto flow = flow_ids_.emplace(*id, static_cast<std::uint32_t>(flow_ids_.size())).first->second;
-      (ph == "s" ? out_.flow_starts : out_.flow_ends).push_back(FlowRecord{flow, *th, *ts});
+      (ph == "s" ? out_.flow_starts : out_.flow_ends).push_back(FlowRecord{*flow, *th, *ts});
       return true;
     }
     if (ph != "X") return true;
@@ -410,7 +422,8 @@ class EventReader {
   unsigned seen_ = 0;
   Token tokens_[kFields];
   std::string buffers_[kFields], key_buffer_, args_key_buffer_;
-  std::unordered_map<std::string, std::uint32_t> processes_, threads_, flow_ids_, names_;
+  std::unordered_map<std::string, std::uint32_t> processes_, threads_, flow_texts_, names_;
+  std::unordered_map<std::int64_t, std::uint32_t> flow_numbers_;
   std::uint32_t last_thread_ = kTraceNone;  // thread()'s last answer, for the same pid and tid text
   char last_pid_type_ = 0, last_tid_type_ = 0;
   std::string last_pid_, last_tid_;

@@ -87,8 +87,10 @@ Json trace_report_to_json(const TraceReport& r) {
            {"devices", std::move(devices)},
            {"overlap", optional_number(r.overlap)},
            {"annotations", std::move(annotations)},
+           {"annotationsTotal", r.annotations_total},
            {"unattributed", {{"events", r.unattributed_events}, {"gpuMs", r.unattributed_ms}}},
            {"order", r.order},
+           {"orderTotal", r.order_total},
            {"spans", std::move(spans)},
            {"derived", r.costs ? costs_json(*r.costs) : Json(nullptr)}};
   if (!r.costs) out["derivedMissing"] = r.costs_missing;

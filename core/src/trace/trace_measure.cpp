@@ -169,6 +169,8 @@ class Measurer {
     for (std::uint32_t n = 0; n < names_.size(); ++n)
       if (by_name[n].count > 0) order.push_back(n);
     std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return first_seen[a] < first_seen[b]; });
+    report_.annotations_total = static_cast<std::int64_t>(order.size());
+    if (order.size() > static_cast<std::size_t>(kMaxTraceListed)) order.resize(kMaxTraceListed);
     for (std::uint32_t n : order) {
       by_name[n].name = names_[n];
       by_name[n].gpu_ms = trace_ms(by_name[n].gpu_ms);
@@ -223,6 +225,8 @@ class Measurer {
       const AnnotationRecord &x = att_.occurrences[a.occurrence], &y = att_.occurrences[b.occurrence];
       return std::make_tuple(a.first, x.start, x.event) < std::make_tuple(b.first, y.start, y.event);
     });
+    report_.order_total = static_cast<std::int64_t>(leaves.size());
+    if (leaves.size() > static_cast<std::size_t>(kMaxTraceListed)) leaves.resize(kMaxTraceListed);
     for (Leaf& leaf : leaves) {
       report_.order.push_back(names_[att_.occurrences[leaf.occurrence].name]);
       for (TraceSpan& s : leaf.spans) report_.spans.push_back(std::move(s));
