@@ -4,70 +4,18 @@
 // analysis needs. Every error names the event and field (traceEvents.12.ts) or the byte where
 // the text stopped being JSON.
 #include <optional>
-#include <unordered_map>
 
 #include "../fields.h"
-#include "../summary.h"
 #include "json_scan.h"
 #include "pipesim/json.h"
 #include "pipesim/rules.h"
 #include "pipesim/trace.h"
+#include "trace_event_fields.h"
+#include "trace_intern.h"
 #include "trace_records.h"
 
 namespace pipesim::detail {
 namespace {
-
-// Microseconds of a timestamp or duration: 4e15 us (127 years) both ways, so ts + dur stays
-// inside an int64 of nanoseconds.
-constexpr double kMaxTraceMicros = 4e15;
-constexpr std::int64_t kMaxTraceNanos = 4'000'000'000'000'000'000;
-// Ids (correlation, device, stream, and pid, tid or flow id when numbers): JS-safe integers.
-constexpr std::int64_t kMaxTraceId = std::int64_t{1} << 53;
-
-// A value as read: its JSON type ('s' string, 'n' number, 'o' anything else, 0 absent) and text
-// (a string's decoded text, a number's literal, anything else's raw JSON).
-struct Token {
-  char type = 0;
-  std::string_view text;
-};
-
-// The fields of one event the reader looks at.
-enum Field : unsigned { kPh, kCat, kName, kPid, kTid, kTs, kDur, kId, kArgs, kCorrelation, kDevice, kStream, kFields };
-constexpr std::string_view kFieldKeys[kFields] = {"ph", "cat", "name", "pid", "tid", "ts", "dur", "id", "args",
-                                                  "correlation", "device", "stream"};
-
-// The Field a key names, or kFields: by length first, so most keys cost one comparison.
-unsigned field_of(std::string_view k) {
-  switch (k.size()) {
-    case 2: return k == "ph" ? kPh : k == "ts" ? kTs : k == "id" ? kId : kFields;
-    case 3: return k == "cat" ? kCat : k == "pid" ? kPid : k == "tid" ? kTid : k == "dur" ? kDur : kFields;
-    case 4: return k == "name" ? kName : k == "args" ? kArgs : kFields;
-    case 6: return k == "device" ? kDevice : k == "stream" ? kStream : kFields;
-    case 11: return k == "correlation" ? kCorrelation : kFields;
-    default: return kFields;
-  }
-}
-
-bool is_gpu_category(std::string_view cat, bool& memory) {
-  const auto same = [&](std::string_view word) {  // ASCII case-insensitive: older Kineto wrote "Kernel"
-    if (cat.size() != word.size()) return false;
-    for (std::size_t i = 0; i < cat.size(); ++i) {
-      const char c = cat[i] >= 'A' && cat[i] <= 'Z' ? static_cast<char>(cat[i] - 'A' + 'a') : cat[i];
-      if (c != word[i]) return false;
-    }
-    return true;
-  };
-  memory = same("gpu_memcpy") || same("gpu_memset") || same("memcpy") || same("memset");
-  return memory || same("kernel");
-}
-
-// `raw` (JSON text from the input) as a message quotes a value: one line, at most kSummaryBytes.
-std::string quote_raw(std::string_view raw) {
-  if (raw.size() <= 2 * static_cast<std::size_t>(kSummaryBytes)) return summary(std::string(raw));
-  BoundedText text(kSummaryBytes, cut_note(raw.size(), "bytes"));
-  text.escaped(std::string(raw.substr(0, 2 * static_cast<std::size_t>(kSummaryBytes))), false);
-  return text.finish();
-}
 
 class EventReader {
  public:
@@ -319,12 +267,10 @@ class EventReader {
     const Token& t = tokens_[kId];
     std::int64_t v = 0;
     bool integral = false;
-    const auto next = static_cast<std::uint32_t>(flow_numbers_.size() + flow_texts_.size());
-    if (t.type == 'n' && trace_fixed_point(t.text, 0, kMaxTraceId, v, integral) && integral)
-      return flow_numbers_.emplace(v, next).first->second;
-    const auto text = ident(kId);
-    if (!text) return std::nullopt;
-    return flow_texts_.emplace(*text, next).first->second;
+    if (t.type == 'n' && trace_fixed_point(t.text, 0, kMaxTraceId, v, integral) && integral) return ids_.flow(v);
+    const auto key = ident(kId);
+    if (!key) return std::nullopt;
+    return ids_.flow(*key);
   }
 
   std::optional<std::uint32_t> thread() {
@@ -348,10 +294,7 @@ class EventReader {
     const auto pid = ident(kPid);
     const auto tid = pid ? ident(kTid) : std::nullopt;
     if (!tid) return std::nullopt;
-    const auto process = processes_.emplace(*pid, static_cast<std::uint32_t>(processes_.size())).first->second;
-    const auto [it, added] = threads_.emplace(*pid + '\x1f' + *tid, static_cast<std::uint32_t>(threads_.size()));
-    if (added) out_.thread_process.push_back(process);
-    return it->second;
+    return ids_.thread(*pid, *tid, out_.thread_process);
   }
 
   bool keep() {
@@ -397,9 +340,8 @@ class EventReader {
       if (!require({kName, kPid, kTid})) return false;
       const auto th = thread();
       if (!th) return false;
-      const auto name = names_.emplace(std::string(tokens_[kName].text), static_cast<std::uint32_t>(names_.size()));
-      if (name.second) out_.names.emplace_back(tokens_[kName].text);
-      out_.annotations.push_back(AnnotationRecord{name.first->second, *th, *start, *start + *dur, event});
+      out_.annotations.push_back(
+          AnnotationRecord{ids_.name(tokens_[kName].text, out_.names), *th, *start, *start + *dur, event});
     } else if (tokens_[kCorrelation].type) {
       if (!require({kPid, kTid})) return false;
       const auto th = thread();
@@ -422,8 +364,7 @@ class EventReader {
   unsigned seen_ = 0;
   Token tokens_[kFields];
   std::string buffers_[kFields], key_buffer_, args_key_buffer_;
-  std::unordered_map<std::string, std::uint32_t> processes_, threads_, flow_texts_, names_;
-  std::unordered_map<std::int64_t, std::uint32_t> flow_numbers_;
+  TraceInterner ids_;
   std::uint32_t last_thread_ = kTraceNone;  // thread()'s last answer, for the same pid and tid text
   char last_pid_type_ = 0, last_tid_type_ = 0;
   std::string last_pid_, last_tid_;
