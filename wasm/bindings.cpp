@@ -12,6 +12,8 @@
 #include <malloc.h>
 
 #include <cstddef>
+#include <cstdint>
+#include <memory>
 #include <exception>
 #include <string>
 
@@ -28,6 +30,7 @@
 #include "pipesim/rules.h"
 #include "pipesim/sweep.h"
 #include "pipesim/timeline_columns.h"
+#include "pipesim/trace.h"
 
 namespace pipesim::wasm {
 namespace {
@@ -131,6 +134,21 @@ val simulate_arrays(const std::string& request_json) {
     out.set("timeline", timeline_block(result.columns));
     out.set("activationSteps", activation_steps_block(result.activation_steps));
     return out;
+  });
+}
+
+// A profiler trace (pipesim/trace.h), as `pipesim trace-import --format json` reports it. `bytes`
+// is a Uint8Array (pipesim.js encodes text with TextEncoder), copied once, straight into one
+// allocation of the module's memory: Embind's std::string would copy a 100 MB trace twice.
+val trace_import(const val& bytes, const std::string& options_json) {
+  return guarded([&] {
+    const TraceOptions options = unwrap(trace_options_from_json(unwrap(parse_json(options_json))));
+    const auto length = bytes["length"].as<std::size_t>();
+    if (static_cast<std::int64_t>(length) > kMaxTraceBytes)
+      throw Failure{make_error(Rule::InputTooLarge, "", {{"limit", kMaxTraceBytes}})};
+    const std::unique_ptr<char[]> text(new char[length == 0 ? 1 : length]);
+    val(emscripten::typed_memory_view(length, reinterpret_cast<unsigned char*>(text.get()))).call<void>("set", bytes);
+    return ok_envelope(trace_report_to_json(unwrap(import_trace(std::string_view(text.get(), length), options))).dump());
   });
 }
 
@@ -252,5 +270,6 @@ EMSCRIPTEN_BINDINGS(pipesim) {
   emscripten::function("overlapPair", &overlap_pair_json);
   emscripten::function("plan", &plan_json);
   emscripten::function("planMarkdown", &plan_markdown);
+  emscripten::function("traceImport", &trace_import);
   emscripten::function("heapInUse", &heap_in_use);
 }

@@ -313,6 +313,8 @@ export interface Catalogue {
     maxCommLayers: number; maxSweepCells: number; maxSweepOps: number; maxTraceCells: number;
     /** Longest JSON input, in UTF-8 bytes (too_large beyond). */
     maxInputBytes: number;
+    /** Longest profiler trace for traceImport, in bytes (too_large beyond). */
+    maxTraceBytes: number;
     /** Deepest nesting of arrays and objects in an input (parse_error beyond). */
     maxDepth: number;
     /** Longest error path: a pointer stops at the deepest ancestor that fits. */
@@ -334,6 +336,8 @@ export interface Catalogue {
   rules: { id: string; code: string; message: string; params: string[] }[];
   /** Every phrase the planner says: its English template ({name} or {name:format}) and placeholder names. */
   planTexts: { id: string; message: string; params: string[] }[];
+  /** The trace reader's defaults and bounds (traceImport). */
+  trace: { commPattern: string; maxCommPatternBytes: number; maxCommPatternParts: number; maxAnnotationDepth: number };
 }
 
 /** The communication model of `Costs.comm` (docs/schema.md "Communication model"). */
@@ -468,6 +472,74 @@ export interface PairOverlap {
   hiding: { part: number; label: string; layer: number; hiddenBy: { part: number; label: string; overlap: number }[]; exposed: number }[];
 }
 
+/** How traceImport reads a trace. */
+export interface TraceOptions {
+  /** Kernel-name substrings separated by `|` that make a kernel communication; default `catalogue().trace.commPattern`. */
+  commPattern?: string;
+}
+
+/** A number traceImport derived, and in words how. */
+export interface Derived {
+  value: number;
+  derivation: string;
+}
+
+/** traceImport(): what a profiler trace holds (docs/schema.md "Traces"). Times in ms. */
+export interface TraceReport {
+  bytes: number;
+  /** Entries of traceEvents. */
+  events: number;
+  gpuEvents: number;
+  /** Host events carrying args.correlation (kernel launches and other CUDA runtime calls). */
+  launches: number;
+  commPattern: string;
+  /** ts of the first GPU event, in µs on the trace's clock: spans count from it. */
+  originUs: number;
+  /** By device, then stream. busyMs: the union of the stream's GPU events. */
+  streams: { device: number; stream: number; kind: 'compute' | 'comm'; kernels: number; commKernels: number; memoryEvents: number; busyMs: number }[];
+  /** HTA's communication-computation overlap per device; null without communication. */
+  devices: { device: number; computeMs: number; commMs: number; overlapMs: number; overlap: number | null }[];
+  overlap: number | null;
+  /** In order of first occurrence; GPU events launched inside each, nested annotations' included. */
+  annotations: { name: string; count: number; kernels: number; gpuMs: number; streams: { device: number; stream: number; kernels: number; gpuMs: number }[] }[];
+  /** Annotation names in the trace (`annotations` lists at most 100,000). */
+  annotationsTotal: number;
+  unattributed: { events: number; gpuMs: number };
+  /** The innermost annotations that launched GPU work, by their first GPU event (at most 100,000). */
+  order: string[];
+  orderTotal: number;
+  /** The same occurrences, per stream: where each ran, from originUs. */
+  spans: { name: string; device: number; stream: number; startMs: number; endMs: number; busyMs: number }[];
+  /** The costs of the chunk pair DeepSeek-style part annotations mark; null when there is none. */
+  derived: TraceCosts | null;
+  /** Why derived is null. */
+  derivedMissing?: string;
+}
+
+/** traceImport().derived: one overlapped chunk pair's costs, each with its derivation. */
+export interface TraceCosts {
+  pairs: Derived;
+  layers: Derived;
+  forward: Derived;
+  backward: Derived;
+  weight: Derived;
+  overlapped: Derived;
+  commRatio: Derived;
+  attnShare: Derived;
+  forwardAlone: Derived;
+  backwardAlone: Derived;
+  pairMs: Derived;
+  modelPairMs: Derived;
+  components: {
+    forward: { attn: Derived; dispatch: Derived; mlp: Derived; combine: Derived };
+    backward: { attn: Derived; attnWeight: Derived; dispatch: Derived; mlp: Derived; mlpWeight: Derived; combine: Derived };
+  };
+  /** The simulator's costs in ms, with the communication model's explicit components. */
+  costs: Required<Omit<Costs, 'comm'>> & { comm: CommCosts };
+  /** Without the communication model: lone F, lone B, W and the measured pair as F&B. */
+  plainCosts: Required<Omit<Costs, 'comm'>>;
+}
+
 export interface Pipesim {
   /**
    * Simulates `config`. Returns the schema's result with `timeline` as typed arrays (cheap for
@@ -517,6 +589,15 @@ export interface Pipesim {
   plan(spec: Record<string, unknown>): Record<string, unknown>;
   /** The one-page plan as Markdown, as `pipesim plan --format md` prints it. */
   planMarkdown(spec: Record<string, unknown>): string;
+  /**
+   * Reads a PyTorch profiler (Kineto) or Chrome trace-event file: the same JSON as
+   * `pipesim trace-import --format json`. `trace` is its text, its bytes, or the parsed JSON (written
+   * back as text first: JS numbers keep absolute microsecond timestamps to about 0.25 us, so text
+   * or bytes read exactly). At most `catalogue().limits.maxTraceBytes`. Throws SimError (parse_error
+   * with the byte and pointer for text that is not JSON, invalid_config for a wrong field or JSON
+   * that is not a trace, too_large).
+   */
+  traceImport(trace: string | Uint8Array | ArrayBuffer | ArrayBufferView | object, options?: TraceOptions): TraceReport;
 }
 
 export interface LoadOptions {

@@ -35,6 +35,7 @@ export const METHODS = Object.freeze({
   overlapPair: Object.freeze({ arg: 'costs', memo: true }),
   plan: Object.freeze({ arg: 'spec' }),
   planMarkdown: Object.freeze({ arg: 'spec', text: true }),
+  traceImport: Object.freeze({ arg: 'trace' }),
 });
 
 /**
@@ -237,7 +238,7 @@ export async function loadPipesim({ wasmBinary, wasmModule, moduleUrl } = {}) {
   const catalogue = deepFreeze(JSON.parse(unwrap(module.catalogue()).result));
   /** @type {Map<string, {code: string, message: string}>} */
   const rules = new Map(catalogue.rules.map((/** @type {any} */ rule) => [rule.id, rule]));
-  const { maxInputBytes, maxPathBytes, maxDepth, summaryBytes, maxParamBytes } = catalogue.limits;
+  const { maxInputBytes, maxTraceBytes, maxPathBytes, maxDepth, summaryBytes, maxParamBytes } = catalogue.limits;
   /** @type {[string, ReturnType<typeof typedArrayClass>][]} */
   const columns = catalogue.timeline.map((/** @type {any} */ column) => [column.name, typedArrayClass(column.type)]);
 
@@ -300,9 +301,33 @@ export async function loadPipesim({ wasmBinary, wasmModule, moduleUrl } = {}) {
     return encodeRequest(value, what, { maxInputBytes, maxPathBytes, maxDepth, summaryBytes }, ruleError, summary);
   };
 
+  /**
+   * A trace as the module reads it: bytes. Text is encoded as UTF-8, a parsed trace (or anything
+   * else JSON can carry) written as JSON text first; core says what is wrong with it.
+   * @param {unknown} trace
+   * @returns {Uint8Array}
+   */
+  const traceBytes = (trace) => {
+    if (trace instanceof Uint8Array) return trace;
+    if (trace instanceof ArrayBuffer) return new Uint8Array(trace);
+    if (ArrayBuffer.isView(trace)) return new Uint8Array(trace.buffer, trace.byteOffset, trace.byteLength);
+    const text = typeof trace === 'string' ? trace : encode(trace, 'trace');
+    // A string has at least as many UTF-8 bytes as UTF-16 units: refused before it is encoded.
+    if (text.length > maxTraceBytes) throw ruleError('input.too_large', '', { limit: maxTraceBytes });
+    return new TextEncoder().encode(text);
+  };
+
   /** @type {Record<string, (...args: any[]) => any>} */
   const api = {};
   for (const [name, method] of Object.entries(METHODS)) {
+    if (name === 'traceImport') {
+      api[name] = (/** @type {unknown} */ trace, /** @type {unknown} */ options = {}) => {
+        const bytes = traceBytes(trace);
+        if (bytes.length > maxTraceBytes) throw ruleError('input.too_large', '', { limit: maxTraceBytes });
+        return JSON.parse(unwrap(module.traceImport(bytes, encode(options, 'options'))).result);
+      };
+      continue;
+    }
     api[name] = (/** @type {unknown} */ arg) => {
       let text = '';
       if (method.arg !== null) {

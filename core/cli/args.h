@@ -10,6 +10,7 @@
 
 #include "pipesim/config.h"
 #include "pipesim/error.h"
+#include "pipesim/json.h"
 #include "pipesim/sweep.h"
 
 namespace pipesim::cli {
@@ -25,8 +26,9 @@ class Args {
   Result<double> get_number(const std::string& name, const std::string& field, double fallback) const;
   /// --format's value, one of `allowed` (the first is the default).
   Result<std::string> format(const std::vector<std::string>& allowed) const;
-  /// The text of --input: a file, or standard input for "-" (the default).
-  Result<std::string> read_input() const;
+  /// The text of --input: a file, or standard input for "-" (the default), of at most `limit`
+  /// bytes (input.too_large beyond).
+  Result<std::string> read_input(std::int64_t limit = kMaxInputBytes) const;
   /// cli.flag_with_input for the first of `flags` given beside --input.
   Status reject_with_input(const std::vector<std::string>& flags) const;
   /// cli.flag_missing for the first of `flags` not given.

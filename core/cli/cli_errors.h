@@ -29,7 +29,12 @@ namespace pipesim::cli {
     "{field} has an empty entry (got \"{got}\")")                                                \
   X(RangeTooLong, "cli.range_too_long", TooLarge, "{field} range is too long")                   \
   X(OutputFailed, "cli.output_failed", OutputFailed, "cannot write standard output: {reason}")   \
-  X(OutputFileFailed, "cli.output_file_failed", OutputFailed, "cannot write \"{file}\": {reason}")
+  X(OutputFileFailed, "cli.output_file_failed", OutputFailed,                                    \
+    "cannot write \"{file}\": {reason}")                                                         \
+  X(TraceMissing, "cli.trace_missing", InvalidConfig,                                            \
+    "missing the trace (pipesim trace-import FILE, or --input - for stdin)")                     \
+  X(TraceTwice, "cli.trace_twice", InvalidConfig,                                                \
+    "give the trace once, as FILE or as --input, not both")
 
 enum class CliRule {
 #define PIPESIM_CLI_RULE_ENUM(name, id, code, text) name,

@@ -22,6 +22,7 @@
 #include "pipesim/sweep.h"
 #include "output.h"
 #include "text_output.h"
+#include "trace_import_command.h"
 #include "trace_output.h"
 
 namespace pipesim::cli {
@@ -216,7 +217,7 @@ int run(std::vector<std::string> all) {
   if (auto output = unwrap(take_flag(all, "output"))) set_output_file(*output);
   if (all.empty() || all[0] == "help" || all[0] == "--help" || all[0] == "-h") {
     std::cout << kUsage << "\nexercise calculators:\n" << kExerciseUsage << "\nplanner and overlap:\n"
-              << kPlanUsage;
+              << kPlanUsage << "\nprofiler traces:\n" << kTraceImportUsage;
     return 0;
   }
   const std::string command = all[0];
@@ -229,6 +230,10 @@ int run(std::vector<std::string> all) {
   if (command == "catalogue") return cmd_catalogue(rest);
   if (is_plan_command(command)) {
     std::cout << unwrap(run_plan_command(command, rest));
+    return 0;
+  }
+  if (command == "trace-import") {
+    std::cout << unwrap(run_trace_import(rest));
     return 0;
   }
   if (is_exercise_command(command)) {

@@ -9,6 +9,7 @@
 #include "pipesim/rules.h"
 #include "pipesim/sweep.h"
 #include "pipesim/timeline_columns.h"
+#include "pipesim/trace.h"
 
 namespace pipesim {
 namespace {
@@ -82,6 +83,7 @@ Json limits_json() {
               {"maxSweepOps", kMaxSweepOps},
               {"maxTraceCells", kMaxTraceCells},
               {"maxInputBytes", kMaxInputBytes},
+              {"maxTraceBytes", kMaxTraceBytes},
               {"maxDepth", kMaxJsonDepth},
               {"maxPathBytes", kMaxPathBytes},
               {"summaryBytes", kSummaryBytes},
@@ -141,6 +143,12 @@ Json catalogue_to_json() {
               {"timeline", std::move(timeline)},
               {"errorCodes", std::move(codes)},
               {"rules", rules_json()},
+              // the trace reader's defaults (pipesim/trace.h)
+              {"trace",
+               {{"commPattern", kDefaultCommPattern},
+                {"maxCommPatternBytes", kMaxCommPatternBytes},
+                {"maxCommPatternParts", kMaxCommPatternParts},
+                {"maxAnnotationDepth", kMaxAnnotationDepth}}},
               {"planTexts", plan_texts_json()}};
 }
 

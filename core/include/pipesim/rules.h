@@ -202,6 +202,16 @@ namespace pipesim {
   X(PlanNoDepthEp, "plan.no_depth_ep", InvalidConfig,                                             \
     "no pipeline depth P in [{from}, {max}] divides cluster.gpus = {gpus} into whole pipelines "  \
     "with gpus / P a multiple of model.expertParallel and at most model.layers = {layers} stages")\
+  /* traces (pipesim/trace.h) */                                                                  \
+  X(ProfileNotTrace, "profile.not_trace", InvalidConfig,                                          \
+    "input is not a trace: expected an array of trace events or an object with a traceEvents "    \
+    "array (got {got})")                                                                          \
+  X(ProfileId, "profile.id", InvalidConfig, "{field} must be an integer or a string (got {got})") \
+  X(ProfileAnnotationDepth, "profile.annotation_depth", InvalidConfig,                            \
+    "user annotations nest more than {limit} levels deep on one thread (at {field})")             \
+  X(ProfileCommPattern, "profile.comm_pattern", InvalidConfig,                                    \
+    "commPattern must be 1 to {maxParts} non-empty kernel-name substrings separated by |, at "     \
+    "most {maxBytes} bytes in all (got \"{got}\")")                                               \
   /* a bug, not the input */                                                                      \
   X(Internal, "internal", Internal, "{detail}")
 

@@ -101,6 +101,10 @@ export const RULES_HI = Object.freeze({
   'plan.stages_fit_layers': 'requested.ranks × {perRank} स्टेज, model.layers = {layers} से ज़्यादा नहीं हो सकते (मिला {got})',
   'plan.no_depth': '[{from}, {max}] में ऐसी कोई पाइपलाइन गहराई P नहीं जो cluster.gpus = {gpus} को पूरी पाइपलाइनों में बाँटे और जिसमें अधिकतम model.layers = {layers} स्टेज हों',
   'plan.no_depth_ep': '[{from}, {max}] में ऐसी कोई पाइपलाइन गहराई P नहीं जो cluster.gpus = {gpus} को पूरी पाइपलाइनों में बाँटे, जिसमें gpus / P, model.expertParallel का गुणज हो और अधिकतम model.layers = {layers} स्टेज हों',
+  'profile.not_trace': 'इनपुट ट्रेस नहीं है: trace events की एक सूची (array) या traceEvents सूची वाला ऑब्जेक्ट चाहिए (मिला {got})',
+  'profile.id': '{field} एक पूर्णांक या स्ट्रिंग होना चाहिए (मिला {got})',
+  'profile.annotation_depth': 'user annotations एक ही थ्रेड पर {limit} स्तर से ज़्यादा गहरे नेस्ट हैं ({field} पर)',
+  'profile.comm_pattern': 'commPattern में | से अलग की गई 1 से {maxParts} तक kernel-नाम की उप-स्ट्रिंग होनी चाहिए, कोई ख़ाली नहीं, कुल अधिकतम {maxBytes} बाइट (मिला "{got}")',
   'internal': 'आंतरिक त्रुटि: {detail}',
 });
 
