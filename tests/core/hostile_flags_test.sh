@@ -24,6 +24,14 @@ fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 values=('' ',' ',,' '4,,8' ',4' '4,' ':' '4::8' ':4' '1:0' '4:8:0' '1:2147483647' '2147483647:2147483647'
         '0' '-1' '2147483648' '1e309' '0R' 'R' '-' '=')
 
+# A minimal Kineto trace for trace-import's base: one compute and one NCCL kernel on two streams.
+cat >"$work/trace.json" <<'EOF_TRACE'
+{"traceEvents":[
+{"ph":"X","cat":"kernel","name":"gemm","pid":0,"tid":7,"ts":0,"dur":10,"args":{"device":0,"stream":7}},
+{"ph":"X","cat":"kernel","name":"ncclKernel_AllReduce","pid":0,"tid":20,"ts":5,"dur":10,"args":{"device":0,"stream":20}}
+]}
+EOF_TRACE
+
 # Valid base command lines, one per line: "command args..." (with --comm-ratio, so that
 # --attn-share and --comm-layers get as far as reading their values).
 bases=$(cat <<EOF
@@ -38,6 +46,7 @@ params --model custom --pp 2 --layers 4 --hidden 64 --intermediate 128 --vocab 1
 trace --schedule 1f1b --ranks 4 --microbatches 8
 plan --input $spec
 overlap --comm-ratio 1
+trace-import --input $work/trace.json
 EOF
 )
 mapfile -t flags < <("$cli" help | grep -o -- '--[a-z][a-z0-9-]*' | sort -u | sed 's/^--//')
