@@ -47,11 +47,11 @@ std::vector<ActivationSteps> plan_activation_steps(const OpPlan& plan, const Tic
   return out;
 }
 
-std::vector<ActivationSteps> ops_activation_steps(const std::vector<std::vector<TimedOp>>& timeline,
+std::vector<ActivationSteps> ops_activation_steps(const std::vector<RankTimeline>& timeline,
                                                   double unit) {
   std::vector<ActivationSteps> out;
   out.reserve(timeline.size());
-  for (const std::vector<TimedOp>& ops : timeline)
+  for (const RankTimeline& ops : timeline)
     out.push_back(rank_steps(
         ops.size(), unit, [&](std::size_t i) { return ops[i].end; },
         [&](std::size_t i) { return ops[i].op.kind; }));

@@ -31,7 +31,7 @@ std::vector<ActivationSteps> plan_activation_steps(const OpPlan& plan, const Tic
                                                    const Tick (&durations)[kSlots], double unit);
 
 /// The same from a per-rank list of timed ops (SimResult::timeline's form).
-std::vector<ActivationSteps> ops_activation_steps(const std::vector<std::vector<TimedOp>>& timeline,
+std::vector<ActivationSteps> ops_activation_steps(const std::vector<RankTimeline>& timeline,
                                                   double unit);
 
 }  // namespace pipesim::detail

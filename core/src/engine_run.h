@@ -31,7 +31,7 @@ struct RankTally {
 };
 
 struct EngineRun {
-  std::vector<std::vector<TimedOp>> timeline;  ///< every rank's list; empty lists unless Ops
+  std::vector<RankTimeline> timeline;  ///< every rank's list; empty lists unless Ops
   TimelineTable columns;                       ///< with TimelineForm::Columns
   std::vector<ActivationSteps> activation_steps;  ///< with SimOptions::activation_steps
   std::vector<RankTally> ranks;

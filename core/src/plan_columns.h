@@ -14,6 +14,6 @@ namespace pipesim::detail {
 TimelineTable plan_columns(const OpPlan& plan, const Tick* starts, const Tick (&durations)[kSlots]);
 
 /// The columns of a per-rank list of timed ops (SimResult::timeline's form).
-TimelineTable ops_columns(const std::vector<std::vector<TimedOp>>& timeline);
+TimelineTable ops_columns(const std::vector<RankTimeline>& timeline);
 
 }  // namespace pipesim::detail

@@ -205,7 +205,7 @@ Result<SimResult> simulate_runtime(const SimConfig& config) {
   std::vector<std::vector<Tick>> arrived(ranks);  // [rank][commit] when the rank reached it
   std::vector<std::size_t> cursor(ranks, 0), op_index(ranks, 0), commits_passed(ranks, 0);
   std::vector<Tick> now(ranks, 0);
-  std::vector<std::vector<TimedOp>> timeline(ranks);
+  std::vector<RankTimeline> timeline(ranks);
   const Tick latency = ticks(config.costs.p2p_latency);
   auto partner_arrival = [&](std::size_t r, std::int64_t id, Tick& at) {
     const std::int64_t other =

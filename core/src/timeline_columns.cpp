@@ -150,7 +150,7 @@ TimelineTable plan_columns(const OpPlan& plan, const Tick* starts, const Tick (&
   return table;
 }
 
-TimelineTable ops_columns(const std::vector<std::vector<TimedOp>>& timeline) {
+TimelineTable ops_columns(const std::vector<RankTimeline>& timeline) {
   std::size_t count = 0;
   for (const auto& list : timeline) count += list.size();
   TimelineTable table(count);
