@@ -32,13 +32,23 @@ class Args {
   Status require(const std::vector<std::string>& flags) const;
   /// "a,b,c" split on commas.
   std::vector<std::string> get_list(const std::string& name, const std::string& fallback) const;
-  /// Cost flags --forward --backward --weight --overlapped --p2p-latency over the defaults, and
-  /// the communication model's ratio form: --comm-ratio [--attn-share] [--comm-layers].
+  /// Cost flags --forward --backward --weight --overlapped --p2p-latency over the defaults, the
+  /// communication model's ratio form: --comm-ratio [--attn-share] [--comm-layers], and
+  /// --stage-costs (parse_stage_costs).
   Result<Costs> get_costs() const;
 
  private:
   std::map<std::string, std::string> values_;
 };
+
+/// The text of a file, or of standard input for "-", up to kMaxInputBytes.
+Result<std::string> read_text_source(const std::string& source);
+
+/// --stage-costs' value over `costs`: stages separated by commas, each F/B/W/F&B with any field
+/// left empty or off the end taking costs' value and an optional xN repeating it N times
+/// ("0.75/1.5,1x14,1.5/3"), or a .json file holding the stageCosts array (or a config with one).
+/// Ranges are validate_costs' job.
+Result<std::vector<StageCost>> parse_stage_costs(const std::string& text, const Costs& costs);
 
 /// The flags every cost-model command accepts.
 const std::vector<std::string>& cost_flags();

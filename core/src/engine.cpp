@@ -12,6 +12,7 @@
 #include "activation_steps.h"
 #include "engine_run.h"
 #include "op_plan.h"
+#include "pipesim/stage_costs.h"
 #include "plan_columns.h"
 #include "runtime_timing.h"
 #include "schedules/registry.h"
@@ -145,6 +146,7 @@ Result<SimResult> simulate_schedule(const Schedule& schedule, const Costs& costs
                                     const SimOptions& options) {
   if (Status st = check_schedule(schedule); !st.ok()) return st.error();
   if (Status st = validate_costs(costs); !st.ok()) return st.error();
+  if (Status st = check_stage_count(costs, schedule.stages); !st.ok()) return st.error();
   detail::OpPlan plan;
   Schedule shape;
   shape.name = schedule.name;

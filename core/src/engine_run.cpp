@@ -16,6 +16,7 @@
 #include "activation_steps.h"
 #include "overlap/comm_ticks.h"
 #include "plan_columns.h"
+#include "stage_lengths.h"
 
 namespace pipesim::detail {
 namespace {
@@ -93,7 +94,9 @@ class Engine {
                   "an unfinished chunk's bytes are all ones");
     b_.chunks.resize(plan.index().size());
     std::memset(static_cast<void*>(b_.chunks.data()), 0xff, b_.chunks.size() * sizeof(ChunkState));
-    if (costs_.p2p_latency != 0) b_.chunk_ranks.assign(plan.index().size(), kNobody);
+    // Read only by the kLatency drains, which per-stage costs take whatever the latency.
+    if (costs_.p2p_latency != 0 || !costs.stages.empty())
+      b_.chunk_ranks.assign(plan.index().size(), kNobody);
     b_.ranks.assign(ranks, RankState{});
     b_.work.resize(std::max(b_.work.size(), ranks));
     if (record_timeline_ && b_.starts_capacity < plan.size()) {
@@ -106,14 +109,21 @@ class Engine {
       rank.end = plan.end(r);
       if (record_timeline_) rank.start_out = b_.starts.get() + (plan.begin(r) - plan.begin(0));
     }
+    for (int slot = 0; slot < kSlots; ++slot) lengths_.slot[slot] = costs_.slots[slot].duration;
+    if (!costs.stages.empty()) {  // each op's own length (stage_lengths.h)
+      staged_ = stage_lengths(plan, costs);
+      lengths_.per_op = staged_.ticks.data();
+    }
   }
 
   Result<EngineRun> run(const std::vector<std::vector<Op>>* ops) {
     const bool latency = costs_.p2p_latency != 0;
-    if (record_timeline_)
-      latency ? drain<true, true>() : drain<true, false>();
+    if (lengths_.per_op != nullptr)
+      record_timeline_ ? drain<true, true, true>() : drain<false, true, true>();
+    else if (record_timeline_)
+      latency ? drain<true, true, false>() : drain<true, false, false>();
     else
-      latency ? drain<false, true>() : drain<false, false>();
+      latency ? drain<false, true, false>() : drain<false, false, false>();
     for (int r = 0; r < ranks_count_; ++r)
       if (!finished(r)) return deadlock_error(plan_, b_);
     EngineRun out;
@@ -121,13 +131,11 @@ class Engine {
     out.timeline = form_ == TimelineForm::Ops
                        ? build_timeline(ops)
                        : std::vector<RankTimeline>(static_cast<std::size_t>(ranks_count_));
-    Tick duration[kSlots];
-    for (int slot = 0; slot < kSlots; ++slot) duration[slot] = costs_.slots[slot].duration;
     if (form_ == TimelineForm::Columns)
-      out.columns = plan_columns(plan_, b_.starts.get(), duration);
+      out.columns = plan_columns(plan_, b_.starts.get(), lengths_);
     if (activation_steps_)
       out.activation_steps = plan_activation_steps(
-          plan_, b_.starts.get(), duration,
+          plan_, b_.starts.get(), lengths_,
           activation_memory_unit(plan_.shape().ranks, plan_.shape().stages));
     out.ranks.reserve(static_cast<std::size_t>(ranks_count_));
     for (int r = 0; r < ranks_count_; ++r) out.ranks.push_back(tally(r));
@@ -149,6 +157,11 @@ class Engine {
       t.compute = t.busy;
       return t;
     }
+    if (lengths_.per_op != nullptr) {
+      t.compute = staged_.compute[static_cast<std::size_t>(r)];
+      t.comm = staged_.comm[static_cast<std::size_t>(r)];
+      return t;
+    }
     for (const PlanOp* op = plan_.begin(r); op != plan_.end(r); ++op) {
       t.compute += costs_.of(*op).compute;
       t.comm += costs_.of(*op).comm;
@@ -158,13 +171,15 @@ class Engine {
 
   // Advances ranks from the work stack until it is empty: each runs its ops until one must wait
   // and parks on the chunk it waits for. kLatency: p2p latency is not zero (without it the rank
-  // check drops out of every dependency). kRecord: keep each op's start.
+  // check drops out of every dependency). kRecord: keep each op's start. kStaged: per-stage
+  // costs, each op's length read from lengths_.per_op (only the kLatency form: the engine
+  // takes this path for it whatever the latency, to keep the fast paths few).
   //
   // Written for instruction count, which bounds large sweeps. The shape and costs are locals set
   // once per run, a visit loads and stores one RankState, each kind of op has its own branch with
   // its cost and activation change as constants, and the plan already holds every chunk key and
   // whether the op has a neighbouring stage to wait for, so a retried op costs no arithmetic.
-  template <bool kRecord, bool kLatency>
+  template <bool kRecord, bool kLatency, bool kStaged>
   void drain() {
     ChunkState* const chunks = b_.chunks.data();
     RankId* const chunk_ranks = b_.chunk_ranks.data();  // p2p latency only
@@ -180,6 +195,15 @@ class Engine {
     const Tick backward_zb = costs_.slots[kSlotBackwardZb].duration;
     const Tick weight = costs_.slots[kSlotWeight].duration;
     const Tick pair = costs_.slots[kSlotPair].duration;
+    const PlanOp* const first_op = plan_.begin(0);
+    const Tick* const per_op = lengths_.per_op;
+    // The length of `op`: its slot's (`uniform`), or its own under per-stage costs.
+    const auto length = [&](Tick uniform, const PlanOp& op) {
+      if constexpr (kStaged)
+        return per_op[static_cast<std::size_t>(&op - first_op)];
+      else
+        return uniform;
+    };
     // The visited rank and its state, and the op being tried.
     int r = 0;
     Tick free_at = 0, busy = 0, ready = 0;
@@ -231,10 +255,11 @@ class Engine {
     // No), so each case of the switch below tests only the dependencies it has.
     // Activations: a chunk is in flight from the end of its F to the end of its B; an FB pair
     // releases the backward's as the forward's appear (net 0).
-    const auto run_forward = [&](auto after_previous, std::size_t key) {
+    const auto run_forward = [&](auto after_previous, const PlanOp& op) {
+      const std::size_t key = op.key;
       if constexpr (decltype(after_previous)::value)
         if (!need(Need::Forward, key - stride)) return false;
-      forward_done(key, run_for(forward));
+      forward_done(key, run_for(length(forward, op)));
       peak = std::max(peak, ++in_flight);
       return true;
     };
@@ -244,9 +269,10 @@ class Engine {
       else
         return need(Need::Forward, key);
     };
-    const auto run_backward = [&](auto before_next, Tick duration, std::size_t key) {
+    const auto run_backward = [&](auto before_next, Tick duration, const PlanOp& op) {
+      const std::size_t key = op.key;
       if (!backward_ready(before_next, key)) return false;
-      backward_done(key, run_for(duration));
+      backward_done(key, run_for(length(duration, op)));
       --in_flight;
       return true;
     };
@@ -255,7 +281,7 @@ class Engine {
       if constexpr (decltype(after_previous)::value)
         if (!need(Need::Forward, key - stride)) return false;
       if (!backward_ready(before_next, backward_key)) return false;
-      const Tick end = run_for(pair);
+      const Tick end = run_for(length(pair, op));
       forward_done(key, end);
       backward_done(backward_key, end);
       return true;
@@ -263,25 +289,24 @@ class Engine {
     // Runs one op if its inputs are ready.
     const auto try_run = [&](const PlanOp& op) {
       ready = free_at;
-      const std::size_t key = op.key;
       constexpr std::true_type kYes{};
       constexpr std::false_type kNo{};
       switch (op.code) {
         case kSlotForward:
-          return run_forward(kNo, key);
+          return run_forward(kNo, op);
         case kSlotForward | kAfterPrevious:
-          return run_forward(kYes, key);
+          return run_forward(kYes, op);
         case kSlotBackward:
-          return run_backward(kNo, backward, key);
+          return run_backward(kNo, backward, op);
         case kSlotBackward | kBeforeNext:
-          return run_backward(kYes, backward, key);
+          return run_backward(kYes, backward, op);
         case kSlotBackwardZb:
-          return run_backward(kNo, backward_zb, key);
+          return run_backward(kNo, backward_zb, op);
         case kSlotBackwardZb | kBeforeNext:
-          return run_backward(kYes, backward_zb, key);
+          return run_backward(kYes, backward_zb, op);
         case kSlotWeight:
-          if (!need(Need::Backward, key)) return false;
-          run_for(weight);  // nothing waits on a W
+          if (!need(Need::Backward, op.key)) return false;
+          run_for(length(weight, op));  // nothing waits on a W
           return true;
         case kSlotPair:
           return run_pair(kNo, kNo, op);
@@ -327,8 +352,8 @@ class Engine {
     std::vector<RankTimeline> timeline(static_cast<std::size_t>(ranks_count_));
     const Tick* start = b_.starts.get();
     const ChunkIndex index = plan_.index();  // a copy the compiler can keep in registers
-    Tick duration[kSlots];
-    for (int slot = 0; slot < kSlots; ++slot) duration[slot] = costs_.slots[slot].duration;
+    const OpLengths lengths = lengths_;
+    std::size_t i = 0;
     for (int r = 0; r < ranks_count_; ++r) {
       RankTimeline& list = timeline[static_cast<std::size_t>(r)];
       const PlanOp* p = plan_.begin(r);
@@ -336,10 +361,10 @@ class Engine {
       list.resize(static_cast<std::size_t>(end - p));
       TimedOp* out = list.data();
       const Op* op = ops ? (*ops)[static_cast<std::size_t>(r)].data() : nullptr;
-      for (; p != end; ++p, ++start, ++out) {
+      for (; p != end; ++p, ++start, ++out, ++i) {
         const int slot = p->code & kSlotMask;
         out->start = to_units(*start);
-        out->end = to_units(*start + duration[slot]);
+        out->end = to_units(*start + lengths.of(i, *p));
         if (op) {
           out->op = *op++;
           continue;
@@ -361,6 +386,8 @@ class Engine {
   const OpPlan& plan_;
   const int ranks_count_;
   const TickCosts costs_;
+  OpLengths lengths_;    // each op's length: by slot, or per op under per-stage costs
+  StageLengths staged_;  // per-stage costs only
   const TimelineForm form_;
   const bool activation_steps_;
   const bool record_timeline_;  // in either form, or for the activation steps

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "pipesim/stage_costs.h"
+
 namespace pipesim {
 namespace {
 
@@ -20,10 +22,42 @@ bool nearly_equal(double a, double b) {
 }
 bool at_most(double a, double b) { return a <= b || nearly_equal(a, b); }
 
+// Every region also needs equal stages; the conditions say so in these words.
+constexpr const char* kEqualStages = "every stage costs the same";
+
+ReferenceBubble reference_bubble_of_equal_stages(const std::string& schedule, int ranks, int stages,
+                                                 int microbatches, const Costs& c);
+
 }  // namespace
 
 ReferenceBubble reference_bubble(const std::string& schedule, int ranks, int stages,
-                                 int microbatches, const Costs& c) {
+                                 int microbatches, const Costs& costs) {
+  // Equal stages (none listed, or all alike) are costs' own F, B, W and F&B; unequal ones are
+  // evaluated at their mean and never apply.
+  const bool equal_stages = stage_costs_uniform(costs);
+  Costs c = costs;
+  const StageCost typical = equal_stages ? stage_cost(costs, 0) : mean_stage_cost(costs);
+  c.forward = typical.forward;
+  c.backward = typical.backward;
+  c.weight = typical.weight;
+  c.overlapped = typical.overlapped;
+  c.stages.clear();
+  ReferenceBubble ref = reference_bubble_of_equal_stages(schedule, ranks, stages, microbatches, c);
+  if (ref.formula.empty()) return ref;
+  ref.condition += std::string("; ") + kEqualStages;
+  if (!equal_stages) {
+    ref.applies = false;
+    ref.reason =
+        "the stages' costs differ (stageCosts) and the formula assumes equal stages; it is "
+        "evaluated at their mean";
+  }
+  return ref;
+}
+
+namespace {
+
+ReferenceBubble reference_bubble_of_equal_stages(const std::string& schedule, int ranks, int stages,
+                                                 int microbatches, const Costs& c) {
   ReferenceBubble ref;
   ref.source = kDeepSeekTable;
   const double pp = stages;
@@ -90,4 +124,5 @@ ReferenceBubble reference_bubble(const std::string& schedule, int ranks, int sta
   return ref;
 }
 
+}  // namespace
 }  // namespace pipesim
