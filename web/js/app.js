@@ -11,6 +11,7 @@ import { h } from './ui/dom.js';
 import { lazyView, loadStyle } from './ui/lazy-view.js';
 import * as timelineView from './views/timeline.js';
 import * as costView from './views/cost-controls.js';
+import * as stageCostView from './views/stage-costs.js';
 import * as formView from './views/config-form.js';
 import * as lessonView from './views/lesson-reader.js';
 import * as lessonWidget from './views/lesson-widget.js';
@@ -162,6 +163,7 @@ function mountViews() {
   views = {
     form: formView.mount($('#form-root'), { ...common, onChange }),
     costs: costView.mount($('#costs-root'), { ...common, onChange }),
+    stageCosts: stageCostView.mount($('#stage-costs-root'), { ...common, onChange }),
   };
   mountedLang = store.get().lang;
 }
@@ -230,7 +232,8 @@ const initialText = initial.state.view === 'lesson'
 function settingsSummary(state) {
   const c = state.costs;
   const comm = c.comm ? ` a2a=${c.comm.ratio}${c.comm.layers !== 1 ? ` L=${c.comm.layers}` : ''}` : '';
-  const costs = `F=${c.forward} B=${c.backward} W=${c.weight} F&B=${c.overlapped}${c.p2pLatency ? ` p2p=${c.p2pLatency}` : ''}${comm}`;
+  const stages = state.view === 'timeline' && state.stageCosts ? ` · ${t('stages.summary')}` : '';
+  const costs = `F=${c.forward} B=${c.backward} W=${c.weight} F&B=${c.overlapped}${c.p2pLatency ? ` p2p=${c.p2pLatency}` : ''}${comm}${stages}`;
   if (state.view === 'lesson') return costs;
   const names = [state.schedule, state.compare].filter(Boolean).map((name) => scheduleTitle(name, t)).join(' vs ');
   // Chunks per rank (Megatron's V) when a schedule run takes them: the form's value or default.
@@ -246,6 +249,7 @@ function updatePanels(state) {
   $('#side-summary').textContent = settingsSummary(state);
   views.form.update({ ...state, fieldErrors });
   views.costs.update({ costs: state.costs, config: configOf(state), fieldErrors });
+  views.stageCosts.update({ view: state.view, costs: state.costs, stageCosts: state.stageCosts, config: configOf(state), fieldErrors });
 }
 
 function render(state) {

@@ -172,7 +172,8 @@ export function mount(element, deps) {
     const verdict = applies ? t('ref.applies') : t('ref.notApplies');
     // A result's reference has no condition; the region is the catalogue's, the same for any shape.
     const region = scheduleInfo(config.schedule)?.reference?.condition;
-    const condition = region ? ` ${t('ref.condition', { c: region })}` : '';
+    // Unequal per-stage costs are outside every region: say that rather than the region.
+    const condition = ref.reason ? ` ${t('ref.unequal')}` : region ? ` ${t('ref.condition', { c: region })}` : '';
     reference.replaceChildren(
       h('p', { class: 'dpl-ref-formula' }, [
         h('span', { text: t('ref.formula', { schedule: scheduleTitle(config.schedule, t) }) }), ' ',
