@@ -234,6 +234,18 @@ TEST_CASE("the communication model lays each chunk out from its own stage") {
   // A lone forward of stage 1 exposes its all-to-all: F = 2 plus 2 of dispatch and combine.
   CHECK(op_timing(Op{OpKind::Forward, false, {0, 0, 1}, {}}, c).duration == Approx(4));
   CHECK(op_timing(Op{OpKind::Forward, false, {0, 0, 0}, {}}, c).duration == Approx(2));
+  // The result lists each stage's op parts, and each pair of stages the run overlaps, whichever
+  // form its timeline takes (the JS API's is columns).
+  for (TimelineForm form : {TimelineForm::Ops, TimelineForm::Columns}) {
+    const SimResult run = simulate({"dualpipe", 2, 4, c}, SimOptions{form, false}).value();
+    const Json staged = result_to_json(run, false).at("comm").at("stageOps");
+    CHECK(staged.at("1:F").at("duration") == 4.0);
+    CHECK(staged.at("0:Bz").at("duration") == Approx(op_timing(Op{OpKind::Backward, true, {0, 0, 0}, {}}, c).duration));
+    // DualPipe on 2 ranks with 4 micro-batches overlaps only forwards of stage 1 with backwards
+    // of stage 0 (one pair on each rank): only that pair of stages is listed.
+    CHECK(staged.contains("1:0:FB"));
+    CHECK_FALSE(staged.contains("0:1:FB"));
+  }
   // With no communication the model gives the plain per-stage lengths.
   c.comm->ratio = 0;
   const SimResult quiet = simulate_checked({"dualpipe", 2, 4, c});
