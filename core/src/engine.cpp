@@ -18,6 +18,10 @@
 #include "schedules/registry.h"
 #include "simulate_valid.h"
 
+#ifndef PIPESIM_KEEP_MEMORY
+#define PIPESIM_KEEP_MEMORY 1
+#endif
+
 namespace pipesim {
 namespace {
 
@@ -133,9 +137,14 @@ Result<SimResult> simulate_valid(const SimConfig& config, const SimOptions& opti
 }
 
 Result<SimResult> simulate_valid(const SimConfig& config, const SimOptions& options) {
-  // One workspace per thread, kept between calls: a fresh one made every call allocate its plan
-  // and start times anew, and natively glibc serves blocks that large straight from the kernel
-  // (mmap), so every call faulted them in again (zb-v 64x1024: 10 MB, ~2,400 page faults).
+  // Natively one workspace per thread, kept between calls: a fresh one made every call allocate
+  // its plan and start times anew, and glibc serves blocks that large straight from the kernel
+  // (mmap), so every call faulted them in again (zb-v 64x1024: 10 MB, ~2,400 page faults). Where
+  // the build does not keep memory (WebAssembly, core/CMakeLists.txt), a fresh one each call.
+  if (!PIPESIM_KEEP_MEMORY) {
+    SimWorkspace fresh;
+    return simulate_valid(config, options, fresh);
+  }
   thread_local SimWorkspace ws;
   return simulate_valid(config, options, ws);
 }

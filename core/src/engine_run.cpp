@@ -129,7 +129,7 @@ class Engine {
     EngineRun out;
     // Without Ops every rank's list is there and empty, as callers have always seen it.
     out.timeline = form_ == TimelineForm::Ops
-                       ? build_timeline(ops)
+                       ? (lengths_.per_op != nullptr ? build_timeline<true>(ops) : build_timeline<false>(ops))
                        : std::vector<RankTimeline>(static_cast<std::size_t>(ranks_count_));
     if (form_ == TimelineForm::Columns)
       out.columns = plan_columns(plan_, b_.starts.get(), lengths_);
@@ -348,12 +348,15 @@ class Engine {
   // and copied in went through a stack temporary whose reload stalled on store forwarding
   // (perf: two thirds of this function's time), and emplace_back per op cost a check and a
   // store of the list's end each time.
+  // kStaged: each op's own length (per-stage costs), else its slot's, decided once per run.
+  template <bool kStaged>
   std::vector<RankTimeline> build_timeline(const std::vector<std::vector<Op>>* ops) const {
     std::vector<RankTimeline> timeline(static_cast<std::size_t>(ranks_count_));
     const Tick* start = b_.starts.get();
     const ChunkIndex index = plan_.index();  // a copy the compiler can keep in registers
-    const OpLengths lengths = lengths_;
-    std::size_t i = 0;
+    Tick slot_length[kSlots];
+    for (int slot = 0; slot < kSlots; ++slot) slot_length[slot] = lengths_.slot[slot];
+    const Tick* per_op = lengths_.per_op;
     for (int r = 0; r < ranks_count_; ++r) {
       RankTimeline& list = timeline[static_cast<std::size_t>(r)];
       const PlanOp* p = plan_.begin(r);
@@ -361,10 +364,15 @@ class Engine {
       list.resize(static_cast<std::size_t>(end - p));
       TimedOp* out = list.data();
       const Op* op = ops ? (*ops)[static_cast<std::size_t>(r)].data() : nullptr;
-      for (; p != end; ++p, ++start, ++out, ++i) {
+      for (; p != end; ++p, ++start, ++out) {
         const int slot = p->code & kSlotMask;
         out->start = to_units(*start);
-        out->end = to_units(*start + lengths.of(i, *p));
+        Tick length = 0;
+        if constexpr (kStaged)
+          length = *per_op++;
+        else
+          length = slot_length[slot];
+        out->end = to_units(*start + length);
         if (op) {
           out->op = *op++;
           continue;

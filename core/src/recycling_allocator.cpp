@@ -1,10 +1,15 @@
-// The per-thread cache behind RecyclingAllocator (pipesim/recycling_allocator.h): one free list
+// The per-thread cache behind RecyclingAllocator (pipesim/recycling_allocator.h), where the build
+// keeps memory (PIPESIM_KEEP_MEMORY: natively, not in WebAssembly; core/CMakeLists.txt): one free list
 // per power-of-two block size, threaded through the free blocks themselves, so giving a block
 // back never allocates. The lists are plain data, still readable after the thread's cache has
 // been emptied at its exit; from then on blocks simply go to operator delete.
 #include "pipesim/recycling_allocator.h"
 
 #include <new>
+
+#ifndef PIPESIM_KEEP_MEMORY
+#define PIPESIM_KEEP_MEMORY 1
+#endif
 
 namespace pipesim::detail {
 namespace {
@@ -55,6 +60,7 @@ int size_class(std::size_t bytes) {
 }  // namespace
 
 void* recycled_allocate(std::size_t bytes) {
+  if (!PIPESIM_KEEP_MEMORY) return ::operator new(bytes);  // see core/CMakeLists.txt
   const int c = size_class(bytes);
   if (c < 0) return ::operator new(bytes);
   FreeBlock*& head = t_cache.free[c - kMinLog2];
@@ -69,6 +75,10 @@ void* recycled_allocate(std::size_t bytes) {
 }
 
 void recycled_deallocate(void* block, std::size_t bytes) noexcept {
+  if (!PIPESIM_KEEP_MEMORY) {
+    ::operator delete(block);
+    return;
+  }
   const int c = size_class(bytes);
   const std::size_t size = std::size_t{1} << (c < 0 ? 0 : c);
   if (c < 0 || t_cache.closed || t_cache.cached_bytes + size > kRecycledMaxCachedBytes) {

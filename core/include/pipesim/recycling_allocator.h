@@ -3,7 +3,9 @@
 // glibc hands freed memory that large back to the kernel, so every simulate() call faulted all of
 // it in afresh (zb-v: ~4,600 page faults, more time than the simulation itself). Large lists
 // therefore come from, and return to, a small per-thread cache of freed blocks, so a thread that
-// simulates again reuses pages it has already touched. Small lists use plain operator new.
+// simulates again reuses pages it has already touched. Small lists use plain operator new, and so
+// does every list in builds that do not keep memory (WebAssembly, whose memory never goes back to
+// the system anyway; core/CMakeLists.txt).
 #pragma once
 
 #include <cstddef>

@@ -94,7 +94,10 @@ export function mount(element, deps) {
     resolved(list, shown).forEach((stage, i) => {
       for (const f of STAGE_FIELDS) {
         const input = rows[i].inputs[f];
-        if (document.activeElement !== input && input.value !== String(stage[f])) input.value = String(stage[f]);
+        if (document.activeElement !== input && input.value !== String(stage[f])) {
+          input.value = String(stage[f]);
+          input.title = String(stage[f]); // the whole value, where the cell is too narrow for it
+        }
       }
     });
     // A list of another length (the ranks or schedule changed): one click fits it.
