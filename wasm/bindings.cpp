@@ -24,6 +24,7 @@
 #include "pipesim/engine.h"
 #include "pipesim/exercises.h"
 #include "pipesim/json.h"
+#include "pipesim/layer_split.h"
 #include "pipesim/lesson_report.h"
 #include "pipesim/planner.h"
 #include "pipesim/pytorch_csv.h"
@@ -172,7 +173,9 @@ val validate_config(const std::string& config_json) {
                  {"ranks", c.ranks},
                  {"microbatches", c.microbatches},
                  {"costs", costs_to_json(c.costs)}};
-    return ok_envelope(j.dump());
+    Json out = j;
+    if (!c.costs.stages.empty()) out["stageCosts"] = stage_costs_to_json(c.costs.stages);
+    return ok_envelope(out.dump());
   });
 }
 
@@ -222,6 +225,14 @@ val trace_grid_json(const std::string& request_json) {
   });
 }
 
+// Per-stage costs from a model's layer split: the same request and result as `pipesim split
+// --format json` (pipesim/layer_split.h).
+val layer_split_json(const std::string& request_json) {
+  return guarded([&] {
+    return ok_envelope(layer_split_to_json(unwrap(layer_split_request(unwrap(parse_json(request_json))))).dump());
+  });
+}
+
 // One overlapped FB pair under `costs` (which must carry a comm model), as
 // `pipesim overlap --format json`. Error paths read "/costs/<field>", as in lessonReport.
 val overlap_pair_json(const std::string& costs_json) {
@@ -268,6 +279,7 @@ EMSCRIPTEN_BINDINGS(pipesim) {
   emscripten::function("params", &params_json);
   emscripten::function("traceGrid", &trace_grid_json);
   emscripten::function("overlapPair", &overlap_pair_json);
+  emscripten::function("layerSplit", &layer_split_json);
   emscripten::function("plan", &plan_json);
   emscripten::function("planMarkdown", &plan_markdown);
   emscripten::function("traceImport", &trace_import);

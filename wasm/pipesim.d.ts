@@ -99,6 +99,19 @@ export interface Costs {
   comm?: CommCosts;
 }
 
+/**
+ * One pipeline stage's costs (docs/schema.md "Per-stage costs"). In a request any field may be
+ * left out and takes `costs`' value; results list all four.
+ */
+export interface StageCost {
+  forward: number;
+  backward: number;
+  /** 0 <= weight <= backward. */
+  weight: number;
+  /** A forward and a backward of this stage overlapped; a pair of two stages a, b lasts F_a + B_b - min(S_a, S_b), S = F + B - F&B. */
+  overlapped: number;
+}
+
 /** One simulation request. Unknown fields are errors; integers may not have a fraction. */
 export interface SimConfig {
   /** One of `schedules().map(s => s.name)`, e.g. `dualpipe`. */
@@ -108,6 +121,11 @@ export interface SimConfig {
   /** Micro-batches per step over both directions, integer in [1, 2^20]. */
   microbatches: number;
   costs?: Costs;
+  /**
+   * Per-stage costs, one per pipeline stage along direction 0 (DualPipeV and ZB-V: 2 x ranks,
+   * interleaved 1F1B: ranks x chunks); they replace costs' F, B, W and F&B stage by stage.
+   */
+  stageCosts?: Partial<StageCost>[];
   /**
    * When ops start: `dependency` (default) when their inputs are done; `runtime` (dualpipe and
    * dualpipev only) also at the batched sends and receives of DeepSeek's step() (docs/schema.md).
@@ -135,6 +153,8 @@ export interface CustomSchedule {
   /** One list per rank (1 to limits.maxRanks lists). */
   rankOps: (string | Record<string, string | number | boolean>)[][];
   costs?: Costs;
+  /** One per stage (`stages` of them), as SimConfig.stageCosts. */
+  stageCosts?: Partial<StageCost>[];
 }
 
 /**
@@ -147,6 +167,8 @@ export interface CsvSchedule {
   /** The CSV text (rows ending in \n or \r\n). */
   csv: string;
   costs?: Costs;
+  /** One per stage of the CSV (stages per direction), as SimConfig.stageCosts. */
+  stageCosts?: Partial<StageCost>[];
 }
 
 /**
@@ -208,8 +230,14 @@ export interface SimResult {
    * parameter, optimizer state not sharded) one GPU holds, else null.
    */
   trainingState: { perGpu: number; modelParams: number | null; paramsPerGpu: number | null; bytesPerGpu: number | null };
-  /** The published formula for this schedule, its value and whether this config is in its region. */
-  reference: { formula: string; bubbleMax: number; applies: boolean; source: string };
+  /** Per-stage costs, only when the request gave them. */
+  stageCosts?: StageCost[];
+  /**
+   * The published formula for this schedule, its value and whether this config is in its region;
+   * `reason` only when the stages' costs differ (every closed form assumes equal stages; the value
+   * is then the formula at their mean).
+   */
+  reference: { formula: string; bubbleMax: number; applies: boolean; source: string; reason?: string };
   timeline: Timeline;
   /**
    * Per rank, in-flight activations over time in per-GPU units (as peakActivationMemory): from
@@ -232,6 +260,8 @@ export interface SweepRequest {
   ranks: number[];
   microbatches: MicrobatchSpec[];
   costs?: Costs;
+  /** Per-stage costs for every cell; a cell with another number of stages is a row with the error. */
+  stageCosts?: Partial<StageCost>[];
   /** Chunks for the schedules that take them (see SimConfig.chunks); the others keep their layout. */
   chunks?: number;
 }
@@ -338,6 +368,50 @@ export interface Catalogue {
   planTexts: { id: string; message: string; params: string[] }[];
   /** The trace reader's defaults and bounds (traceImport). */
   trace: { commPattern: string; maxCommPatternBytes: number; maxCommPatternParts: number; maxAnnotationDepth: number };
+  /** The layer split's model presets (layerSplit()), module costs in transformer layers. */
+  layerSplit: { presets: LayerSplitModel[] };
+}
+
+/** A model as the layer split sees it. */
+export interface LayerSplitModel {
+  name: string;
+  label: string;
+  source: string;
+  layers: number;
+  /** On the first stage, in layers of compute. */
+  embedding: number;
+  /** The output head, on the last stage. */
+  head: number;
+  /** The multi-token-prediction module(s), on the last stage. */
+  mtp: number;
+}
+
+/** layerSplit(): a model's layers on `stages` stages (docs/schema.md "Layer split"). */
+export interface LayerSplitRequest {
+  model: string;
+  /** For model "custom": layers (required) and module costs in layers. */
+  custom?: { layers: number; embedding?: number; head?: number; mtp?: number };
+  stages: number;
+  /** Layers on each stage; absent: the preset's published layout if it has one for `stages`, else balanced. */
+  layersPerStage?: number[];
+  /** What the stages average (default DeepSeek's figure). */
+  costs?: Costs;
+}
+
+export interface LayerSplitResult {
+  model: LayerSplitModel;
+  stages: number;
+  rule: 'given' | 'published' | 'balanced';
+  /** The rule in words, with its source. */
+  ruleText: string;
+  costs: Required<Omit<Costs, 'comm'>> & { comm?: CommCosts };
+  meanWeight: number;
+  maxWeight: number;
+  /** maxWeight / meanWeight. */
+  imbalance: number;
+  split: { stage: number; firstLayer: number; layers: number; embedding: boolean; head: boolean; mtp: boolean; weight: number }[];
+  /** Ready for SimConfig.stageCosts. */
+  stageCosts: StageCost[];
 }
 
 /** The communication model of `Costs.comm` (docs/schema.md "Communication model"). */
@@ -565,7 +639,7 @@ export interface Pipesim {
    */
   exportCsv(config: SimConfig | CustomSchedule | CsvSchedule): string;
   /** Checks `config` without simulating; returns it with defaults filled in. Throws SimError. */
-  validate(config: SimConfig): Required<Omit<SimConfig, 'costs'>> & { costs: Required<Costs> };
+  validate(config: SimConfig): Required<Omit<SimConfig, 'costs' | 'stageCosts'>> & { costs: Required<Costs>; stageCosts?: StageCost[] };
   /** Runs every cell, schedule-major, then ranks, then micro-batches. Throws SimError for a bad grid. */
   sweep(request: SweepRequest): { rows: SweepRow[] };
   /** Every built-in schedule, in a stable order. */
@@ -585,6 +659,8 @@ export interface Pipesim {
   traceGrid(request: TraceRequest): TraceGrid;
   /** Same as `pipesim overlap --format json`; `costs.comm` is required. Error paths read `/costs/...`. */
   overlapPair(costs: Costs & { comm: CommCosts }): PairOverlap;
+  /** Same as `pipesim split --format json`: per-stage costs from a model's layer split. */
+  layerSplit(request: LayerSplitRequest): LayerSplitResult;
   /** Same as `pipesim plan --format json` (docs/schema.md "Planner"). */
   plan(spec: Record<string, unknown>): Record<string, unknown>;
   /** The one-page plan as Markdown, as `pipesim plan --format md` prints it. */

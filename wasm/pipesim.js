@@ -33,6 +33,7 @@ export const METHODS = Object.freeze({
   params: Object.freeze({ arg: 'request', memo: true }),
   traceGrid: Object.freeze({ arg: 'request', memo: true }),
   overlapPair: Object.freeze({ arg: 'costs', memo: true }),
+  layerSplit: Object.freeze({ arg: 'request', memo: true }),
   plan: Object.freeze({ arg: 'spec' }),
   planMarkdown: Object.freeze({ arg: 'spec', text: true }),
   traceImport: Object.freeze({ arg: 'trace' }),

@@ -126,7 +126,10 @@ Result<std::string> Args::format(const std::vector<std::string>& allowed) const 
 }
 
 Result<std::string> Args::read_input(std::int64_t limit) const {
-  const std::string source = get("input", "-");
+  return read_text_source(get("input", "-"), limit);
+}
+
+Result<std::string> read_text_source(const std::string& source, std::int64_t limit) {
   std::FILE* file = source == "-" ? stdin : std::fopen(source.c_str(), "rb");
   if (file == nullptr) return cli_error(CliRule::InputUnreadable, {{"file", source}});
   // In blocks, and no further than the limit: 100 MB on stdin costs one block past 16 MB. A file
@@ -198,8 +201,55 @@ Result<Costs> Args::get_costs() const {
     for (const char* flag : {"attn-share", "comm-layers"})
       if (has(flag)) return cli_error(CliRule::FlagNeedsCommRatio, {{"flag", flag}});
   }
+  if (has("stage-costs")) {
+    auto stages = parse_stage_costs(get("stage-costs", ""), c);
+    if (!stages.ok()) return stages.error();
+    c.stages = std::move(stages).value();
+  }
   if (Status st = validate_costs(c); !st.ok()) return st.error();
   return c;
+}
+
+Result<std::vector<StageCost>> parse_stage_costs(const std::string& text, const Costs& costs) {
+  // A JSON file: the "stageCosts" array, or a config holding one.
+  if (text.size() > 5 && text.compare(text.size() - 5, 5, ".json") == 0) {
+    auto file = read_text_source(text);
+    if (!file.ok()) return file.error();
+    auto json = parse_json(file.value());
+    if (!json.ok()) return json.error();
+    const Json& j = json.value();
+    if (j.is_object() && j.contains("stageCosts"))
+      return stage_costs_from_json(j.at("stageCosts"), "/stageCosts", costs);
+    return stage_costs_from_json(j, "/stageCosts", costs);
+  }
+  const Error bad = cli_error(CliRule::StageCostsList, {{"got", summary(text)}}, "/stageCosts");
+  std::vector<StageCost> out;
+  for (std::string entry : split(text, ',')) {
+    long long repeat = 1;  // "...x14": this stage 14 times
+    const auto x = entry.rfind('x');
+    if (x != std::string::npos) {
+      if (!parse_int(entry.substr(x + 1), repeat) || repeat < 1 || repeat > kMaxStages) return bad;
+      entry = entry.substr(0, x);
+    }
+    const auto fields = split(entry, '/');
+    if (fields.empty() || fields.size() > 4) return bad;
+    StageCost c{costs.forward, costs.backward, costs.weight, costs.overlapped};
+    double* targets[] = {&c.forward, &c.backward, &c.weight, &c.overlapped};
+    bool any = false;
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+      if (fields[i].empty()) continue;  // this field takes the costs' value
+      const auto number = parse_json_number(fields[i]);
+      if (!number || !number->is_number()) return bad;
+      *targets[i] = number->get<double>();
+      any = true;
+    }
+    if (!any && fields.size() == 1) return bad;  // an empty entry is a typo, not a stage
+    if (out.size() + static_cast<std::size_t>(repeat) > static_cast<std::size_t>(kMaxStages))
+      return make_error(Rule::StageCostsSize, "/stageCosts", {{"max", kMaxStages}, {"got", out.size() + repeat}});
+    out.insert(out.end(), static_cast<std::size_t>(repeat), c);
+  }
+  if (out.empty()) return bad;
+  return out;
 }
 
 Result<std::vector<int>> parse_int_list(const std::string& text, const std::string& field) {

@@ -37,7 +37,8 @@ class Args {
   Result<std::vector<std::string>> get_list(const std::string& name, const std::string& field,
                                             const std::string& fallback) const;
   /// Cost flags --forward --backward --weight --overlapped --p2p-latency over the defaults, and
-  /// the communication model's ratio form: --comm-ratio [--attn-share] [--comm-layers].
+  /// the communication model's ratio form: --comm-ratio [--attn-share] [--comm-layers], and
+  /// --stage-costs (parse_stage_costs).
   Result<Costs> get_costs() const;
 
  private:
@@ -48,6 +49,15 @@ class Args {
 /// flag without '=' takes the next argument as its value), and returns the value, or nullopt
 /// when absent; cli.flag_needs_value or cli.flag_twice as Args::parse would say them.
 Result<std::optional<std::string>> take_flag(std::vector<std::string>& argv, const std::string& name);
+
+/// The text of a file, or of standard input for "-", up to `limit` bytes.
+Result<std::string> read_text_source(const std::string& source, std::int64_t limit = kMaxInputBytes);
+
+/// --stage-costs' value over `costs`: stages separated by commas, each F/B/W/F&B with any field
+/// left empty or off the end taking costs' value and an optional xN repeating it N times
+/// ("0.75/1.5,1x14,1.5/3"), or a .json file holding the stageCosts array (or a config with one).
+/// Ranges are validate_costs' job.
+Result<std::vector<StageCost>> parse_stage_costs(const std::string& text, const Costs& costs);
 
 /// The flags every cost-model command accepts.
 const std::vector<std::string>& cost_flags();

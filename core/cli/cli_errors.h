@@ -34,7 +34,12 @@ namespace pipesim::cli {
   X(TraceMissing, "cli.trace_missing", InvalidConfig,                                            \
     "missing the trace (pipesim trace-import FILE, or --input - for stdin)")                     \
   X(TraceTwice, "cli.trace_twice", InvalidConfig,                                                \
-    "give the trace once, as FILE or as --input, not both")
+    "give the trace once, as FILE or as --input, not both")\
+  X(FlagsExclusive, "cli.flags_exclusive", InvalidConfig,                                      \
+    "--{flag} cannot be combined with --{other}")                                                \
+  X(StageCostsList, "cli.stage_costs", InvalidConfig,                                            \
+    "--stage-costs must be stages like 1/2/1/3,0.5/1,1x14 (F/B/W/F&B, empty fields take the "     \
+    "costs, xN repeats) or a .json file (got {got})")
 
 enum class CliRule {
 #define PIPESIM_CLI_RULE_ENUM(name, id, code, text) name,

@@ -11,6 +11,7 @@
 #include "cli_errors.h"
 #include "exercise_commands.h"
 #include "plan_commands.h"
+#include "split_command.h"
 #include "pipesim/boundary.h"
 #include "pipesim/catalogue.h"
 #include "pipesim/custom_schedule.h"
@@ -58,6 +59,7 @@ commands:
 costs: --forward 1 --backward 2 --weight 1 --overlapped 3 --p2p-latency 0
        communication model: --comm-ratio 1 [--attn-share 0.5] [--comm-layers 1]
 every command: [--output FILE]  write to FILE (renamed into place once complete) instead of stdout
+       per-stage (simulate, export, sweep): --stage-costs 0.75/1.5,1x14,1.5/3 | FILE.json
 )";
 
 // Output waits in a buffer until the command has succeeded, so that on error nothing reaches
@@ -94,6 +96,7 @@ SimConfig config_from_flags(const Args& args) {
   config.timing = timing == timing_name(Timing::Runtime) ? Timing::Runtime : Timing::Dependency;
   if (args.has("model-params"))
     config.model_params = unwrap(args.get_number("model-params", "modelParams", 0));
+  unwrap(apply_stage_flags(args, config));  // --layer-split (--stage-costs came with the costs)
   return config;
 }
 
@@ -112,7 +115,7 @@ void print_result(const SimResult& result, const std::string& format) {
 int cmd_simulate(const std::vector<std::string>& argv) {
   const Args args = unwrap(Args::parse(
       argv, with_costs({"schedule", "ranks", "microbatches", "chunks", "format", "input", "timing",
-                        "memory", "model-params"})));
+                        "memory", "model-params", "stage-costs", "layer-split"})));
   const std::string format = unwrap(args.format({"text", "json", "chrome"}));
   // --memory steps: each rank's activations over time as well (JSON: activationSteps).
   SimOptions options;
@@ -121,8 +124,9 @@ int cmd_simulate(const std::vector<std::string>& argv) {
     throw Failure{cli_error(CliRule::FlagChoice,
                             {{"flag", "memory"}, {"allowed", "peak|steps"}, {"got", memory}})};
   options.activation_steps = memory == "steps";
-  const std::vector<std::string> config_flags = {"schedule", "ranks",  "microbatches",
-                                                 "chunks",   "timing", "model-params"};
+  const std::vector<std::string> config_flags = {"schedule", "ranks",        "microbatches",
+                                                 "chunks",   "timing",       "model-params",
+                                                 "layer-split"};
   if (args.has("input")) {
     const std::string text = unwrap(args.read_input());
     if (looks_like_csv(text)) {  // a CSV carries only the op order: the costs come from flags
@@ -130,7 +134,9 @@ int cmd_simulate(const std::vector<std::string>& argv) {
       print_result(unwrap(simulate_pytorch_csv(text, unwrap(args.get_costs()), options)), format);
       return 0;
     }
-    unwrap(args.reject_with_input(with_costs(config_flags)));
+    std::vector<std::string> json_flags = with_costs(config_flags);
+    json_flags.push_back("stage-costs");  // a JSON request carries its own stageCosts
+    unwrap(args.reject_with_input(json_flags));
     print_result(unwrap(simulate_request(unwrap(parse_json(text)), options)), format);
     return 0;
   }
@@ -141,14 +147,17 @@ int cmd_simulate(const std::vector<std::string>& argv) {
 int cmd_export(const std::vector<std::string>& argv) {
   // The costs and timing decide the form: a run whose ops all last the same time is written as
   // torch's step grid, any other compactly (pipesim/pytorch_csv.h).
-  const std::vector<std::string> config_flags = {"schedule", "ranks", "microbatches", "chunks", "timing"};
+  const std::vector<std::string> config_flags = {"schedule", "ranks",  "microbatches",
+                                                 "chunks",   "timing", "layer-split"};
   std::vector<std::string> flags = with_costs(config_flags);
-  flags.insert(flags.end(), {"format", "input"});
+  flags.insert(flags.end(), {"format", "input", "stage-costs"});
   const Args args = unwrap(Args::parse(argv, flags));
   unwrap(args.format({"pytorch-csv"}));
   std::string csv;
   if (args.has("input")) {  // any JSON request simulate --input reads, hand-written ones too
-    unwrap(args.reject_with_input(with_costs(config_flags)));
+    std::vector<std::string> json_flags = with_costs(config_flags);
+    json_flags.push_back("stage-costs");
+    unwrap(args.reject_with_input(json_flags));
     csv = unwrap(pytorch_csv_from_request(unwrap(parse_json(unwrap(args.read_input())))));
   } else {
     csv = unwrap(pytorch_csv_from_config(config_from_flags(args)));
@@ -159,7 +168,8 @@ int cmd_export(const std::vector<std::string>& argv) {
 
 int cmd_sweep(const std::vector<std::string>& argv) {
   const Args args =
-      unwrap(Args::parse(argv, with_costs({"schedules", "ranks", "microbatches", "chunks", "format"})));
+      unwrap(Args::parse(argv, with_costs({"schedules", "ranks", "microbatches", "chunks", "format",
+                                           "stage-costs"})));
   const std::string format = unwrap(args.format({"text", "csv", "json"}));
   SweepRequest req;
   req.schedules = unwrap(args.get_list("schedules", "schedules", "all"));
@@ -217,7 +227,8 @@ int run(std::vector<std::string> all) {
   if (auto output = unwrap(take_flag(all, "output"))) set_output_file(*output);
   if (all.empty() || all[0] == "help" || all[0] == "--help" || all[0] == "-h") {
     std::cout << kUsage << "\nexercise calculators:\n" << kExerciseUsage << "\nplanner and overlap:\n"
-              << kPlanUsage << "\nprofiler traces:\n" << kTraceImportUsage;
+              << kPlanUsage << "\nprofiler traces:\n" << kTraceImportUsage
+              << "\nper-stage costs:\n" << kSplitUsage;
     return 0;
   }
   const std::string command = all[0];
@@ -234,6 +245,10 @@ int run(std::vector<std::string> all) {
   }
   if (command == "trace-import") {
     std::cout << unwrap(run_trace_import(rest));
+    return 0;
+  }
+  if (command == "split") {
+    std::cout << unwrap(cmd_split(rest));
     return 0;
   }
   if (is_exercise_command(command)) {

@@ -25,13 +25,23 @@ void print_simulation_text(const SimResult& r, std::ostream& out) {
       << " B=" << shortest(c.backward) << " W=" << shortest(c.weight)
       << " F&B=" << shortest(c.overlapped) << " p2p=" << shortest(c.p2p_latency) << ")"
       << (r.config.timing == Timing::Runtime ? ", timing runtime" : "") << "\n";
+  if (!c.stages.empty()) {  // they replace F, B, W and F&B above on every stage
+    out << "stage costs  F/B/W/F&B:";
+    for (std::size_t s = 0; s < c.stages.size(); ++s)
+      out << (s == 0 ? " " : ", ") << shortest(c.stages[s].forward) << "/" << shortest(c.stages[s].backward)
+          << "/" << shortest(c.stages[s].weight) << "/" << shortest(c.stages[s].overlapped);
+    out << "\n";
+  }
   out << "makespan     " << shortest(r.makespan) << "\n";
   out << "bubble max   " << shortest(r.bubble_max) << "  (max per-rank idle)\n";
   const ReferenceBubble ref = reference_bubble(r.config.schedule, r.config.ranks, r.stages,
                                                r.config.microbatches, effective_costs(c));
   if (!ref.formula.empty())
     out << "  published " << ref.formula << " = " << shortest(ref.bubble_max)
-        << (ref.applies ? "" : "  (not exact here: needs " + ref.condition + ")") << "\n";
+        << (ref.applies           ? ""
+            : ref.reason.empty() ? "  (not exact here: needs " + ref.condition + ")"
+                                 : "  (not exact here: " + ref.reason + ")")
+        << "\n";
   out << "bubble total " << shortest(r.bubble_total) << "\n";
   out << "bubble frac  " << percent(r.bubble_fraction) << "   utilization " << percent(r.utilization) << "\n";
   if (r.comm)  // the communication model (pipesim/comm.h)

@@ -4,6 +4,7 @@
 
 #include "overlap/comm_json.h"
 #include "pipesim/exercises.h"
+#include "pipesim/layer_split.h"
 #include "pipesim/formulas.h"
 #include "pipesim/plan_texts.h"
 #include "pipesim/rules.h"
@@ -119,6 +120,22 @@ Json schedules_to_json() {
   return list;
 }
 
+namespace {
+
+// The layer split's presets (pipesim/layer_split.h), as layerSplit() results describe them.
+Json layer_split_json() {
+  Json presets = Json::array();
+  for (const char* name : {"deepseek-v3"}) {
+    const LayerModel m = layer_model_preset(name).value();
+    presets.push_back(Json{{"name", m.name}, {"label", m.label}, {"source", m.source},
+                           {"layers", m.layers}, {"embedding", m.embedding}, {"head", m.head},
+                           {"mtp", m.mtp}});
+  }
+  return Json{{"presets", std::move(presets)}};
+}
+
+}  // namespace
+
 Json catalogue_to_json() {
   Json schedules = Json::array();
   for (const auto& info : list_schedules()) schedules.push_back(schedule_to_json(info));
@@ -149,7 +166,8 @@ Json catalogue_to_json() {
                 {"maxCommPatternBytes", kMaxCommPatternBytes},
                 {"maxCommPatternParts", kMaxCommPatternParts},
                 {"maxAnnotationDepth", kMaxAnnotationDepth}}},
-              {"planTexts", plan_texts_json()}};
+              {"planTexts", plan_texts_json()},
+              {"layerSplit", layer_split_json()}};
 }
 
 }  // namespace pipesim

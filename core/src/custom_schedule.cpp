@@ -107,7 +107,8 @@ Result<Op> parse_op_label(const std::string& label, const std::string& path) {
 
 Result<CustomRequest> custom_schedule_from_json(const Json& json) {
   auto fields = detail::FieldReader::open(
-      json, "", "custom schedule", {"schedule", "stages", "directions", "microbatches", "rankOps", "costs"});
+      json, "", "custom schedule",
+      {"schedule", "stages", "directions", "microbatches", "rankOps", "costs", "stageCosts"});
   if (!fields.ok()) return fields.error();
   const detail::FieldReader& f = fields.value();
   for (const char* key : {"stages", "microbatches", "rankOps"})
@@ -161,6 +162,11 @@ Result<CustomRequest> custom_schedule_from_json(const Json& json) {
     auto costs = costs_from_json(f.at("costs"), f.path("costs"));
     if (!costs.ok()) return costs.error();
     req.costs = costs.value();
+  }
+  if (f.has("stageCosts")) {  // one per stage of `stages`; simulate_schedule checks the count
+    auto stages = stage_costs_from_json(f.at("stageCosts"), f.path("stageCosts"), req.costs);
+    if (!stages.ok()) return stages.error();
+    req.costs.stages = std::move(stages).value();
   }
   return req;
 }

@@ -30,10 +30,41 @@ Result<Costs> costs_from_json(const Json& json, const std::string& path) {
   return c;
 }
 
+Result<std::vector<StageCost>> stage_costs_from_json(const Json& json, const std::string& path,
+                                                     const Costs& costs) {
+  if (!json.is_array()) return make_error(Rule::FieldArray, path, {{"field", detail::dotted(path)}});
+  if (json.empty() || json.size() > static_cast<std::size_t>(kMaxStages))
+    return make_error(Rule::StageCostsSize, path, {{"max", kMaxStages}, {"got", json.size()}});
+  std::vector<StageCost> stages;
+  stages.reserve(json.size());
+  for (std::size_t i = 0; i < json.size(); ++i) {
+    auto fields = detail::FieldReader::open(json[i], path + "/" + std::to_string(i), "",
+                                            {"forward", "backward", "weight", "overlapped"});
+    if (!fields.ok()) return fields.error();
+    const detail::FieldReader& f = fields.value();
+    StageCost c{costs.forward, costs.backward, costs.weight, costs.overlapped};
+    for (Status st : {f.read("forward", c.forward), f.read("backward", c.backward),
+                      f.read("weight", c.weight), f.read("overlapped", c.overlapped)})
+      if (!st.ok()) return st.error();
+    stages.push_back(c);
+  }
+  return stages;
+}
+
+Json stage_costs_to_json(const std::vector<StageCost>& stages) {
+  Json out = Json::array();
+  for (const StageCost& c : stages)
+    out.push_back(Json{{"forward", c.forward},
+                       {"backward", c.backward},
+                       {"weight", c.weight},
+                       {"overlapped", c.overlapped}});
+  return out;
+}
+
 Result<SimConfig> config_from_json(const Json& json) {
-  auto fields =
-      detail::FieldReader::open(json, "", "config", {"schedule", "ranks", "microbatches", "costs",
-                                                     "chunks", "timing", "modelParams"});
+  auto fields = detail::FieldReader::open(json, "", "config",
+                                          {"schedule", "ranks", "microbatches", "costs", "stageCosts",
+                                           "chunks", "timing", "modelParams"});
   if (!fields.ok()) return fields.error();
   const detail::FieldReader& f = fields.value();
   if (Status st = f.require({"schedule", "ranks", "microbatches"}); !st.ok()) return st.error();
@@ -45,6 +76,11 @@ Result<SimConfig> config_from_json(const Json& json) {
     auto costs = costs_from_json(f.at("costs"), f.path("costs"));
     if (!costs.ok()) return costs.error();
     config.costs = costs.value();
+  }
+  if (f.has("stageCosts")) {
+    auto stages = stage_costs_from_json(f.at("stageCosts"), f.path("stageCosts"), config.costs);
+    if (!stages.ok()) return stages.error();
+    config.costs.stages = std::move(stages).value();
   }
   if (f.has("timing")) {
     std::string timing;
@@ -116,6 +152,8 @@ Json result_to_json(const SimResult& r, bool with_timeline) {
   j["stages"] = r.stages;
   j["microbatches"] = r.config.microbatches;
   j["costs"] = costs_to_json(r.config.costs);
+  // Only when given, so every result without them (and every golden) reads as before.
+  if (!r.config.costs.stages.empty()) j["stageCosts"] = stage_costs_to_json(r.config.costs.stages);
   // Only when not the default, so every dependency-timed result (and golden) reads as before.
   if (r.config.timing != Timing::Dependency) j["timing"] = timing_name(r.config.timing);
   j["makespan"] = r.makespan;
@@ -154,6 +192,9 @@ Json result_to_json(const SimResult& r, bool with_timeline) {
                         {"bubbleMax", ref.bubble_max},
                         {"applies", ref.applies},
                         {"source", ref.source}};
+  // Only where a region's own terms cannot say why it misses (unequal stages), so other results
+  // keep their bytes.
+  if (!ref.reason.empty()) j["reference"]["reason"] = ref.reason;
   if (with_timeline) {
     Json timeline = Json::array();
     for (const auto& ops : r.timeline) {

@@ -112,7 +112,10 @@ test('cost and comm keys are core\'s fields, with core\'s defaults (the catalogu
 });
 
 test('each entry round-trips a value other than its default, alone in the address', () => {
-  const sample = { choice: (p) => p.values.find((v) => v !== p.default), sim: () => 7, text: () => 'chimera', longText: () => 'F0.0@0 B0.0@0\n  F0.0@1 B0.0@1', flag: () => true, time: () => 2.5, plan: () => 'x' };
+  const sample = {
+    choice: (p) => p.values.find((v) => v !== p.default), sim: () => 7, text: () => 'chimera', longText: () => 'F0.0@0 B0.0@0\n  F0.0@1 B0.0@1', flag: () => true, time: () => 2.5, plan: () => 'x',
+    stages: () => [{ forward: 1, backward: 2 }, { forward: 0.5, weight: 0.25 }],
+  };
   for (const entry of PARAMS) {
     const value = sample[entry.type](entry);
     const state = structuredClone({ ...DEFAULT_STATE, costs: { ...DEFAULT_STATE.costs }, plan: {} });

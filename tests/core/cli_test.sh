@@ -152,6 +152,27 @@ rm -f "$csv"
 expect_error "unknown timing" 'pipesim: invalid_config: timing must be one of dependency, runtime (got "eager")' \
   simulate --schedule dualpipe --ranks 4 --microbatches 8 --timing eager
 expect_ok "runtime timing" simulate --schedule dualpipev --ranks 4 --microbatches 10 --timing runtime
+# Per-stage costs: 1F1B 2x2 with stage 1 twice stage 0 takes 15 (tests/core/stage_costs_test.cpp);
+# the compact list, its xN repeat and a JSON file say the same.
+json=$("$cli" simulate --schedule 1f1b --ranks 2 --microbatches 2 --stage-costs 1/2,2/4 --format json)
+case "$json" in *'"makespan":15.0,'*) ;; *) echo "FAIL: --stage-costs 1/2,2/4 makespan is not 15"; failures=$((failures + 1));; esac
+stages=$(mktemp --suffix=.json)
+printf '{"stageCosts":[{"forward":1,"backward":2},{"forward":2,"backward":4}]}' > "$stages"
+[ "$json" = "$("$cli" simulate --schedule 1f1b --ranks 2 --microbatches 2 --stage-costs "$stages" --format json)" ] ||
+  { echo "FAIL: --stage-costs FILE.json differs from the list"; failures=$((failures + 1)); }
+rm -f "$stages"
+expect_ok "stage costs repeated" simulate --schedule dualpipe --ranks 4 --microbatches 8 --stage-costs 0.5x2,1,1.5
+expect_ok "layer split" simulate --schedule dualpipe --ranks 16 --microbatches 32 --layer-split deepseek-v3
+expect_ok "split command" split --model deepseek-v3 --stages 16
+expect_error "stage count" 'pipesim: invalid_config: stageCosts must have one entry per pipeline stage: 4 here (got 3)' \
+  simulate --schedule 1f1b --ranks 4 --microbatches 8 --stage-costs 1x3
+expect_error "stage costs syntax" \
+  'pipesim: invalid_config: --stage-costs must be stages like 1/2/1/3,0.5/1,1x14 (F/B/W/F&B, empty fields take the costs, xN repeats) or a .json file (got 1/2/3/4/5)' \
+  simulate --schedule 1f1b --ranks 1 --microbatches 2 --stage-costs 1/2/3/4/5
+expect_error "stage cost range" 'pipesim: invalid_config: stageCosts.1.forward must be a finite number > 0 (got 0)' \
+  simulate --schedule 1f1b --ranks 2 --microbatches 2 --stage-costs 1,0
+expect_error "both stage flags" 'pipesim: invalid_config: --layer-split cannot be combined with --stage-costs' \
+  simulate --schedule 1f1b --ranks 2 --microbatches 2 --stage-costs 1,1 --layer-split deepseek-v3
 
 rm -f /tmp/pipesim-cli-err.$$
 if [ "$failures" -ne 0 ]; then echo "$failures CLI check(s) failed"; exit 1; fi

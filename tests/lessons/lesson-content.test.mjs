@@ -62,6 +62,16 @@ for (const lang of LESSON_LANGS) {
     }
   });
 
+  // The DeepSeek-V3 case's stage costs are core's layer split, not a hand-typed copy of it.
+  test(`${lang}: the DeepSeek-V3 stage costs are pipesim split's`, () => {
+    const block = simBlocks(markdown).get('dsv3');
+    assert.ok(block, 'the lesson has the dsv3 block');
+    const stages = block.stageCosts.length;
+    const split = JSON.parse(execFileSync(cli, ['split', '--model', 'deepseek-v3', '--stages', String(stages), '--format', 'json']));
+    assert.deepEqual(block.stageCosts, split.stageCosts);
+    assert.deepEqual(block.costs, { ...split.costs, p2pLatency: block.costs.p2pLatency });
+  });
+
   test(`${lang}: has every section, in order`, () => {
     const ids = [...markdown.matchAll(/^## .*<!-- ([\w-]+) -->$/gm)].map((m) => m[1]);
     assert.deepEqual(ids, SECTIONS);

@@ -11,6 +11,7 @@ import { h } from './ui/dom.js';
 import { lazyView, loadStyle } from './ui/lazy-view.js';
 import * as timelineView from './views/timeline.js';
 import * as costView from './views/cost-controls.js';
+import * as stageCostView from './views/stage-costs.js';
 import * as formView from './views/config-form.js';
 import * as lessonView from './views/lesson-reader.js';
 import * as lessonWidget from './views/lesson-widget.js';
@@ -163,6 +164,7 @@ function mountViews() {
   views = {
     form: formView.mount($('#form-root'), { ...common, onChange }),
     costs: costView.mount($('#costs-root'), { ...common, onChange }),
+    stageCosts: stageCostView.mount($('#stage-costs-root'), { ...common, onChange }),
   };
   mountedLang = store.get().lang;
 }
@@ -238,7 +240,8 @@ function settingsSummary(state) {
   const count = (key, n) => (typeof n === 'number' ? t.plural(key, n) : String(n));
   const costs = [`F ${c.forward}, B ${c.backward}, W ${c.weight}, F&B ${c.overlapped}`,
     c.p2pLatency ? `${t('cost.p2pLatency')} ${c.p2pLatency}` : '',
-    c.comm ? t('summary.comm', { ratio: c.comm.ratio }) : ''].filter(Boolean).join(', ');
+    c.comm ? t('summary.comm', { ratio: c.comm.ratio }) : '',
+    state.view === 'timeline' && state.stageCosts ? t('stages.summary') : ''].filter(Boolean).join(', ');
   const names = [state.schedule, ...comparedSchedules(state)].map((name) => scheduleTitle(name, t)).join(' vs ');
   // Chunks per rank (Megatron's V) when a schedule run takes them: the form's value or default.
   const chunked = chunkedSchedule(state.view === 'sweep' ? SCHEDULE_NAMES : [state.schedule, ...comparedSchedules(state)]);
@@ -255,6 +258,7 @@ function updatePanels(state) {
   $('#side-summary').textContent = settingsSummary(state);
   views.form.update({ ...state, fieldErrors });
   views.costs.update({ costs: state.costs, config: configOf(state), fieldErrors });
+  views.stageCosts.update({ view: state.view, costs: state.costs, stageCosts: state.stageCosts, config: configOf(state), fieldErrors });
 }
 
 function render(state) {

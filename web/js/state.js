@@ -15,6 +15,7 @@ import { translator } from './lib/i18n.js';
 import { VIEWS } from './lib/first-view.js';
 import { SUPPORTED_LANGS } from './lib/lang-pref.js';
 import { summary } from '../generated/pipesim.js';
+import { parseStageCosts, formatStageCosts } from './lib/stage-costs-text.js';
 
 export { VIEWS };
 export const THEMES = ['auto', 'light', 'dark'];
@@ -81,6 +82,9 @@ export const PARAMS = Object.freeze([
   ...Object.entries(DEFAULT_COMM).map(([field, value]) => ({
     key: field, aliases: [], ...COMM_KEYS[field], path: ['costs', 'comm', field], type: 'sim', default: value, group: 'comm',
   })),
+  // Per-stage costs (core's stageCosts), in the CLI's --stage-costs form
+  // (lib/stage-costs-text.js); null: every stage costs the costs above.
+  { key: 'stageCosts', path: ['stageCosts'], type: 'stages', default: null, aliases: ['stage-costs'] },
   // The time cursor; null = the end of the schedule (everything drawn).
   { key: 't', path: ['t'], type: 'time', default: null },
   // The data-table view instead of the chart.
@@ -161,6 +165,10 @@ const TYPES = {
     write: (value) => String(atTick(value)),
   },
   plan: { read: (text) => ({ value: text.trim() }), write: (value) => (typeof value === 'string' ? value : null) },
+  stages: {
+    read: (text) => ({ value: text.trim() === '' ? null : parseStageCosts(text) }),
+    write: (value) => (Array.isArray(value) && value.length ? formatStageCosts(value) : null),
+  },
 };
 
 const read = (object, path) => path.reduce((node, name) => (node == null ? undefined : node[name]), object);
@@ -258,7 +266,9 @@ export function paramsFrom(input) {
         continue;
       }
       const entry = byPath(path) || byPath(['costs', ...path]);
-      params.set(entry ? entry.key : path.join('.'), String(value));
+      // A list (a figure's stageCosts) is written as its address form.
+      const text = entry && Array.isArray(value) ? TYPES[entry.type].write(value, entry) : String(value);
+      if (text !== null) params.set(entry ? entry.key : path.join('.'), text);
     }
   };
   visit(input, []);
@@ -277,6 +287,9 @@ export function configOf(state, schedule = state.schedule) {
   // A timing other than the default goes only to a schedule that runs under it (timing.schedule
   // otherwise); the compared schedule may not.
   if (state.timing && state.timing !== CATALOGUE.timing.default && info?.timings.includes(state.timing)) config.timing = state.timing;
+  // Per-stage costs go to both runs of a comparison: one assumption on both sides (a schedule
+  // with another number of stages is refused with core's stage_costs.count, and says so).
+  if (Array.isArray(state.stageCosts) && state.stageCosts.length) config.stageCosts = state.stageCosts;
   return config;
 }
 

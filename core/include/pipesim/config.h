@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "pipesim/error.h"
 
@@ -36,6 +37,19 @@ struct CommCosts {
   int layers = 1;  ///< layers per chunk, in [1, kMaxCommLayers]: each component splits evenly
 };
 
+/// One pipeline stage's op costs (docs/schema.md "Per-stage costs"), in the units of Costs. A
+/// stage's chunks cost these on whatever rank runs them and in either direction: stage s of
+/// DualPipe's or Chimera's direction 1 runs the same layers as stage s of direction 0 (of the
+/// other parameter copy), DualPipeV's and ZB-V's 2R stages are the V's, interleaved 1F1B's
+/// V x R are its virtual stages. An overlapped pair of a forward on stage a and a backward on
+/// stage b lasts stage_pair_cost(a, b) (pipesim/stage_costs.h).
+struct StageCost {
+  double forward = 1.0;     ///< F of this stage (> 0)
+  double backward = 2.0;    ///< full B of this stage (> 0)
+  double weight = 1.0;      ///< W of this stage (0 <= W <= B)
+  double overlapped = 3.0;  ///< F&B of a forward and a backward both of this stage (> 0)
+};
+
 /// Execution time of each kind of op, in arbitrary time units (DeepSeek's table uses F, B, W, F&B).
 struct Costs {
   double forward = 1.0;     ///< F: forward of one micro-batch through one stage (> 0)
@@ -46,6 +60,11 @@ struct Costs {
   /// Communication model; absent means no communication: every op costs exactly F, B, B-W, W or
   /// F&B, as before the model existed. See pipesim/comm.h.
   std::optional<CommCosts> comm;
+  /// Per-stage costs (JSON "stageCosts", next to "costs"), one per pipeline stage along direction
+  /// 0; empty: every stage costs forward, backward, weight and overlapped above. When set they
+  /// replace those four for every op (p2p_latency and comm stay shared), and their count must be
+  /// the schedule's stages (rule stage_costs.count).
+  std::vector<StageCost> stages;
 
   Costs() = default;
   /// Positional form Costs{F, B, W, F&B, p2p}, kept working now that `comm` exists.

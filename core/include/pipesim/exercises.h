@@ -115,6 +115,7 @@ struct ModelConfig {
   int qk_nope_head_dim = 0, qk_rope_head_dim = 0, v_head_dim = 0;
   int dense_layers = 0;  ///< leading layers with a dense FFN
   int routed_experts = 0, shared_experts = 0, expert_intermediate = 0;
+  int activated_experts = 0;  ///< routed experts each token runs through (MoE; for compute, not counts)
   bool router_bias =
       false;            ///< a per-expert bias in the gate (DeepSeek-V3's aux-loss-free balancing)
   int mtp_modules = 0;  ///< multi-token-prediction modules: counted separately, excluded

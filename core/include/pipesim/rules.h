@@ -94,6 +94,25 @@ namespace pipesim {
   X(ConfigTooLarge, "config.too_large", TooLarge,                                                 \
     "ranks x microbatches is too large: about {ops} ops for {schedule}, above the limit of "      \
     "{limit}")                                                                                    \
+  /* per-stage costs */                                                                           \
+  X(StageCostsSize, "stage_costs.size", InvalidConfig,                                            \
+    "stageCosts must have between 1 and {max} entries, one per pipeline stage (got {got})")       \
+  X(StageCostsCount, "stage_costs.count", InvalidConfig,                                          \
+    "stageCosts must have one entry per pipeline stage: {stages} here (got {got})")               \
+  X(StageCostsPair, "stage_costs.pair", InvalidConfig,                                            \
+    "stageCosts: a forward of stage {forward} overlapped with a backward of stage {backward} "    \
+    "would last {got} (F + B less the smaller stage's F + B - F&B); it must be > 0")              \
+  X(StageCostsComm, "stage_costs.comm", InvalidConfig,                                            \
+    "stageCosts needs costs.comm in its ratio form: explicit components fix one stage's "         \
+    "forward, backward and weight")                                                               \
+  /* the layer split (pipesim/layer_split.h) */                                                   \
+  X(LayerSplitCount, "layer_split.count", InvalidConfig,                                          \
+    "layersPerStage must have one entry per stage: {stages} (got {got})")                         \
+  X(LayerSplitSum, "layer_split.sum", InvalidConfig,                                              \
+    "layersPerStage must add up to the model's {layers} layers (got {got})")                      \
+  X(LayerSplitEmptyStage, "layer_split.empty_stage", InvalidConfig,                               \
+    "stage {stage} would hold no layer and no module; a stage must have work (layers = {layers}, "\
+    "stages = {stages})")                                                                         \
   /* the communication model */                                                                   \
   X(CommBothForms, "comm.both_forms", InvalidConfig,                                              \
     "{field} takes either ratio (and attnShare) or forward and backward components, not both")    \

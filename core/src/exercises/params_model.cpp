@@ -56,6 +56,7 @@ ModelConfig deepseek_v3() {
   m.routed_experts = 256;
   m.shared_experts = 1;
   m.expert_intermediate = 2048;
+  m.activated_experts = 8;  // n_activated_experts
   m.router_bias = true;
   m.mtp_modules = 1;
   return m;

@@ -19,8 +19,10 @@
 #include <string>
 #include <utility>
 
+#include "../stage_ticks.h"
 #include "comm_ticks.h"
 #include "pipesim/rules.h"
+#include "pipesim/stage_costs.h"
 
 namespace pipesim {
 namespace detail {
@@ -224,6 +226,27 @@ CommTicks comm_ticks(const Costs& costs) {
                    pair(t, comm_to_ticks(costs.overlapped), layers)};
 }
 
+KindTicks comm_pair_ticks(const Costs& forward_stage, const Costs& backward_stage,
+                          CommTick overlapped) {
+  PIPESIM_CHECK(forward_stage.comm.has_value(), "comm_pair_ticks needs a communication model");
+  const TickComponents f = tick_components(forward_stage);
+  TickComponents t = tick_components(backward_stage);
+  t.f_attn = f.f_attn;
+  t.f_dispatch = f.f_dispatch;
+  t.f_mlp = f.f_mlp;
+  t.f_combine = f.f_combine;
+  return pair(t, overlapped, forward_stage.comm->layers);
+}
+
+KindTicks staged_comm_ticks(const Op& op, const Costs& costs) {
+  const Costs own = single_stage_costs(costs, op.chunk.stage);
+  if (op.kind != OpKind::ForwardBackward) return comm_ticks(own).of(op);
+  const Costs other = single_stage_costs(costs, op.backward_chunk.stage);
+  return comm_pair_ticks(own, other,
+                         pair_ticks(stage_ticks_of(stage_cost(costs, op.chunk.stage)),
+                                    stage_ticks_of(stage_cost(costs, op.backward_chunk.stage))));
+}
+
 }  // namespace detail
 
 namespace {
@@ -360,6 +383,20 @@ ChunkComponents resolve_components(const Costs& costs) {
 }
 
 OpTiming op_timing(const Op& op, const Costs& costs) {
+  if (!costs.stages.empty()) {
+    PIPESIM_CHECK(op.chunk.stage >= 0 && static_cast<std::size_t>(op.chunk.stage) < costs.stages.size() &&
+                      (op.kind != OpKind::ForwardBackward ||
+                       static_cast<std::size_t>(op.backward_chunk.stage) < costs.stages.size()),
+                  "an op's stage has a stage cost");
+    if (costs.comm) return to_timing(detail::staged_comm_ticks(op, costs));
+    OpTiming t;
+    t.duration = op.kind == OpKind::ForwardBackward
+                     ? stage_pair_cost(stage_cost(costs, op.chunk.stage),
+                                       stage_cost(costs, op.backward_chunk.stage))
+                     : op_timing(op, single_stage_costs(costs, op.chunk.stage)).duration;
+    t.compute = t.duration;
+    return t;
+  }
   if (costs.comm) return to_timing(detail::comm_ticks(costs).of(op));
   OpTiming t;
   switch (op.kind) {
@@ -393,9 +430,21 @@ std::vector<OpPart> op_parts(const TimedOp& op, const Costs& costs) {
 
 Costs effective_costs(const Costs& costs) {
   if (!costs.comm) return costs;
-  const detail::CommTicks t = detail::comm_ticks(costs);
-  return Costs{units(t.forward.duration), units(t.backward.duration), units(t.weight.duration),
-               units(t.pair.duration), costs.p2p_latency};
+  const auto lone = [&](const Costs& c) {
+    const detail::CommTicks t = detail::comm_ticks(c);
+    return Costs{units(t.forward.duration), units(t.backward.duration), units(t.weight.duration),
+                 units(t.pair.duration), c.p2p_latency};
+  };
+  if (costs.stages.empty()) return lone(costs);
+  Costs base = costs;
+  base.stages.clear();
+  Costs out = lone(base);
+  // Each stage's ops as they run, its pair being one of its own forward and backward.
+  for (int s = 0; s < static_cast<int>(costs.stages.size()); ++s) {
+    const Costs c = lone(single_stage_costs(costs, s));
+    out.stages.push_back(StageCost{c.forward, c.backward, c.weight, c.overlapped});
+  }
+  return out;
 }
 
 }  // namespace pipesim

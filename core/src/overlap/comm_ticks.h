@@ -36,4 +36,15 @@ struct CommTicks {
 
 CommTicks comm_ticks(const Costs& costs);
 
+/// An FB pair of a forward on a stage costing `forward_stage` and a backward on one costing
+/// `backward_stage` (single-stage Costs, pipesim/stage_costs.h): the forward's components from
+/// the first, the backward's from the second, the compute scaled to `overlapped` (the pair rule's
+/// length). comm_ticks(c).pair is comm_pair_ticks(c, c, F&B of c).
+KindTicks comm_pair_ticks(const Costs& forward_stage, const Costs& backward_stage,
+                          CommTick overlapped);
+
+/// The timing of `op` under `costs` with per-stage costs (costs.stages set): each chunk's
+/// components from its own stage.
+KindTicks staged_comm_ticks(const Op& op, const Costs& costs);
+
 }  // namespace pipesim::detail
