@@ -10,6 +10,7 @@
 #include "args.h"
 #include "cli_errors.h"
 #include "exercise_commands.h"
+#include "memory_commands.h"
 #include "plan_commands.h"
 #include "pipesim/boundary.h"
 #include "pipesim/catalogue.h"
@@ -35,7 +36,8 @@ commands:
              and receives DeepSeek's step() posts and waits for in batches)
              (chrome: a trace-event file for Perfetto or chrome://tracing)
              [--memory peak|steps]  (steps: each rank's activations over time, JSON activationSteps)
-             [--model-params N]  (the model's parameters: training state per GPU in bytes too)
+             [--model NAME | --params N, with pipesim memory's flags but --pp, --gpus,
+             --schedule, --microbatches, --chunks]  (memory per GPU in bytes too: JSON memory)
              --input FILE|-   read {schedule, ranks, microbatches, costs} as JSON instead, or a
                               hand-written schedule {"schedule":"custom","stages","directions",
                               "microbatches","rankOps":[["F0.0@0","B0.0@0",...],...]}, or a
@@ -99,8 +101,8 @@ SimConfig config_from_flags(const Args& args) {
     throw Failure{make_error(Rule::FieldOneOf, "/timing",
                              {{"field", "timing"}, {"allowed", "dependency, runtime"}, {"got", timing}})};
   config.timing = timing == timing_name(Timing::Runtime) ? Timing::Runtime : Timing::Dependency;
-  if (args.has("model-params"))
-    config.model_params = unwrap(args.get_number("model-params", "modelParams", 0));
+  if (auto memory = memory_model_from_flags(args))
+    config.memory_model = std::make_shared<const MemoryRequest>(unwrap(memory_request_from_json(*memory, true)));
   return config;
 }
 
@@ -117,9 +119,10 @@ void print_result(const SimResult& result, const std::string& format) {
 }
 
 int cmd_simulate(const std::vector<std::string>& argv) {
-  const Args args = unwrap(Args::parse(
-      argv, with_costs({"schedule", "ranks", "microbatches", "chunks", "format", "input", "timing",
-                        "memory", "model-params"})));
+  std::vector<std::string> flags = with_costs(
+      {"schedule", "ranks", "microbatches", "chunks", "format", "input", "timing", "memory"});
+  flags.insert(flags.end(), memory_model_flags().begin(), memory_model_flags().end());
+  const Args args = unwrap(Args::parse(argv, flags));
   const std::string format = unwrap(args.format({"text", "json", "chrome"}));
   // --memory steps: each rank's activations over time as well (JSON: activationSteps).
   SimOptions options;
@@ -128,8 +131,8 @@ int cmd_simulate(const std::vector<std::string>& argv) {
     throw Failure{cli_error(CliRule::FlagChoice,
                             {{"flag", "memory"}, {"allowed", "peak|steps"}, {"got", memory}})};
   options.activation_steps = memory == "steps";
-  const std::vector<std::string> config_flags = {"schedule", "ranks",  "microbatches",
-                                                 "chunks",   "timing", "model-params"};
+  std::vector<std::string> config_flags = {"schedule", "ranks", "microbatches", "chunks", "timing"};
+  config_flags.insert(config_flags.end(), memory_model_flags().begin(), memory_model_flags().end());
   if (args.has("input")) {
     const std::string text = unwrap(args.read_input());
     if (looks_like_csv(text)) {  // a CSV carries only the op order: the costs come from flags
@@ -221,8 +224,8 @@ int cmd_catalogue(const std::vector<std::string>& argv) {
 
 int run(const std::vector<std::string>& all) {
   if (all.empty() || all[0] == "help" || all[0] == "--help" || all[0] == "-h") {
-    std::cout << kUsage << "\nexercise calculators:\n" << kExerciseUsage << "\nplanner and overlap:\n"
-              << kPlanUsage;
+    std::cout << kUsage << "\nexercise calculators:\n" << kExerciseUsage << "\nmemory model:\n"
+              << kMemoryUsage << "\nplanner and overlap:\n" << kPlanUsage;
     return 0;
   }
   const std::string command = all[0];
@@ -233,6 +236,10 @@ int run(const std::vector<std::string>& all) {
   if (command == "lesson") return cmd_lesson(rest);
   if (command == "schedules") return cmd_schedules(rest);
   if (command == "catalogue") return cmd_catalogue(rest);
+  if (is_memory_command(command)) {
+    std::cout << unwrap(run_memory_command(rest));
+    return 0;
+  }
   if (is_plan_command(command)) {
     std::cout << unwrap(run_plan_command(command, rest));
     return 0;

@@ -13,7 +13,7 @@
 
 #include "fields.h"
 #include "pipesim/rules.h"
-#include "pipesim/exercises.h"
+#include "pipesim/model.h"
 
 namespace pipesim {
 namespace {
@@ -88,11 +88,13 @@ I swiglu(I hidden, I width) { return 3 * hidden * width; }
 
 }  // namespace
 
+std::string model_preset_names() { return "llama3-70b, deepseek-v3"; }
+
 Result<ModelConfig> model_preset(const std::string& name) {
   if (name == "llama3-70b") return llama3_70b();
   if (name == "deepseek-v3") return deepseek_v3();
   return make_error(Rule::FieldOneOf, "/model",
-                    {{"field", "model"}, {"allowed", "llama3-70b, deepseek-v3, custom"}, {"got", summary(name)}});
+                    {{"field", "model"}, {"allowed", model_preset_names() + ", custom"}, {"got", summary(name)}});
 }
 
 Status validate_model(const ModelConfig& m) {
