@@ -188,9 +188,9 @@ namespace pipesim {
     "activations need the model's shape: give model (a preset or custom) or shape (layers, "      \
     "hidden, heads)")                                                                             \
   X(MemoryGpusProduct, "memory.gpus_product", InvalidConfig,                                      \
-    "layout.gpus must equal tp x pp x dp = {product} (got {got})")                                \
+    "gpus must equal tp x pp x dp = {product} (got {got})")                                       \
   X(MemoryGpusDivide, "memory.gpus_divide", InvalidConfig,                                        \
-    "layout.gpus must be a multiple of tp x pp = {product} (got {got})")                          \
+    "gpus must be a multiple of tp x pp = {product} (got {got})")                                 \
   X(MemorySides, "memory.sides", InvalidConfig,                                                   \
     "sides must be an array of 2 to {max} requests (got {got})")                                  \
   X(TraceSlotMultiple, "trace.slot_multiple", InvalidConfig,                                      \

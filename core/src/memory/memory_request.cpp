@@ -8,6 +8,7 @@
 #include "pipesim/memory.h"
 #include "pipesim/rules.h"
 #include "pipesim/schedule.h"
+#include "schedules/registry.h"
 
 namespace pipesim {
 
@@ -40,7 +41,9 @@ namespace {
 
 using detail::int_in_range;
 
-// A schedule error names the config's fields; in a memory request P is layout.pp.
+// A schedule error names the config's fields; in a memory request P is layout.pp. Layout errors
+// name the fields bare ("ep must divide dp"), so they read the same in a params request, whose
+// layout fields sit at the top level.
 Error schedule_error(Error e) {
   if (e.path == "/ranks") e.path = "/layout/pp";
   return e;
@@ -62,10 +65,10 @@ Status validate_model_fields(const MemoryModel& m) {
 
 Status validate_layout(const MemoryRequest& q) {
   const ParallelLayout& l = q.layout;
-  for (Status st : {int_in_range(l.tp, 1, kMaxTensorParallel, "layout.tp", "/layout/tp"),
-                    int_in_range(l.pp, 1, kMaxRanks, "layout.pp", "/layout/pp"),
-                    int_in_range(l.ep, 1, kMaxExpertParallel, "layout.ep", "/layout/ep"),
-                    int_in_range(l.dp, 1, kMaxDataParallel, "layout.dp", "/layout/dp")})
+  for (Status st : {int_in_range(l.tp, 1, kMaxTensorParallel, "tp", "/layout/tp"),
+                    int_in_range(l.pp, 1, kMaxRanks, "pp", "/layout/pp"),
+                    int_in_range(l.ep, 1, kMaxExpertParallel, "ep", "/layout/ep"),
+                    int_in_range(l.dp, 1, kMaxDataParallel, "dp", "/layout/dp")})
     if (!st.ok()) return st;
   if (l.ep > 1 && q.model.routed_params == 0)
     return make_error(Rule::ParamsNoExperts, "/layout/ep", {{"got", l.ep}});
@@ -75,11 +78,11 @@ Status validate_layout(const MemoryRequest& q) {
   // Expert parallelism is carved out of the data-parallel group (DeepSeek-V3: DP 128, EP 64).
   if (l.dp % l.ep != 0)
     return make_error(Rule::FieldDivides, "/layout/ep",
-                      {{"field", "layout.ep"}, {"target", "layout.dp"}, {"value", l.dp}, {"got", l.ep}});
+                      {{"field", "ep"}, {"target", "dp"}, {"value", l.dp}, {"got", l.ep}});
   // Megatron splits the heads over TP (Korthikanti §4.2.1: a/t heads per GPU).
   if (q.model.heads > 0 && q.model.heads % l.tp != 0)
     return make_error(Rule::FieldDivides, "/layout/tp",
-                      {{"field", "layout.tp"}, {"target", "heads"}, {"value", q.model.heads}, {"got", l.tp}});
+                      {{"field", "tp"}, {"target", "heads"}, {"value", q.model.heads}, {"got", l.tp}});
   return Ok{};
 }
 
@@ -95,7 +98,14 @@ Status validate_memory(const MemoryRequest& q) {
   config.ranks = q.layout.pp;
   config.microbatches = q.microbatches > 0 ? q.microbatches : default_microbatches(q);
   config.chunks = q.chunks;
-  if (Status st = validate(config); !st.ok()) return schedule_error(st.error());
+  // The schedule is simulated only for the activations' peak, so only then does its size cap
+  // apply; the parameter copies need its shape rules alone.
+  if (Status st = check_schedule_name(q.schedule, "/schedule"); !st.ok()) return st;
+  Status shape = q.activations
+                     ? validate(config)
+                     : int_in_range(config.microbatches, 1, kMaxMicrobatches, "microbatches", "/microbatches");
+  if (shape.ok() && !q.activations) shape = detail::check_shape(*find_schedule_info(q.schedule), config);
+  if (!shape.ok()) return schedule_error(shape.error());
   if (q.activations) {
     if (q.model.layers == 0 || q.model.hidden == 0 || q.model.heads == 0)
       return make_error(Rule::MemoryShapeMissing, "/activations");
@@ -142,15 +152,16 @@ Status read_layout(const FieldReader& f, MemoryRequest& q, bool in_config) {
   if (!layout.ok()) return layout.error();
   const FieldReader& l = layout.value();
   ParallelLayout& out = q.layout;
-  for (Status st : {l.read_in("tp", 1, kMaxTensorParallel, out.tp), l.read_in("ep", 1, kMaxExpertParallel, out.ep),
-                    l.read_in("dp", 1, kMaxDataParallel, out.dp),
+  for (Status st : {l.read("tp", out.tp), l.read("ep", out.ep), l.read("dp", out.dp),
                     l.read("sequenceParallel", out.sequence_parallel)})
     if (!st.ok()) return st;
   if (in_config) return Ok{};
-  if (Status st = l.read_in("pp", 1, kMaxRanks, out.pp); !st.ok()) return st;
+  if (Status st = l.read("pp", out.pp); !st.ok()) return st;
   if (!l.has("gpus")) return Ok{};
   int gpus = 0;
-  if (Status st = l.read_in("gpus", 1, 1 << 30, gpus); !st.ok()) return st;
+  for (Status st : {l.read("gpus", gpus), int_in_range(gpus, 1, 1 << 30, "gpus", "/layout/gpus"), int_in_range(out.tp, 1, kMaxTensorParallel, "tp", "/layout/tp"),
+                    int_in_range(out.pp, 1, kMaxRanks, "pp", "/layout/pp")})
+    if (!st.ok()) return st;
   const std::int64_t model_parallel = std::int64_t{out.tp} * out.pp;
   if (l.has("dp")) {
     if (out.gpus() != gpus)
@@ -161,7 +172,7 @@ Status read_layout(const FieldReader& f, MemoryRequest& q, bool in_config) {
     return make_error(Rule::MemoryGpusDivide, "/layout/gpus", {{"product", model_parallel}, {"got", gpus}});
   out.dp = static_cast<int>(gpus / model_parallel);
   q.dp_from_gpus = true;
-  return int_in_range(out.dp, 1, kMaxDataParallel, "layout.dp", "/layout/dp");
+  return int_in_range(out.dp, 1, kMaxDataParallel, "dp", "/layout/dp");
 }
 
 Status read_activations(const FieldReader& f, MemoryRequest& q) {
