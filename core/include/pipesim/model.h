@@ -37,6 +37,8 @@ struct ModelConfig {
   int mtp_modules = 0;  ///< multi-token-prediction modules: counted separately, excluded
 };
 
+/// The presets, in the order the catalogue and messages list them.
+const std::vector<ModelConfig>& model_presets();
 /// The presets' names as messages list them: "llama3-70b, deepseek-v3".
 std::string model_preset_names();
 /// The presets: "llama3-70b" and "deepseek-v3". Errors: invalid_config (/model) naming the choices.
