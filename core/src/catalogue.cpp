@@ -111,6 +111,7 @@ Json memory_json_catalogue() {
               {"defaults", {{"recipe", defaults.recipe},
                             {"zero", defaults.zero},
                             {"gpuMemoryGb", defaults.gpu_memory_gb},
+                            {"seqLength", activation_defaults.seq_length},
                             {"microBatchSize", activation_defaults.micro_batch_size},
                             {"recompute", recompute_name(activation_defaults.recompute)}}},
               {"limits", {{"maxTensorParallel", kMaxTensorParallel},

@@ -106,7 +106,9 @@ inline constexpr double kMaxGpuMemoryGb = 1e6;
 
 /// What activations are counted for; without it a result counts model states only.
 struct ActivationSpec {
-  int seq_length = 0;            ///< s, tokens per sequence
+  /// s, tokens per sequence; a request must give it. The default is what the page starts from:
+  /// DeepSeek-V3's pre-training sequence length, 4K (report §4.2).
+  int seq_length = 4096;
   int micro_batch_size = 1;      ///< b, sequences per micro-batch
   Recompute recompute = Recompute::Selective;
 };

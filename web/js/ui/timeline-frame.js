@@ -47,7 +47,7 @@ export function drawIdleColumn(lane, layout, t) {
       column.append(s('text', { x, y: y + L.rowHeight / 2, class: `dpl-idle-total${small}`, 'text-anchor': 'middle', 'dominant-baseline': 'central' }, [formatNumber(rank.idle)]));
     }
     if (L.memoryY >= 0 && lane.memory && !L.compact) {
-      column.append(s('text', { x, y: y + L.memoryY + L.memoryHeight / 2, class: 'dpl-mem-peak', 'text-anchor': 'middle', 'dominant-baseline': 'central' }, [formatNumber(lane.memory[r].peak)]));
+      column.append(s('text', { x, y: y + L.memoryY + L.memoryHeight / 2, class: 'dpl-mem-peak', 'text-anchor': 'middle', 'dominant-baseline': 'central' }, [lane.memory[r].label ?? formatNumber(lane.memory[r].peak)]));
     }
   });
   const element = h('div', { class: 'dpl-idle-column', 'aria-hidden': 'true' }, [column]);

@@ -58,7 +58,9 @@ export function buildLegend(lanes, prefix, t, { streams = false, memory = false 
     items.push(h('li', {}, [h('span', { class: 'dpl-swatches' }, sw), h('span', { text: t(`legend.${kind}`) })]));
   }
   items.push(h('li', {}, [h('span', { class: 'dpl-swatches' }, [swatch('idle', 0, prefix)]), h('span', { text: t('legend.idle') })]));
-  if (memory) items.push(h('li', { class: 'dpl-legend-memory' }, [h('span', { class: 'dpl-swatches' }, [swatch('memory', 0, prefix)]), h('span', { text: t('legend.memory') })]));
+  // In GB when a run carries core's memory model with activations (lib/timeline-memory.js).
+  const gb = lanes.some((l) => l.result.memory?.activations);
+  if (memory) items.push(h('li', { class: 'dpl-legend-memory' }, [h('span', { class: 'dpl-swatches' }, [swatch('memory', 0, prefix)]), h('span', { text: t(gb ? 'legend.memoryGb' : 'legend.memory') })]));
   const dirNote = dirList.length > 1 ? h('p', { class: 'dpl-legend-note', text: t('legend.dirs') }) : null;
   const legend = h('div', { class: 'dpl-legend' }, [h('ul', { 'aria-label': t('legend.title') }, items), dirNote]);
   if (streams && lanes.some((l) => l.result.comm)) {
@@ -83,8 +85,14 @@ export function buildLaneHeading(lane, t) {
     t('stat.bubbleFraction', { v: formatPercent(r.bubble.fraction) }),
     t('stat.peak', { v: formatNumber(r.maxPeakActivationMemory) }),
     // Weights, gradients and optimizer state: core's copies per GPU, one = a rank's share.
-    t('stat.trainingState', { v: formatNumber(r.trainingState.perGpu) }),
+    t('stat.trainingState', { v: formatNumber(r.paramCopies) }),
   ];
+  // With a memory model: what one GPU holds at the peak, in GB (core's result.memory).
+  const m = r.memory;
+  if (m) {
+    const act = m.activations ? m.activations.peakBytes : 0;
+    stats.push(t('stat.memoryGb', { total: (m.totalBytes / 1e9).toFixed(1), states: (m.perGpu.bytes.total / 1e9).toFixed(1), act: (act / 1e9).toFixed(1) }));
+  }
   if (r.comm) {
     stats.push(t('stat.hidden', { v: formatPercent(r.comm.hiddenFraction) }), t('stat.computeUtil', { v: formatPercent(r.comm.computeUtilization) }));
   }

@@ -23,6 +23,7 @@ import { readPalette } from '../ui/timeline-palette.js';
 import { normalizeTimeline, opCount, opRecord, eventTimesOf, nextEvent, prevEvent, describeOp } from '../lib/timeline-data.js';
 import { opTracks, rendererFor, partCountOf } from '../lib/timeline-lod.js';
 import { memorySteps } from '../lib/timeline-memory.js';
+import { assumptionsList } from '../ui/memory-assumptions.js';
 import { laneLayout } from '../lib/timeline-layout.js';
 import { viewLimits, fitView, clampView, zoomView, panView, followView, revealSpan, isFit, magnification, xToTime, viewKeyAction, applyViewAction, ZOOM_STEP } from '../lib/timeline-viewport.js';
 import { describePart, partLabel } from '../lib/stream-parts.js';
@@ -134,6 +135,10 @@ export function mount(element, deps) {
       scroll.append(h('div', { class: 'dpl-lane' }, [buildLaneHeading(lane, t), lane.drawn.element]));
     });
     clear(legendSlot).append(buildLegend(lanes, prefix, t, { streams, memory: memoryWanted }));
+    // What the GB numbers assume, each with its source (core's memory model, the first run's:
+    // a compared run is counted the same way, from the same memoryModel).
+    const memory = lanes.find((l) => l.result.memory)?.result.memory;
+    if (memory) legendSlot.append(h('p', { class: 'dpl-legend-note', text: t('tl.memoryAssumptions') }), assumptionsList(memory.assumptions, t));
     clear(tables); // built on first use: thousands of rows are wasted work if never shown
     transport.bar.hidden = false;
     viewBar.bar.hidden = false;
