@@ -27,7 +27,8 @@ const WASM_BUILD = path.join(ROOT, 'build/wasm/wasm');
 const OUT = path.join(ROOT, 'web/generated');
 const LESSONS = path.join(ROOT, 'lessons');
 
-const SIM_NUMBER = /^\{\{([A-Za-z][\w-]*(?:\.[A-Za-z]\w*)+)\|([^{}|]*)\}\}/;
+// A path's steps are names or array indices (a memory comparison's `sides.0.extraCopyBytes`).
+const SIM_NUMBER = /^\{\{([A-Za-z][\w-]*(?:\.(?:[A-Za-z]\w*|\d+))+)\|([^{}|]*)\}\}/;
 const ANCHOR = /\s*<!--\s*([a-z0-9-]+)\s*-->\s*$/;
 
 class BuildError extends Error {}
@@ -122,6 +123,9 @@ async function renderLesson(file) {
   const h1 = tokens.findIndex((t) => t.type === 'heading_open' && t.tag === 'h1');
   if (h1 >= 0) lesson.title = tokens[h1 + 1].content;
   const html = md.renderer.render(tokens, md.options, {});
+  // A quote the extension did not recognise would reach the learner as raw text.
+  const stray = /\{\{[^}]*\}\}/.exec(html.replace(/<code>[\s\S]*?<\/code>/g, ''));
+  if (stray) throw new BuildError(`${lesson.source}: "${stray[0]}" is not a quote of the form {{id.path|as quoted}}`);
   for (const { ref } of lesson.numbers) {
     const id = ref.split('.')[0];
     if (!Object.hasOwn(lesson.sims, id) && !Object.hasOwn(lesson.memories, id)) throw new BuildError(`${lesson.source}: {{${ref}|..}} names no sim or memory fence "${id}"`);

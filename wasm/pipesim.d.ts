@@ -325,7 +325,7 @@ export interface Catalogue {
     models: { name: string; label: string; layers: number; hidden: number; heads: number; routedExperts: number }[];
     zeroStages: number[];
     recompute: ('none' | 'selective' | 'full')[];
-    defaults: { recipe: string; zero: number; gpuMemoryGb: number; seqLength: number; microBatchSize: number; recompute: 'none' | 'selective' | 'full' };
+    defaults: { recipe: string; zero: number; gpuMemoryGb: number; tp: number; pp: number; ep: number; dp: number; seqLength: number; microBatchSize: number; recompute: 'none' | 'selective' | 'full' };
     limits: { maxTensorParallel: number; maxDataParallel: number; maxExpertParallel: number; maxSeqLength: number;
       maxMicroBatchSize: number; maxZeroStage: number; maxSides: number };
   };

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseFigureSpec } from '../../web/js/lib/figure-spec.js';
-import { parseParams, serializeState, paramsFrom, configOf, createStore, DEFAULT_STATE, DEFAULT_COMM, PARAMS, EMBED_PARAMS, MAX_CUSTOM_URL_CHARS } from '../../web/js/state.js';
+import { parseParams, serializeState, paramsFrom, configOf, createStore, defaultMemoryModel, DEFAULT_STATE, DEFAULT_COMM, PARAMS, EMBED_PARAMS, MAX_CUSTOM_URL_CHARS } from '../../web/js/state.js';
 import CATALOGUE from '../../web/generated/catalogue.js';
 
 test('every state field survives serialize -> parse', () => {
@@ -137,7 +137,8 @@ test('each entry round-trips a value other than its default, alone in the addres
   for (const entry of PARAMS) {
     const value = sample[entry.type](entry);
     const state = structuredClone({ ...DEFAULT_STATE, costs: { ...DEFAULT_STATE.costs }, plan: {} });
-    if (entry.group) state.costs.comm = { ...DEFAULT_COMM };
+    if (entry.group === 'comm') state.costs.comm = { ...DEFAULT_COMM };
+    if (entry.group === 'memory') state.memoryModel = defaultMemoryModel();
     let node = state;
     for (const name of entry.path.slice(0, -1)) node = node[name];
     node[entry.path.at(-1)] = value;

@@ -26,8 +26,8 @@ export function assumptionText(topic, a, t) {
     }
     case 'sharding':
       if (a.zero === 0) return t('mem.a.sharding0');
-      return t('mem.a.sharding', { zero: a.zero, what: t(`mem.shards.${a.zero}`), dp: a.dp })
-        + (a.routed ? t('mem.a.shardingExperts', { expertDp: a.expertDp }) : '');
+      return `${t('mem.a.sharding', { zero: a.zero, what: t(`mem.shards.${a.zero}`), dp: a.dp })
+        + (a.routed ? t('mem.a.shardingExperts', { expertDp: a.expertDp }) : '')}${t('mem.a.end')}`;
     case 'layout':
       return t('mem.a.layout', { tp: a.tp, pp: a.pp, dp: a.dp, gpus: grouped(a.gpus) })
         + (a.policy === 'gpus' ? t('mem.a.layoutFromGpus') : '')
@@ -55,9 +55,11 @@ export function assumptionsList(assumptions, t, topics = MEMORY_TOPICS) {
   for (const topic of topics) {
     const a = assumptions?.[topic];
     if (!a) continue;
+    const text = assumptionText(topic, a, t);
     items.push(
       h('dt', { text: t(`mem.topic.${topic}`) }),
-      h('dd', {}, [h('span', { text: assumptionText(topic, a, t) }), ' ', h('span', { class: 'dpl-assumption-source', text: t('mem.source', { source: a.source }) })]),
+      // Each line a sentence before its source.
+      h('dd', {}, [h('span', { text: /[.।]$/.test(text) ? text : `${text}${t('mem.a.end')}` }), ' ', h('span', { class: 'dpl-assumption-source', text: t('mem.source', { source: a.source }) })]),
     );
   }
   return h('dl', { class: 'dpl-assumptions' }, items);

@@ -60,10 +60,10 @@ export function createParamsCalculator({ t, sim, presets }) {
 
   function fill(preset) {
     const r = preset.request;
-    inputs.pp.value = r.pp ?? 8;
-    inputs.tp.value = r.tp ?? 1;
-    inputs.ep.value = r.ep ?? 1;
-    inputs.dp.value = r.dp ?? 1;
+    inputs.pp.value = r.pp;
+    inputs.tp.value = r.tp ?? MEMORY.defaults.tp;
+    inputs.ep.value = r.ep ?? MEMORY.defaults.ep;
+    inputs.dp.value = r.dp ?? MEMORY.defaults.dp;
     inputs.gpuMemoryGb.value = r.gpuMemoryGb ?? MEMORY.defaults.gpuMemoryGb;
     inputs.recipe.value = r.recipe ?? MEMORY.defaults.recipe;
     inputs.zero.value = String(r.zero ?? MEMORY.defaults.zero);

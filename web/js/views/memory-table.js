@@ -4,7 +4,7 @@
 // each with its source, or what sets the sides apart when the request counts them differently.
 // mount(el, {sim, t, request}) -> {update({t}), destroy()}
 import { h, clear } from '../ui/dom.js';
-import { assumptionsList, assumptionText } from '../ui/memory-assumptions.js';
+import { assumptionText } from '../ui/memory-assumptions.js';
 import { formatPercent } from '../lib/format.js';
 import { errorText } from '../lib/error-text.js';
 
@@ -18,7 +18,7 @@ function layoutCell(side, t) {
 
 function table(result, t) {
   const sides = result.sides ?? [result];
-  const head = ['mem.table.side', 'mem.table.params', 'mem.table.routed', 'mem.table.copy', 'mem.table.extra', 'mem.table.total'];
+  const head = ['mem.table.side', 'mem.table.params', 'mem.table.routed', 'mem.table.extra', 'mem.table.total'];
   return h('table', { class: 'dpl-table dpl-memory-table' }, [
     h('caption', { text: t('mem.table.caption', { schedule: sides[0].assumptions.copies.title }) }),
     h('thead', {}, [h('tr', {}, head.map((k) => h('th', { scope: 'col', text: t(k) })))]),
@@ -26,30 +26,42 @@ function table(result, t) {
       h('th', { scope: 'row' }, [h('span', { text: side.model.label }), h('span', { class: 'dpl-memory-layout', text: layoutCell(side, t) })]),
       h('td', { text: billions(side.perCopy.params) }),
       h('td', { text: `${formatPercent(side.perCopy.routedShare.params, 0)}; ${formatPercent(side.perCopy.routedShare.bytes, 0)}` }),
-      h('td', { text: gb(side.perCopy.bytes.total, t) }),
       h('td', { text: gb(side.extraCopyBytes, t) }),
       h('td', { text: gb(side.perGpu.bytes.total, t) }),
     ]))),
   ]);
 }
 
-/** What the sides share, said once, or what sets them apart; then each side's model with its source. */
+/**
+ * What the sides share, said once without any side's numbers (each side's DP and P are its own),
+ * or what sets them apart; then each side's model and layout with its source.
+ */
 function assumptions(result, t) {
   const sides = result.sides ?? [result];
   const same = result.accounting ? result.accounting.same : true;
-  const shared = h('div', { class: 'dpl-memory-assumptions' }, [
-    h('p', { text: same ? t('mem.table.same') : t('mem.table.apart', { text: result.accounting.text }) }),
-    assumptionsList(sides[0].assumptions, t, same ? ['recipe', 'sharding', 'copies'] : []),
-  ]);
-  const perSide = h('dl', { class: 'dpl-assumptions' }, sides.flatMap((side) => [
+  const a = sides[0].assumptions;
+  const shared = [];
+  if (same) {
+    const sharding = a.sharding.zero === 0 ? t('mem.a.sharding0') : t('mem.a.shardingShared', { zero: a.sharding.zero, what: t(`mem.shards.${a.sharding.zero}`) });
+    const copies = t('mem.a.copiesShared', { title: a.copies.title, copies: a.copies.paramCopies });
+    const policy = a.layout.policy === 'gpus' ? t('mem.a.policyGpus', { gpus: a.layout.gpus.toLocaleString('en-US') }) : t('mem.a.policyGiven');
+    for (const [topic, text, source] of [['recipe', assumptionText('recipe', a.recipe, t), a.recipe.source],
+      ['sharding', sharding, a.sharding.source], ['copies', copies, a.copies.source], ['layout', policy, a.layout.source]]) {
+      shared.push(h('dt', { text: t(`mem.topic.${topic}`) }),
+        h('dd', {}, [h('span', { text }), ' ', h('span', { class: 'dpl-assumption-source', text: t('mem.source', { source }) })]));
+    }
+  }
+  const perSide = sides.flatMap((side) => [
     h('dt', { text: side.model.label }),
     h('dd', {}, [
       h('span', { text: `${assumptionText('model', side.assumptions.model, t)}; ${assumptionText('layout', side.assumptions.layout, t)}` }),
       ' ', h('span', { class: 'dpl-assumption-source', text: t('mem.source', { source: side.assumptions.model.source }) }),
     ]),
-  ]));
-  shared.append(perSide);
-  return shared;
+  ]);
+  return h('div', { class: 'dpl-memory-assumptions' }, [
+    h('p', { text: same ? t('mem.table.same') : t('mem.table.apart', { text: result.accounting.text }) }),
+    h('dl', { class: 'dpl-assumptions' }, [...shared, ...perSide]),
+  ]);
 }
 
 export function mount(el, { sim, t: initialT, request }) {
@@ -57,7 +69,7 @@ export function mount(el, { sim, t: initialT, request }) {
   let result = null;
   let failure = null;
   let alive = true;
-  const root = h('div', { class: 'dpl-memory', 'aria-live': 'polite' });
+  const root = h('div', { class: 'dpl dpl-memory', 'aria-live': 'polite' });
   el.append(root);
 
   function render() {

@@ -59,7 +59,9 @@ export function mount(element, deps) {
   const viewBar = buildViewBar(t, overview.element);
   const tooltip = h('div', { class: 'dpl-tooltip', role: 'tooltip', id: `${prefix}-tip`, hidden: true });
   const status = h('p', { class: 'dpl-status', 'aria-live': 'polite' });
-  const body = h('div', { class: 'dpl-timeline-body' }, [legendSlot, scroll, viewBar.bar, tables, transport.bar, transport.streamsHint, help, status]);
+  // Under the lanes: what a memory lane in GB assumes (core's memory model), when a run has one.
+  const memoryNote = h('div', { class: 'dpl-memory-note' });
+  const body = h('div', { class: 'dpl-timeline-body' }, [legendSlot, scroll, memoryNote, viewBar.bar, tables, transport.bar, transport.streamsHint, help, status]);
   root.append(defs, body, tooltip);
   element.append(root);
 
@@ -103,6 +105,7 @@ export function mount(element, deps) {
   function showMessage(node) {
     scroll.style.minHeight = '';
     clear(legendSlot);
+    clear(memoryNote);
     clear(scroll).append(node);
     scroll.classList.add('is-message');
     scroll.hidden = false;
@@ -137,8 +140,9 @@ export function mount(element, deps) {
     clear(legendSlot).append(buildLegend(lanes, prefix, t, { streams, memory: memoryWanted }));
     // What the GB numbers assume, each with its source (core's memory model, the first run's:
     // a compared run is counted the same way, from the same memoryModel).
-    const memory = lanes.find((l) => l.result.memory)?.result.memory;
-    if (memory) legendSlot.append(h('p', { class: 'dpl-legend-note', text: t('tl.memoryAssumptions') }), assumptionsList(memory.assumptions, t));
+    const memory = memoryWanted ? lanes.find((l) => l.result.memory)?.result.memory : null;
+    clear(memoryNote);
+    if (memory) memoryNote.append(h('p', { class: 'dpl-legend-note', text: t('tl.memoryAssumptions') }), assumptionsList(memory.assumptions, t));
     clear(tables); // built on first use: thousands of rows are wasted work if never shown
     transport.bar.hidden = false;
     viewBar.bar.hidden = false;
