@@ -23,6 +23,7 @@
 #include "pipesim/custom_schedule.h"
 #include "pipesim/engine.h"
 #include "pipesim/exercises.h"
+#include "pipesim/memory.h"
 #include "pipesim/json.h"
 #include "pipesim/layer_split.h"
 #include "pipesim/lesson_report.h"
@@ -219,6 +220,11 @@ val params_json(const std::string& request_json) {
   });
 }
 
+// The memory model: `pipesim memory --input - --format json`, a single request or a comparison.
+val memory_json_api(const std::string& request_json) {
+  return guarded([&] { return ok_envelope(unwrap(memory_json(unwrap(parse_json(request_json)))).dump()); });
+}
+
 val trace_grid_json(const std::string& request_json) {
   return guarded([&] {
     return ok_envelope(trace_grid_to_json(unwrap(trace_request(unwrap(parse_json(request_json))))).dump());
@@ -277,6 +283,7 @@ EMSCRIPTEN_BINDINGS(pipesim) {
   emscripten::function("lessonReport", &lesson_report_json);
   emscripten::function("recover", &recover_json);
   emscripten::function("params", &params_json);
+  emscripten::function("memory", &memory_json_api);
   emscripten::function("traceGrid", &trace_grid_json);
   emscripten::function("overlapPair", &overlap_pair_json);
   emscripten::function("layerSplit", &layer_split_json);

@@ -133,8 +133,11 @@ export interface SimConfig {
   timing?: 'dependency' | 'runtime';
   /** Model chunks per rank, only for schedules whose catalogue entry has `chunks`; 0 or absent: its default. */
   chunks?: number;
-  /** The whole model's parameters, in (0, 1e16]: `trainingState` then gives bytes per GPU too. */
-  modelParams?: number;
+  /**
+   * A model whose memory the result counts in bytes (`memory` in the result): a memory request
+   * without layout.pp, gpus, schedule, microbatches or chunks, which are this config's.
+   */
+  memoryModel?: MemoryModelSpec;
 }
 
 /**
@@ -224,12 +227,8 @@ export interface SimResult {
   maxPeakActivations: number;
   /** Max over ranks of peakActivationMemory: what compares across schedules. */
   maxPeakActivationMemory: number;
-  /**
-   * Training state (weights, gradients, Adam state) per GPU: `perGpu` in units of one rank's share
-   * of the model (= paramCopies); with config.modelParams, the parameters and bytes (16 per
-   * parameter, optimizer state not sharded) one GPU holds, else null.
-   */
-  trainingState: { perGpu: number; modelParams: number | null; paramsPerGpu: number | null; bytesPerGpu: number | null };
+  /** With config.memoryModel only: the memory model at this run's peak (docs/schema.md "Memory"). */
+  memory?: MemoryResult;
   /** Per-stage costs, only when the request gave them. */
   stageCosts?: StageCost[];
   /**
@@ -370,6 +369,18 @@ export interface Catalogue {
   trace: { commPattern: string; maxCommPatternBytes: number; maxCommPatternParts: number; maxAnnotationDepth: number };
   /** The layer split's model presets (layerSplit()), module costs in transformer layers. */
   layerSplit: { presets: LayerSplitModel[] };
+  /** The memory model's choices: recipes (each with its source), presets, ZeRO stages, defaults, limits. */
+  memory: {
+    recipes: { id: string; label: string; source: string; reading: string; weightBytes: number; gradientBytes: number;
+      masterBytes: number; optimizerBytes: number; weightFormat: string; gradientFormat: string; masterFormat: string;
+      optimizerFormat: string }[];
+    models: { name: string; label: string; layers: number; hidden: number; heads: number; routedExperts: number }[];
+    zeroStages: number[];
+    recompute: ('none' | 'selective' | 'full')[];
+    defaults: { recipe: string; zero: number; gpuMemoryGb: number; tp: number; pp: number; ep: number; dp: number; seqLength: number; microBatchSize: number; recompute: 'none' | 'selective' | 'full' };
+    limits: { maxTensorParallel: number; maxDataParallel: number; maxExpertParallel: number; maxSeqLength: number;
+      maxMicroBatchSize: number; maxZeroStage: number; maxSides: number };
+  };
 }
 
 /** A model as the layer split sees it. */
@@ -464,15 +475,18 @@ export interface RecoverResult extends Required<Omit<RecoverRequest, 'trainingTo
   definition: string;
 }
 
-/** params(): a preset or custom model, pipeline depth and expert parallelism. */
+/** params(): a preset or custom model and the accounting every schedule's row shares. */
 export interface ParamsRequest {
   model: 'llama3-70b' | 'deepseek-v3' | 'custom';
   custom?: Record<string, number | boolean>;
   pp: number;
+  tp?: number;
   ep?: number;
   dp?: number;
-  bytesPerParam?: number;
-  optimizer?: boolean;
+  /** One of catalogue().memory.recipes' ids; default mixed-adam. */
+  recipe?: string;
+  /** ZeRO stage 0..3; default 0. */
+  zero?: number;
   gpuMemoryGb?: number;
 }
 export interface ScheduleFootprint {
@@ -481,7 +495,10 @@ export interface ScheduleFootprint {
   paramCopies: number;
   paramsPerGpu: number;
   weightBytesPerGpu: number;
+  gradientBytesPerGpu: number;
+  masterBytesPerGpu: number;
   optimizerBytesPerGpu: number;
+  /** All four kinds of model state. */
   bytesPerGpu: number;
   shareOfGpuMemory: number;
 }
@@ -492,10 +509,72 @@ export interface ParamsResult {
   nonRoutedParams: number;
   breakdown: { part: string; params: number; formula: string }[];
   excluded: { part: string; params: number; formula: string }[];
-  pp: number; ep: number; dp: number; bytesPerParam: number; optimizer: boolean; gpuMemoryGb: number;
+  pp: number; tp: number; ep: number; dp: number; recipe: string; zero: number; gpuMemoryGb: number;
   /** Every schedule of the catalogue, in its order. */
   schedules: Record<string, ScheduleFootprint>;
   dualpipeOverhead: { paramsPerGpu: number; bytesPerGpu: number; shareOfModel: number; shareOfGpuMemory: number };
+  /** What every row assumes (a memory result's assumptions without `copies`). */
+  assumptions: Omit<MemoryAssumptions, 'copies'>;
+}
+
+/** The model part of a memory request: a preset, a custom model, or a bare parameter count. */
+export interface MemoryModelSpec {
+  model?: 'llama3-70b' | 'deepseek-v3' | 'custom';
+  custom?: Record<string, number | boolean>;
+  /** A bare parameter count instead of `model`; with `shape` for activations. */
+  params?: number;
+  routedParams?: number;
+  shape?: { layers: number; hidden: number; heads: number };
+  /** One of catalogue().memory.recipes' ids; default mixed-adam. */
+  recipe?: string;
+  /** ZeRO stage 0..3 over the data-parallel group; default 0. */
+  zero?: number;
+  layout?: { tp?: number; ep?: number; dp?: number; sequenceParallel?: boolean };
+  activations?: { seqLength: number; microBatchSize?: number; recompute?: 'none' | 'selective' | 'full' };
+  gpuMemoryGb?: number;
+}
+/** memory(): what one GPU holds (docs/schema.md "Memory"). */
+export interface MemoryRequest extends Omit<MemoryModelSpec, 'layout'> {
+  /** gpus: DP = gpus / (tp x pp) when dp is absent, else it must equal tp x pp x dp. */
+  layout?: { tp?: number; pp?: number; ep?: number; dp?: number; gpus?: number; sequenceParallel?: boolean };
+  schedule?: string;
+  microbatches?: number;
+  chunks?: number;
+}
+/** Several sides under one accounting: the shared fields, each side's laid over them. */
+export interface MemoryComparisonRequest extends MemoryRequest {
+  sides: MemoryRequest[];
+}
+export interface StateBytes { weights: number; gradients: number; masterWeights: number; optimizerStates: number; total: number }
+/** One assumption: its values, in words (English) and its source. */
+export type MemoryAssumption = Record<string, string | number | boolean> & { text: string; source: string };
+export interface MemoryAssumptions {
+  model: MemoryAssumption; recipe: MemoryAssumption; sharding: MemoryAssumption;
+  layout: MemoryAssumption; copies: MemoryAssumption; activations?: MemoryAssumption;
+}
+export interface MemoryResult {
+  model: { name: string; label: string; params: number; routedParams: number };
+  recipe: string;
+  zero: number;
+  schedule: string;
+  stages: number;
+  stagesPerRank: number;
+  paramCopies: number;
+  /** One copy's parameters and model states on this GPU; routedShare: the experts' share of each. */
+  perCopy: { params: number; nonRoutedParams: number; routedParams: number; bytes: StateBytes; routedShare: { params: number; bytes: number } };
+  /** All copies. */
+  perGpu: { params: number; nonRoutedParams: number; routedParams: number; bytes: StateBytes };
+  /** The model states of the copies beyond the first. */
+  extraCopyBytes: number;
+  activations: { formula: string; bytesPerLayer: number; layersPerUnit: number; bytesPerUnit: number; microbatches: number; peakUnits: number; peakBytes: number } | null;
+  totalBytes: number;
+  gpuMemoryGb: number;
+  shareOfGpuMemory: number;
+  assumptions: MemoryAssumptions;
+}
+export interface MemoryComparison {
+  sides: MemoryResult[];
+  accounting: { same: boolean; sameRecipe: boolean; sameSharding: boolean; sameLayoutPolicy: boolean; text: string };
 }
 
 /** traceGrid(): the rank x time-slot grid of a simulation whose op times fall on slots. */
@@ -653,8 +732,14 @@ export interface Pipesim {
   lessonReport(costs?: Costs): Record<string, unknown>;
   /** Same as `pipesim recover --format json`. Throws SimError with paths such as `/costs/forward`. */
   recover(request: RecoverRequest): RecoverResult;
-  /** Same as `pipesim params --format json`: the model's parameter breakdown and per-GPU weights. */
+  /** Same as `pipesim params --format json`: the model's breakdown and every schedule's footprint. */
   params(request: ParamsRequest): ParamsResult;
+  /**
+   * Same as `pipesim memory --input - --format json`: what one GPU holds, with its assumptions; a
+   * request with `sides` is a comparison under one accounting.
+   */
+  memory(request: MemoryRequest): MemoryResult;
+  memory(request: MemoryComparisonRequest): MemoryComparison;
   /** Same as `pipesim trace --format json`. Errors of the config carry paths under `/config`. */
   traceGrid(request: TraceRequest): TraceGrid;
   /** Same as `pipesim overlap --format json`; `costs.comm` is required. Error paths read `/costs/...`. */

@@ -31,6 +31,7 @@ export const METHODS = Object.freeze({
   lessonReport: Object.freeze({ arg: 'costs' }),
   recover: Object.freeze({ arg: 'request', memo: true }),
   params: Object.freeze({ arg: 'request', memo: true }),
+  memory: Object.freeze({ arg: 'request', memo: true }),
   traceGrid: Object.freeze({ arg: 'request', memo: true }),
   overlapPair: Object.freeze({ arg: 'costs', memo: true }),
   layerSplit: Object.freeze({ arg: 'request', memo: true }),

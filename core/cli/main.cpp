@@ -10,6 +10,7 @@
 #include "args.h"
 #include "cli_errors.h"
 #include "exercise_commands.h"
+#include "memory_commands.h"
 #include "plan_commands.h"
 #include "split_command.h"
 #include "pipesim/boundary.h"
@@ -38,7 +39,8 @@ commands:
              and receives DeepSeek's step() posts and waits for in batches)
              (chrome: a trace-event file for Perfetto or chrome://tracing)
              [--memory peak|steps]  (steps: each rank's activations over time, JSON activationSteps)
-             [--model-params N]  (the model's parameters: training state per GPU in bytes too)
+             [--model NAME | --params N, with pipesim memory's flags but --pp, --gpus,
+             --schedule, --microbatches, --chunks]  (memory per GPU in bytes too: JSON memory)
              --input FILE|-   read {schedule, ranks, microbatches, costs} as JSON instead, or a
                               hand-written schedule {"schedule":"custom","stages","directions",
                               "microbatches","rankOps":[["F0.0@0","B0.0@0",...],...]}, or a
@@ -94,8 +96,8 @@ SimConfig config_from_flags(const Args& args) {
     throw Failure{make_error(Rule::FieldOneOf, "/timing",
                              {{"field", "timing"}, {"allowed", "dependency, runtime"}, {"got", timing}})};
   config.timing = timing == timing_name(Timing::Runtime) ? Timing::Runtime : Timing::Dependency;
-  if (args.has("model-params"))
-    config.model_params = unwrap(args.get_number("model-params", "modelParams", 0));
+  if (auto memory = memory_model_from_flags(args))
+    config.memory_model = std::make_shared<const MemoryRequest>(unwrap(memory_request_from_json(*memory, true)));
   unwrap(apply_stage_flags(args, config));  // --layer-split (--stage-costs came with the costs)
   return config;
 }
@@ -113,9 +115,11 @@ void print_result(const SimResult& result, const std::string& format) {
 }
 
 int cmd_simulate(const std::vector<std::string>& argv) {
-  const Args args = unwrap(Args::parse(
-      argv, with_costs({"schedule", "ranks", "microbatches", "chunks", "format", "input", "timing",
-                        "memory", "model-params", "stage-costs", "layer-split"})));
+  std::vector<std::string> flags = with_costs(
+      {"schedule", "ranks", "microbatches", "chunks", "format", "input", "timing", "memory",
+       "stage-costs", "layer-split"});
+  flags.insert(flags.end(), memory_model_flags().begin(), memory_model_flags().end());
+  const Args args = unwrap(Args::parse(argv, flags));
   const std::string format = unwrap(args.format({"text", "json", "chrome"}));
   // --memory steps: each rank's activations over time as well (JSON: activationSteps).
   SimOptions options;
@@ -124,9 +128,8 @@ int cmd_simulate(const std::vector<std::string>& argv) {
     throw Failure{cli_error(CliRule::FlagChoice,
                             {{"flag", "memory"}, {"allowed", "peak|steps"}, {"got", memory}})};
   options.activation_steps = memory == "steps";
-  const std::vector<std::string> config_flags = {"schedule", "ranks",        "microbatches",
-                                                 "chunks",   "timing",       "model-params",
-                                                 "layer-split"};
+  std::vector<std::string> config_flags = {"schedule", "ranks", "microbatches", "chunks", "timing", "layer-split"};
+  config_flags.insert(config_flags.end(), memory_model_flags().begin(), memory_model_flags().end());
   if (args.has("input")) {
     const std::string text = unwrap(args.read_input());
     if (looks_like_csv(text)) {  // a CSV carries only the op order: the costs come from flags
@@ -226,9 +229,9 @@ int run(std::vector<std::string> all) {
   // --output applies to every command, so it is taken out before the command reads its flags.
   if (auto output = unwrap(take_flag(all, "output"))) set_output_file(*output);
   if (all.empty() || all[0] == "help" || all[0] == "--help" || all[0] == "-h") {
-    std::cout << kUsage << "\nexercise calculators:\n" << kExerciseUsage << "\nplanner and overlap:\n"
-              << kPlanUsage << "\nprofiler traces:\n" << kTraceImportUsage
-              << "\nper-stage costs:\n" << kSplitUsage;
+    std::cout << kUsage << "\nexercise calculators:\n" << kExerciseUsage << "\nmemory model:\n"
+              << kMemoryUsage << "\nplanner and overlap:\n" << kPlanUsage << "\nprofiler traces:\n"
+              << kTraceImportUsage << "\nper-stage costs:\n" << kSplitUsage;
     return 0;
   }
   const std::string command = all[0];
@@ -239,6 +242,10 @@ int run(std::vector<std::string> all) {
   if (command == "lesson") return cmd_lesson(rest);
   if (command == "schedules") return cmd_schedules(rest);
   if (command == "catalogue") return cmd_catalogue(rest);
+  if (is_memory_command(command)) {
+    std::cout << unwrap(run_memory_command(rest));
+    return 0;
+  }
   if (is_plan_command(command)) {
     std::cout << unwrap(run_plan_command(command, rest));
     return 0;

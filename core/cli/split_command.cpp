@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "cli_errors.h"
+#include "pipesim/boundary.h"
 #include "pipesim/layer_split.h"
 #include "pipesim/schedule.h"
 #include "text_format.h"

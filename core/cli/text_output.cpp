@@ -5,7 +5,7 @@
 #include <string>
 
 #include "pipesim/comm.h"
-#include "pipesim/exercises.h"
+#include "memory_commands.h"
 #include "pipesim/formulas.h"
 #include "text_format.h"
 
@@ -52,10 +52,10 @@ void print_simulation_text(const SimResult& r, std::ostream& out) {
         << "\n";
   out << "stages/rank  " << r.stages_per_rank << "   parameter copies " << r.param_copies
       << "   peak activations " << r.max_peak_activations << "\n";
-  if (const TrainingState state = training_state(r); state.bytes_per_gpu)
-    out << "training state per GPU " << shortest(*state.params_per_gpu) << " params, "
-        << shortest(*state.bytes_per_gpu / 1e9) << " GB (" << shortest(state.per_gpu)
-        << " rank shares of weights, gradients and Adam state)\n";
+  if (r.config.memory_model) {  // the memory model (pipesim/memory.h) at this run's peak
+    out << "\n";
+    print_memory_text(memory_of(memory_request_for(r.config), r.max_peak_activation_memory), out);
+  }
   out << "\n";
   out << "rank      busy      idle  peak  ops\n";
   for (const RankStats& s : r.per_rank) {

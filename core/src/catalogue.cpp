@@ -6,6 +6,7 @@
 #include "pipesim/exercises.h"
 #include "pipesim/layer_split.h"
 #include "pipesim/formulas.h"
+#include "pipesim/memory.h"
 #include "pipesim/plan_texts.h"
 #include "pipesim/rules.h"
 #include "pipesim/sweep.h"
@@ -101,6 +102,54 @@ Json rules_json() {
   return rules;
 }
 
+// The memory model's choices (pipesim/memory.h): its recipes with their sources, the ZeRO stages,
+// recomputation, model presets, defaults and limits, so the page offers exactly these.
+Json memory_json_catalogue() {
+  Json recipes = Json::array();
+  for (const PrecisionRecipe& r : precision_recipes())
+    recipes.push_back(Json{{"id", r.id},
+                           {"label", r.label},
+                           {"source", r.source},
+                           {"reading", r.reading},
+                           {"weightBytes", r.weight_bytes},
+                           {"gradientBytes", r.gradient_bytes},
+                           {"masterBytes", r.master_bytes},
+                           {"optimizerBytes", r.optimizer_bytes},
+                           {"weightFormat", r.weight_format},
+                           {"gradientFormat", r.gradient_format},
+                           {"masterFormat", r.master_format},
+                           {"optimizerFormat", r.optimizer_format}});
+  Json models = Json::array();
+  for (const ModelConfig& m : model_presets()) {
+    models.push_back(Json{{"name", m.name}, {"label", m.label}, {"layers", m.layers},
+                          {"hidden", m.hidden}, {"heads", m.heads}, {"routedExperts", m.routed_experts}});
+  }
+  const MemoryRequest defaults;
+  const ActivationSpec activation_defaults;
+  return Json{{"recipes", std::move(recipes)},
+              {"models", std::move(models)},
+              {"zeroStages", Json::array({0, 1, 2, 3})},
+              {"recompute", Json::array({recompute_name(Recompute::None), recompute_name(Recompute::Selective),
+                                         recompute_name(Recompute::Full)})},
+              {"defaults", {{"recipe", defaults.recipe},
+                            {"zero", defaults.zero},
+                            {"gpuMemoryGb", defaults.gpu_memory_gb},
+                            {"tp", defaults.layout.tp},
+                            {"pp", defaults.layout.pp},
+                            {"ep", defaults.layout.ep},
+                            {"dp", defaults.layout.dp},
+                            {"seqLength", activation_defaults.seq_length},
+                            {"microBatchSize", activation_defaults.micro_batch_size},
+                            {"recompute", recompute_name(activation_defaults.recompute)}}},
+              {"limits", {{"maxTensorParallel", kMaxTensorParallel},
+                          {"maxDataParallel", kMaxDataParallel},
+                          {"maxExpertParallel", kMaxExpertParallel},
+                          {"maxSeqLength", kMaxSeqLength},
+                          {"maxMicroBatchSize", kMaxMicroBatchSize},
+                          {"maxZeroStage", kMaxZeroStage},
+                          {"maxSides", kMaxMemorySides}}}};
+}
+
 Json plan_texts_json() {
   Json texts = Json::array();
   for (const PlanTextInfo& t : list_plan_texts())
@@ -167,7 +216,8 @@ Json catalogue_to_json() {
                 {"maxCommPatternParts", kMaxCommPatternParts},
                 {"maxAnnotationDepth", kMaxAnnotationDepth}}},
               {"planTexts", plan_texts_json()},
-              {"layerSplit", layer_split_json()}};
+              {"layerSplit", layer_split_json()},
+              {"memory", memory_json_catalogue()}};
 }
 
 }  // namespace pipesim

@@ -6,7 +6,7 @@
 
 #include "fields.h"
 #include "overlap/comm_json.h"
-#include "pipesim/exercises.h"
+#include "pipesim/memory.h"
 #include "pipesim/formulas.h"
 #include "pipesim/rules.h"
 
@@ -62,9 +62,9 @@ Json stage_costs_to_json(const std::vector<StageCost>& stages) {
 }
 
 Result<SimConfig> config_from_json(const Json& json) {
-  auto fields = detail::FieldReader::open(json, "", "config",
-                                          {"schedule", "ranks", "microbatches", "costs", "stageCosts",
-                                           "chunks", "timing", "modelParams"});
+  auto fields =
+      detail::FieldReader::open(json, "", "config", {"schedule", "ranks", "microbatches", "costs", "stageCosts",
+                                                     "chunks", "timing", "memoryModel"});
   if (!fields.ok()) return fields.error();
   const detail::FieldReader& f = fields.value();
   if (Status st = f.require({"schedule", "ranks", "microbatches"}); !st.ok()) return st.error();
@@ -90,10 +90,10 @@ Result<SimConfig> config_from_json(const Json& json) {
                         {{"field", "timing"}, {"allowed", "dependency, runtime"}, {"got", timing}});
     config.timing = timing == timing_name(Timing::Runtime) ? Timing::Runtime : Timing::Dependency;
   }
-  if (f.has("modelParams")) {
-    double params = 0;
-    if (Status st = f.read("modelParams", params); !st.ok()) return st.error();
-    config.model_params = params;
+  if (f.has("memoryModel")) {
+    auto memory = memory_request_from_json(f.at("memoryModel"), true);
+    if (!memory.ok()) return detail::with_path_prefix(memory.error(), "/memoryModel");
+    config.memory_model = std::make_shared<const MemoryRequest>(std::move(memory.value()));
   }
   if (Status st = validate(config); !st.ok()) return st.error();
   return config;
@@ -177,12 +177,9 @@ Json result_to_json(const SimResult& r, bool with_timeline) {
   j["paramCopies"] = r.param_copies;
   j["maxPeakActivations"] = r.max_peak_activations;
   j["maxPeakActivationMemory"] = r.max_peak_activation_memory;
-  const TrainingState state = training_state(r);
-  const auto or_null = [](const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); };
-  j["trainingState"] = Json{{"perGpu", state.per_gpu},
-                            {"modelParams", or_null(r.config.model_params)},
-                            {"paramsPerGpu", or_null(state.params_per_gpu)},
-                            {"bytesPerGpu", or_null(state.bytes_per_gpu)}};
+  // Only with a memory model, so other results keep their bytes.
+  if (r.config.memory_model)
+    j["memory"] = memory_result_to_json(memory_of(memory_request_for(r.config), r.max_peak_activation_memory));
   if (r.comm) j["comm"] = detail::comm_result_to_json(r);
   // Under communication the table's F, B and F&B are the ops' real lengths (effective_costs).
   const ReferenceBubble ref =

@@ -7,6 +7,7 @@
 #include "fields.h"
 #include "pipesim/comm.h"
 #include "pipesim/config.h"
+#include "pipesim/memory.h"
 #include "pipesim/rules.h"
 #include "pipesim/stage_costs.h"
 #include "schedules/registry.h"
@@ -52,11 +53,10 @@ Status validate_config(const SimConfig& config, bool costs_checked) {
           config.costs, config.ranks * effective_chunks(info, config) / info.layout.directions);
       !st.ok())
     return st;
-  if (config.model_params)
-    if (Status st = detail::positive_number(*config.model_params, kMaxModelParams, "modelParams",
-                                            "/modelParams");
-        !st.ok())
-      return st;
+  // The schedule's shape is checked above, so an error here is the memory model's own.
+  if (config.memory_model)
+    if (Status st = validate_memory(memory_request_for(config)); !st.ok())
+      return detail::with_path_prefix(st.error(), "/memoryModel");
   if (config.timing == Timing::Runtime) {
     if (!info.runtime_timing)
       return make_error(Rule::TimingSchedule, "/timing",

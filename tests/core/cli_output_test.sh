@@ -28,7 +28,7 @@ commands=(
   "schedules --format json"
   "catalogue"
   "recover --ranks 8 --microbatches 16 --from 1f1b --to dualpipe"
-  "params --model deepseek-v3 --pp 16 --ep 64"
+  "params --model deepseek-v3 --pp 16 --ep 64 --dp 128"
   "trace --schedule 1f1b --ranks 4 --microbatches 8"
   "overlap --comm-ratio 1"
   "plan --input ${PIPESIM_PLAN_SPEC:-lessons/planner-presets/deepseek-v3-2048-h800.json}"

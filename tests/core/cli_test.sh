@@ -89,8 +89,18 @@ case "$json" in *'"totalParams":70553706496,'*) ;; *) echo "FAIL: params llama3-
 expect_ok "params custom" params --model custom --layers 4 --hidden 64 --intermediate 256 --vocab 100 --heads 4 --pp 2
 expect_error "params ep" 'pipesim: invalid_config: ep must divide the routed experts = 256 (got 48)' \
   params --model deepseek-v3 --pp 16 --ep 48
-expect_error "params optimizer" 'pipesim: invalid_config: optimizer must be adam|none (got sgd)' \
-  params --model llama3-70b --pp 8 --optimizer sgd
+expect_error "params recipe" 'pipesim: invalid_config: recipe must be one of mixed-adam, deepseek-v3 (got "sgd")' \
+  params --model llama3-70b --pp 8 --recipe sgd
+# The memory model: the ZeRO paper's worked example (§5, Figure 1: 7.5B parameters, K = 12, 64
+# data-parallel GPUs, stage 1: 4 x 7.5 + 12 x 7.5 / 64 = 31.4 GB), mixed-precision Adam by default.
+text=$("$cli" memory --params 7.5e9 --dp 64 --zero 1)
+case "$text" in *'model states     31.4 GB per GPU'*) ;; *) echo "FAIL: memory --params 7.5e9 --dp 64 --zero 1 does not print 31.4 GB"; failures=$((failures + 1));; esac
+json=$("$cli" memory --params 7.5e9 --dp 64 --zero 1 --format json)
+case "$json" in *'"perGpu":{"params":7500000000.0,"nonRoutedParams":7500000000.0,"routedParams":0.0,"bytes":{"weights":15000000000.0,"gradients":15000000000.0,"masterWeights":468750000.0,"optimizerStates":937500000.0,"total":31406250000.0}}'*) ;; *) echo "FAIL: memory --format json model states"; failures=$((failures + 1));; esac
+expect_error "memory ep" 'pipesim: invalid_config: ep must divide dp = 32 (got 64)' \
+  memory --model deepseek-v3 --pp 16 --ep 64 --dp 32
+expect_error "memory both" 'pipesim: invalid_config: give either model (llama3-70b, deepseek-v3, custom) or params (a parameter count), not both' \
+  memory --model llama3-70b --params 7e10
 json=$("$cli" trace --schedule dualpipe --ranks 4 --microbatches 8 --format json)
 case "$json" in *'"firstAllBusySlot":1,'*) ;; *) echo "FAIL: dualpipe 4x8 first all-busy slot is not 1"; failures=$((failures + 1));; esac
 expect_error "trace off-grid cost" 'pipesim: invalid_config: costs.overlapped must be a multiple of slotLength = 1 for a slot grid (got 2.5)' \

@@ -108,6 +108,15 @@ hostile "hex ranks list" invalid_config - sweep --schedules 1f1b --ranks 0x4,8 -
 hostile "hex recover ranks" invalid_config - recover --ranks 0x8 --microbatches 16
 hostile "newline in a recover schedule" unknown_schedule - recover --ranks 8 --microbatches 16 --to $'dual\npipe'
 hostile "largest 1f1b run plus one" too_large - simulate --schedule 1f1b --ranks 1024 --microbatches 977
+# The memory model: huge layouts and parameter counts fail fast; its schedule is simulated only for
+# activations, under the simulator's size cap.
+hostile "memory: parameters past the cap" invalid_config - memory --params 1e17
+hostile "memory: NaN parameters" invalid_config - memory --params nan
+hostile "memory: a layout of 2^31 GPUs" invalid_config - memory --params 1e9 --gpus 2147483648
+hostile "memory: activations at P = 1024" too_large - memory --params 1e9 --pp 1024 --layers 1024 --hidden 8 --heads 1 --seq-length 8
+hostile "memory: 100,000 nested sides" parse_error "$work/deep.json" memory --input -
+hostile "memory: a newline in a recipe" invalid_config - memory --params 1e9 --recipe $'mixed\nadam'
+hostile "simulate: a memory model with no model" invalid_config - simulate --schedule 1f1b --ranks 4 --microbatches 8 --zero 1
 
 # Strict numbers do not reject what JSON accepts: 8.0 is an integer, 1e0 a cost.
 out=$("$cli" simulate --schedule 1f1b --ranks 4.0 --microbatches 8 --forward 1e0 --format json 2>&1) ||

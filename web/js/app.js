@@ -13,8 +13,10 @@ import * as timelineView from './views/timeline.js';
 import * as costView from './views/cost-controls.js';
 import * as stageCostView from './views/stage-costs.js';
 import * as formView from './views/config-form.js';
+import * as memoryControls from './views/memory-controls.js';
 import * as lessonView from './views/lesson-reader.js';
 import * as lessonWidget from './views/lesson-widget.js';
+import * as memoryTable from './views/memory-table.js';
 import { gateTimeline } from './ui/stale-gate.js';
 import { explain } from './ui/field-error.js';
 import { createScrollMemory } from './ui/scroll-memory.js';
@@ -133,8 +135,9 @@ function mountRun(el, config, { streams = false, link = '' } = {}) {
   return { update, destroy: () => { view.destroy(); anchor?.remove(); } };
 }
 
-// The lesson reader mounts a timeline into each ```sim``` placeholder through this mounter; the
-// quiz, the progress panel and the exercises (lesson-activities.js) add theirs to the list.
+// The lesson reader mounts a timeline into each ```sim``` placeholder and a memory table into each
+// ```memory``` placeholder through these mounters; the quiz, the progress panel and the exercises
+// (lesson-activities.js) add theirs to the list.
 function lessonMounters() {
   activities = createActivities({
     sim, progress, mountRun, schedules: SCHEDULE_NAMES,
@@ -142,6 +145,12 @@ function lessonMounters() {
     linkFor: (id) => `#${serializeState({ ...store.get(), view: 'lesson', t: null, exercise: id })}`,
   });
   return [...activities.mounters, {
+    // A ```memory``` fence: the memory model's table, with what it assumes.
+    selector: '.memory-widget[data-request]',
+    mount(el, ctx) {
+      return memoryTable.mount(el, { sim, t: ctx.t, request: JSON.parse(el.dataset.request) });
+    },
+  }, {
     selector: '.sim-widget[data-config]',
     mount(el, ctx) {
       const view = lessonWidget.mount(el, {
@@ -165,6 +174,7 @@ function mountViews() {
     form: formView.mount($('#form-root'), { ...common, onChange }),
     costs: costView.mount($('#costs-root'), { ...common, onChange }),
     stageCosts: stageCostView.mount($('#stage-costs-root'), { ...common, onChange }),
+    memory: memoryControls.mount($('#memory-root'), { ...common, onChange }),
   };
   mountedLang = store.get().lang;
 }
@@ -259,6 +269,7 @@ function updatePanels(state) {
   views.form.update({ ...state, fieldErrors });
   views.costs.update({ costs: state.costs, config: configOf(state), fieldErrors });
   views.stageCosts.update({ view: state.view, costs: state.costs, stageCosts: state.stageCosts, config: configOf(state), fieldErrors });
+  views.memory.update({ view: state.view, memoryModel: state.memoryModel, fieldErrors });
 }
 
 function render(state) {

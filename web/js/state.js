@@ -50,6 +50,29 @@ const COMM_KEYS = {
   layers: { key: 'commLayers', aliases: ['comm-layers'] },
 };
 
+// The memory model's keys: the model first (it is what switches the memory lane to GB), then the
+// accounting, layout and activations. Choices and defaults are core's (catalogue().memory).
+const MEMORY = CATALOGUE.memory;
+const MEMORY_KEYS = [
+  { key: 'model', path: ['memoryModel', 'model'], type: 'choice', values: MEMORY.models.map((m) => m.name), default: MEMORY.models[0].name },
+  { key: 'recipe', path: ['memoryModel', 'recipe'], type: 'choice', values: MEMORY.recipes.map((r) => r.id), default: MEMORY.defaults.recipe },
+  { key: 'zero', path: ['memoryModel', 'zero'], type: 'choice', values: MEMORY.zeroStages, default: MEMORY.defaults.zero },
+  { key: 'tp', path: ['memoryModel', 'layout', 'tp'], type: 'sim', default: MEMORY.defaults.tp },
+  { key: 'dp', path: ['memoryModel', 'layout', 'dp'], type: 'sim', default: MEMORY.defaults.dp },
+  { key: 'ep', path: ['memoryModel', 'layout', 'ep'], type: 'sim', default: MEMORY.defaults.ep },
+  { key: 'sp', path: ['memoryModel', 'layout', 'sequenceParallel'], type: 'choice', values: [false, true], default: false },
+  { key: 'seq', path: ['memoryModel', 'activations', 'seqLength'], type: 'sim', default: MEMORY.defaults.seqLength },
+  { key: 'mbs', path: ['memoryModel', 'activations', 'microBatchSize'], type: 'sim', default: MEMORY.defaults.microBatchSize },
+  { key: 'recompute', path: ['memoryModel', 'activations', 'recompute'], type: 'choice', values: MEMORY.recompute, default: MEMORY.defaults.recompute },
+];
+
+/** The memory model with every key at its default (the group's object once a model is named). */
+export function defaultMemoryModel() {
+  const model = { layout: {}, activations: {} };
+  for (const entry of MEMORY_KEYS) assign(model, entry.path.slice(1), entry.default);
+  return model;
+}
+
 /**
  * The address's keys, in the order they are written. Each entry:
  *   key      the parameter's name in the address
@@ -58,8 +81,9 @@ const COMM_KEYS = {
  *   default  its value when absent (also left out of the address when equal)
  *   values   the allowed values (type 'choice')
  *   aliases  other names accepted on the way in (embeds: attributes, figure configs)
- *   group    'comm': the object holding it (costs.comm) exists only when one of its keys is given;
- *            the group's first key is always written, since it is what switches the model on
+ *   group    'comm' or 'memory': the object holding it (costs.comm, memoryModel) exists only when
+ *            one of its keys is given; the group's first key is always written, since it is what
+ *            switches the model on
  *   embed    false: not a parameter of an embedded widget
  */
 export const PARAMS = Object.freeze([
@@ -85,6 +109,9 @@ export const PARAMS = Object.freeze([
   // Per-stage costs (core's stageCosts), in the CLI's --stage-costs form
   // (lib/stage-costs-text.js); null: every stage costs the costs above.
   { key: 'stageCosts', path: ['stageCosts'], type: 'stages', default: null, aliases: ['stage-costs'] },
+  // The memory model (core's pipesim/memory.h), for the explorer's memory lane in GB: on once a
+  // model is named; its other keys take core's defaults (catalogue().memory). Not for embeds.
+  ...MEMORY_KEYS.map((entry) => ({ aliases: [], ...entry, group: 'memory', embed: false })),
   // The time cursor; null = the end of the schedule (everything drawn).
   { key: 't', path: ['t'], type: 'time', default: null },
   // The data-table view instead of the chart.
@@ -171,6 +198,8 @@ const TYPES = {
   },
 };
 
+const deepCopy = (value) => JSON.parse(JSON.stringify(value));
+
 const read = (object, path) => path.reduce((node, name) => (node == null ? undefined : node[name]), object);
 
 function assign(object, path, value) {
@@ -208,6 +237,7 @@ export function parseParams(params, base = DEFAULT_STATE) {
   // A group's object is made once one of its keys is given: the others take their defaults.
   const groupGiven = (group) => PARAMS.some((entry) => entry.group === group && given(p, entry) !== null);
   if (groupGiven('comm')) state.costs.comm = { ...DEFAULT_COMM, ...base.costs.comm };
+  if (groupGiven('memory')) state.memoryModel = deepCopy(base.memoryModel ?? defaultMemoryModel());
   for (const entry of PARAMS) {
     const text = given(p, entry);
     if (text === null) continue;
@@ -282,6 +312,8 @@ export function paramsFrom(input) {
  */
 export function configOf(state, schedule = state.schedule) {
   const config = { schedule, ranks: state.ranks, microbatches: state.microbatches, costs: { ...state.costs } };
+  // The memory model, when a model is named: the result then counts memory in bytes.
+  if (state.memoryModel) config.memoryModel = deepCopy(state.memoryModel);
   const info = CATALOGUE.schedules.find((s) => s.name === schedule);
   if (info?.chunks && state.chunks !== null && state.chunks !== undefined) config.chunks = state.chunks;
   // A timing other than the default goes only to a schedule that runs under it (timing.schedule

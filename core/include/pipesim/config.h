@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -89,6 +90,8 @@ enum class Timing {
 /// "dependency" or "runtime".
 const char* timing_name(Timing timing);
 
+struct MemoryRequest;  // pipesim/memory.h
+
 /// One simulation request. Field names match the JSON schema (docs/schema.md).
 struct SimConfig {
   std::string schedule = "1f1b";  ///< one of list_schedules()
@@ -100,9 +103,10 @@ struct SimConfig {
   /// (ScheduleInfo::chunks, e.g. interleaved-1f1b's virtual stages); 0 means the schedule's
   /// default. Other schedules fix their layout and accept only 0.
   int chunks = 0;
-  /// The whole model's parameters, when given: results then state each GPU's training state in
-  /// bytes as well as in rank shares (SimResult's trainingState). In (0, kMaxModelParams].
-  std::optional<double> model_params = std::nullopt;
+  /// A model whose memory the result counts in bytes (pipesim/memory.h): model, recipe, ZeRO
+  /// stage, TP, DP, EP and activations; the schedule, P (= ranks), M and chunks are this config's.
+  /// JSON "memoryModel"; absent: memory only in units of a rank's share.
+  std::shared_ptr<const MemoryRequest> memory_model = nullptr;
 };
 
 /// Upper bounds that keep every request fast and small: a larger request fails with too_large
@@ -117,7 +121,7 @@ inline constexpr int kMaxMicrobatches = 1 << 20;
 inline constexpr int kMaxChunks = 16;
 inline constexpr std::int64_t kMaxOps = 2'000'000;
 inline constexpr double kMaxCost = 1e6;
-/// Most parameters a model may have (SimConfig::model_params, the planner's model.totalParams).
+/// Most parameters a model may have (the memory model's params, the planner's model.totalParams).
 inline constexpr double kMaxModelParams = 1e16;
 /// The engine counts time in integer ticks of 1e-6 units, so sums are exact and identical on every
 /// platform; costs are rounded to that resolution and a positive cost must be at least 1e-6.

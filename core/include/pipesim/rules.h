@@ -201,6 +201,18 @@ namespace pipesim {
     "{layers}")                                                                                   \
   X(FieldDivides, "field.divides", InvalidConfig,                                                 \
     "{field} must divide {target} = {value} (got {got})")                                         \
+  /* the memory model (pipesim/memory.h) */                                                      \
+  X(MemoryModelOrParams, "memory.model_or_params", InvalidConfig,                                 \
+    "give either model ({models}, custom) or params (a parameter count), not both")              \
+  X(MemoryShapeMissing, "memory.shape_missing", InvalidConfig,                                    \
+    "activations need the model's shape: give model (a preset or custom) or shape (layers, "      \
+    "hidden, heads)")                                                                             \
+  X(MemoryGpusProduct, "memory.gpus_product", InvalidConfig,                                      \
+    "gpus must equal tp x pp x dp = {product} (got {got})")                                       \
+  X(MemoryGpusDivide, "memory.gpus_divide", InvalidConfig,                                        \
+    "gpus must be a multiple of tp x pp = {product} (got {got})")                                 \
+  X(MemorySides, "memory.sides", InvalidConfig,                                                   \
+    "sides must be an array of 2 to {max} requests (got {got})")                                  \
   X(TraceSlotMultiple, "trace.slot_multiple", InvalidConfig,                                      \
     "{field} must be a multiple of slotLength = {slot} for a slot grid (got {got})")              \
   X(TraceTooLarge, "trace.too_large", TooLarge,                                                   \

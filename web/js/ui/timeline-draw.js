@@ -178,7 +178,7 @@ export function drawLane(lane, { view, layout, makespan, prefix, id, t, streams 
   svg.append(memoryG);
 
   const cursor = cursorLayer(L);
-  const element = h('div', { class: 'dpl-lane-plot' }, [svg, cursor.element, drawGutter(lane.rows.length, L, t), drawIdleColumn(lane, L, t)]);
+  const element = h('div', { class: 'dpl-lane-plot' }, [svg, cursor.element, drawGutter(lane.rows.length, L, t, lane.memory?.[0]?.unit), drawIdleColumn(lane, L, t)]);
   const setCursor = (time) => cursor.set(timeToX(view, plotWidth, Math.min(time, makespan)), time >= makespan);
   return { svg, element, cells, where, setCursor };
 }
