@@ -3,7 +3,8 @@
 // so the ratio is the simulator's own), the same DualPipe simulations through the JS API, the
 // full sweep (every catalogue schedule x even R 4..64 x M in {2R,4R,8R,16R}) in Node and in headless Chromium
 // (main thread, one Web Worker, and split over the page's pool of workers; warm, and cold as a
-// fresh page's first sweep), the module's size, and the page payload gzipped. Prints figures
+// fresh page's first sweep), reading a 100 MB profiler trace (trace-bench.mjs), the module's size,
+// and the page payload gzipped. Prints figures
 // only; nothing asserts on time (shared machines are noisy: speed goals live here, not in tests).
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { gzipSync } from 'node:zlib';
 import { benchTimelineFrames } from './timeline-frames.mjs';
 import { loadPipesim } from '../wasm/pipesim.js';
 import { benchPages } from './page-timing.mjs';
+import { benchTraces } from './trace-bench.mjs';
 import { launchChromiumWithoutBrowserUi } from '../scripts/chromium.mjs';
 import CATALOGUE from '../web/generated/catalogue.js';
 
@@ -304,6 +306,7 @@ async function main() {
     await benchColdSweep(browser, origin);
     await frameTimes(await browser.newPage(), origin);
     await benchTimelineFrames(browser, origin);
+    await benchTraces({ root: ROOT, web: WEB, moduleUrl, browser, origin });
     if (existsSync(path.join(WEB, 'index.html'))) {
       printPayload(await payloadOfPage(await browser.newPage(), origin), 'what index.html loads');
       await benchPages(browser, origin, WEB);

@@ -14,6 +14,9 @@
 //     a table of one overlapped pair of each named sim run (its costs, its part order): what
 //     computation each all-to-all runs under, as core reports it (result comm.ops.FB.hiding);
 //     every named sim fence must have costs.comm
+//   ```memory <id>\n{request}\n``` -> <div class="memory-widget" data-memory-id="id" data-request="{..}"></div>
+//     a memory-model request (pipesim memory's JSON, a comparison with "sides" too): the page
+//     draws its table with every assumption and source, and quotes may name it like a sim
 //   {{id.field|quoted}}         ->  <span class="sim-number" data-ref="id.field" data-quoted="..">quoted</span>
 //   ## Heading <!-- anchor -->  ->  <h2 id="anchor">Heading</h2>
 import { copyFile, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
@@ -29,7 +32,8 @@ const WASM_BUILD = path.join(ROOT, 'build/wasm/wasm');
 const OUT = path.join(ROOT, 'web/generated');
 const LESSONS = path.join(ROOT, 'lessons');
 
-const SIM_NUMBER = /^\{\{([A-Za-z][\w-]*(?:\.[A-Za-z]\w*)+)\|([^{}|]*)\}\}/;
+// A path's steps are names or array indices (a memory comparison's `sides.0.extraCopyBytes`).
+const SIM_NUMBER = /^\{\{([A-Za-z][\w-]*(?:\.(?:[A-Za-z]\w*|\d+))+)\|([^{}|]*)\}\}/;
 const ANCHOR = /\s*<!--\s*([a-z0-9-]+)\s*-->\s*$/;
 
 class BuildError extends Error {}
@@ -73,6 +77,7 @@ function lessonRenderer(lesson) {
   md.renderer.rules.fence = (tokens, i, options, env, self) => {
     const token = tokens[i];
     const [lang, id, ...rest] = token.info.trim().split(/\s+/);
+    if (lang === 'memory') return memoryFence(token, id, rest);
     const where = `${lesson.source}:${token.map[0] + 1}`;
     if (lang === 'pairs') {
       if (!id || !/^[A-Za-z][\w-]*$/.test(id) || !rest.length || rest.some((s) => !/^[A-Za-z][\w-]*$/.test(s))) {
@@ -92,7 +97,7 @@ function lessonRenderer(lesson) {
       else if (option === 'streams') extra.streams = '1';
       else throw new BuildError(`${where}: unknown sim option "${option}" (compare=<schedule>, play or streams)`);
     }
-    if (Object.hasOwn(lesson.sims, id)) throw new BuildError(`${where}: sim id "${id}" is used twice`);
+    if (Object.hasOwn(lesson.sims, id) || Object.hasOwn(lesson.memories, id)) throw new BuildError(`${where}: sim id "${id}" is used twice`);
     let config;
     try {
       config = JSON.parse(token.content);
@@ -105,20 +110,38 @@ function lessonRenderer(lesson) {
     // Single-quoted so the JSON stays readable in the HTML; escape() leaves no raw ' or &.
     return `<div class="sim-widget" data-sim-id="${escape(id)}"${attrs} data-config='${escapeSingle(JSON.stringify(config))}'></div>\n`;
   };
+  // A memory-model request: its table is drawn by the page; its id shares the sims' namespace.
+  function memoryFence(token, id, rest) {
+    const where = `${lesson.source}:${token.map[0] + 1}`;
+    if (!id || !/^[A-Za-z][\w-]*$/.test(id)) throw new BuildError(`${where}: a memory fence needs one id, e.g. \`\`\`memory mem`);
+    if (rest.length) throw new BuildError(`${where}: a memory fence takes no options (got "${rest.join(' ')}")`);
+    if (Object.hasOwn(lesson.sims, id) || Object.hasOwn(lesson.memories, id)) throw new BuildError(`${where}: id "${id}" is used twice`);
+    let request;
+    try {
+      request = JSON.parse(token.content);
+    } catch (error) {
+      throw new BuildError(`${where}: memory ${id} is not valid JSON: ${error.message}`);
+    }
+    lesson.memories[id] = request;
+    return `<div class="memory-widget" data-memory-id="${escape(id)}" data-request='${escapeSingle(JSON.stringify(request))}'></div>\n`;
+  }
   return md;
 }
 
 async function renderLesson(file) {
   const [name, lang] = path.basename(file, '.md').split('.');
-  const lesson = { name, lang: lang ?? 'en', source: path.relative(ROOT, file), title: '', sections: [], sims: {}, compares: {}, numbers: [], pairs: [] };
+  const lesson = { name, lang: lang ?? 'en', source: path.relative(ROOT, file), title: '', sections: [], sims: {}, memories: {}, compares: {}, numbers: [], pairs: [] };
   const md = lessonRenderer(lesson);
   const tokens = md.parse(await readFile(file, 'utf8'), {});
   const h1 = tokens.findIndex((t) => t.type === 'heading_open' && t.tag === 'h1');
   if (h1 >= 0) lesson.title = tokens[h1 + 1].content;
   const html = md.renderer.render(tokens, md.options, {});
+  // A quote the extension did not recognise would reach the learner as raw text.
+  const stray = /\{\{[^}]*\}\}/.exec(html.replace(/<code>[\s\S]*?<\/code>/g, ''));
+  if (stray) throw new BuildError(`${lesson.source}: "${stray[0]}" is not a quote of the form {{id.path|as quoted}}`);
   for (const { ref } of lesson.numbers) {
     const id = ref.split('.')[0];
-    if (!Object.hasOwn(lesson.sims, id)) throw new BuildError(`${lesson.source}: {{${ref}|..}} names no sim fence "${id}"`);
+    if (!Object.hasOwn(lesson.sims, id) && !Object.hasOwn(lesson.memories, id)) throw new BuildError(`${lesson.source}: {{${ref}|..}} names no sim or memory fence "${id}"`);
   }
   for (const { id, sources, where } of lesson.pairs) {
     for (const source of sources) {
@@ -149,6 +172,7 @@ async function copyModule() {
   const files = [
     [path.join(WASM_BUILD, 'pipesim.wasm'), 'pipesim.wasm'],
     [path.join(ROOT, 'wasm/pipesim.js'), 'pipesim.js'],
+    [path.join(ROOT, 'wasm/encode-request.js'), 'encode-request.js'],
     [path.join(ROOT, 'wasm/pipesim.d.ts'), 'pipesim.d.ts'],
   ];
   for (const [from, to] of files) {

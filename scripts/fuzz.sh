@@ -8,8 +8,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}; shift || true
 harnesses=("$@")
-[ ${#harnesses[@]} -eq 0 ] && harnesses=(request op_label plan_spec text pytorch_csv)
-declare -A max_len=([request]=4096 [op_label]=64 [plan_spec]=4096 [text]=1024 [pytorch_csv]=4096)
+[ ${#harnesses[@]} -eq 0 ] && harnesses=(request op_label plan_spec text pytorch_csv cli_args trace)
+declare -A max_len=([request]=4096 [op_label]=64 [plan_spec]=4096 [text]=1024 [pytorch_csv]=4096 [cli_args]=512 [trace]=4096)
 mkdir -p build/fuzz/artifacts
 failed=0
 for h in "${harnesses[@]}"; do

@@ -147,13 +147,36 @@ async function handle(req, res, root, security) {
   }
 }
 
+// A request Node's own parser refuses (bytes above ASCII in its line, headers past 16 KB, a
+// request that took too long) never reaches handle(): Node answers it. Its default answer has no
+// headers at all, so this one takes its place, with the same status and the security headers of
+// every other answer.
+const CLIENT_ERRORS = {
+  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large'],
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: [413, 'Payload Too Large'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout'],
+};
+function answerClientError(error, socket, security) {
+  // Nothing to answer on a connection that is gone, or that is part-way through an answer.
+  if (error.code === 'ECONNRESET' || !socket.writable || socket._httpMessage?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const [status, reason] = CLIENT_ERRORS[error.code] ?? [400, 'Bad Request'];
+  const body = `${reason}\n`;
+  const headers = { ...security, 'Content-Type': 'text/plain; charset=utf-8',
+                    'Content-Length': Buffer.byteLength(body), Connection: 'close' };
+  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\n${head}\r\n${body}`);
+}
+
 /**
  * The server of `rootDir`. `security`: the headers every response carries (the page's CSP...);
  * tests that stand in for another site (the course, which sends none) pass {}.
  */
 export function createServer(rootDir, { security = SECURITY_HEADERS } = {}) {
   const rootPromise = realpath(rootDir);
-  return http.createServer(async (req, res) => {
+  const server = http.createServer(async (req, res) => {
     try {
       await handle(req, res, await rootPromise, security);
     } catch {
@@ -163,6 +186,8 @@ export function createServer(rootDir, { security = SECURITY_HEADERS } = {}) {
       else sendText(res, security, 500, 'Internal Server Error\n');
     }
   });
+  server.on('clientError', (error, socket) => answerClientError(error, socket, security));
+  return server;
 }
 
 async function main() {

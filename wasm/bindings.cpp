@@ -12,6 +12,8 @@
 #include <malloc.h>
 
 #include <cstddef>
+#include <cstdint>
+#include <memory>
 #include <exception>
 #include <string>
 
@@ -21,13 +23,16 @@
 #include "pipesim/custom_schedule.h"
 #include "pipesim/engine.h"
 #include "pipesim/exercises.h"
+#include "pipesim/memory.h"
 #include "pipesim/json.h"
+#include "pipesim/layer_split.h"
 #include "pipesim/lesson_report.h"
 #include "pipesim/planner.h"
 #include "pipesim/pytorch_csv.h"
 #include "pipesim/rules.h"
 #include "pipesim/sweep.h"
 #include "pipesim/timeline_columns.h"
+#include "pipesim/trace.h"
 
 namespace pipesim::wasm {
 namespace {
@@ -134,6 +139,21 @@ val simulate_arrays(const std::string& request_json) {
   });
 }
 
+// A profiler trace (pipesim/trace.h), as `pipesim trace-import --format json` reports it. `bytes`
+// is a Uint8Array (pipesim.js encodes text with TextEncoder), copied once, straight into one
+// allocation of the module's memory: Embind's std::string would copy a 100 MB trace twice.
+val trace_import(const val& bytes, const std::string& options_json) {
+  return guarded([&] {
+    const TraceOptions options = unwrap(trace_options_from_json(unwrap(parse_json(options_json))));
+    const auto length = bytes["length"].as<std::size_t>();
+    if (static_cast<std::int64_t>(length) > kMaxTraceBytes)
+      throw Failure{make_error(Rule::InputTooLarge, "", {{"limit", kMaxTraceBytes}})};
+    const std::unique_ptr<char[]> text(new char[length == 0 ? 1 : length]);
+    val(emscripten::typed_memory_view(length, reinterpret_cast<unsigned char*>(text.get()))).call<void>("set", bytes);
+    return ok_envelope(trace_report_to_json(unwrap(import_trace(std::string_view(text.get(), length), options))).dump());
+  });
+}
+
 // Everything below up to heap_in_use is called once per user action, never in a loop, and inlines
 // whole JSON readers and writers: compiled for size (clang's minsize, what -Oz gives a function),
 // which keeps the module smaller by about a fifth. simulate() and simulateJson() above stay at -O3.
@@ -154,7 +174,9 @@ val validate_config(const std::string& config_json) {
                  {"ranks", c.ranks},
                  {"microbatches", c.microbatches},
                  {"costs", costs_to_json(c.costs)}};
-    return ok_envelope(j.dump());
+    Json out = j;
+    if (!c.costs.stages.empty()) out["stageCosts"] = stage_costs_to_json(c.costs.stages);
+    return ok_envelope(out.dump());
   });
 }
 
@@ -198,9 +220,22 @@ val params_json(const std::string& request_json) {
   });
 }
 
+// The memory model: `pipesim memory --input - --format json`, a single request or a comparison.
+val memory_json_api(const std::string& request_json) {
+  return guarded([&] { return ok_envelope(unwrap(memory_json(unwrap(parse_json(request_json)))).dump()); });
+}
+
 val trace_grid_json(const std::string& request_json) {
   return guarded([&] {
     return ok_envelope(trace_grid_to_json(unwrap(trace_request(unwrap(parse_json(request_json))))).dump());
+  });
+}
+
+// Per-stage costs from a model's layer split: the same request and result as `pipesim split
+// --format json` (pipesim/layer_split.h).
+val layer_split_json(const std::string& request_json) {
+  return guarded([&] {
+    return ok_envelope(layer_split_to_json(unwrap(layer_split_request(unwrap(parse_json(request_json))))).dump());
   });
 }
 
@@ -248,9 +283,12 @@ EMSCRIPTEN_BINDINGS(pipesim) {
   emscripten::function("lessonReport", &lesson_report_json);
   emscripten::function("recover", &recover_json);
   emscripten::function("params", &params_json);
+  emscripten::function("memory", &memory_json_api);
   emscripten::function("traceGrid", &trace_grid_json);
   emscripten::function("overlapPair", &overlap_pair_json);
+  emscripten::function("layerSplit", &layer_split_json);
   emscripten::function("plan", &plan_json);
   emscripten::function("planMarkdown", &plan_markdown);
+  emscripten::function("traceImport", &trace_import);
   emscripten::function("heapInUse", &heap_in_use);
 }

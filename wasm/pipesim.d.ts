@@ -99,6 +99,19 @@ export interface Costs {
   comm?: CommCosts;
 }
 
+/**
+ * One pipeline stage's costs (docs/schema.md "Per-stage costs"). In a request any field may be
+ * left out and takes `costs`' value; results list all four.
+ */
+export interface StageCost {
+  forward: number;
+  backward: number;
+  /** 0 <= weight <= backward. */
+  weight: number;
+  /** A forward and a backward of this stage overlapped; a pair of two stages a, b lasts F_a + B_b - min(S_a, S_b), S = F + B - F&B. */
+  overlapped: number;
+}
+
 /** One simulation request. Unknown fields are errors; integers may not have a fraction. */
 export interface SimConfig {
   /** One of `schedules().map(s => s.name)`, e.g. `dualpipe`. */
@@ -108,6 +121,11 @@ export interface SimConfig {
   /** Micro-batches per step over both directions, integer in [1, 2^20]. */
   microbatches: number;
   costs?: Costs;
+  /**
+   * Per-stage costs, one per pipeline stage along direction 0 (DualPipeV and ZB-V: 2 x ranks,
+   * interleaved 1F1B: ranks x chunks); they replace costs' F, B, W and F&B stage by stage.
+   */
+  stageCosts?: Partial<StageCost>[];
   /**
    * When ops start: `dependency` (default) when their inputs are done; `runtime` (dualpipe and
    * dualpipev only) also at the batched sends and receives of DeepSeek's step() (docs/schema.md).
@@ -123,8 +141,11 @@ export interface SimConfig {
   a2aOverlap?: boolean;
   /** Megatron-Core's `--delay-wgrad-compute`; needs `a2aOverlap`. */
   delayWgrad?: boolean;
-  /** The whole model's parameters, in (0, 1e16]: `trainingState` then gives bytes per GPU too. */
-  modelParams?: number;
+  /**
+   * A model whose memory the result counts in bytes (`memory` in the result): a memory request
+   * without layout.pp, gpus, schedule, microbatches or chunks, which are this config's.
+   */
+  memoryModel?: MemoryModelSpec;
 }
 
 /**
@@ -143,6 +164,8 @@ export interface CustomSchedule {
   /** One list per rank (1 to limits.maxRanks lists). */
   rankOps: (string | Record<string, string | number | boolean>)[][];
   costs?: Costs;
+  /** One per stage (`stages` of them), as SimConfig.stageCosts. */
+  stageCosts?: Partial<StageCost>[];
 }
 
 /**
@@ -155,6 +178,8 @@ export interface CsvSchedule {
   /** The CSV text (rows ending in \n or \r\n). */
   csv: string;
   costs?: Costs;
+  /** One per stage of the CSV (stages per direction), as SimConfig.stageCosts. */
+  stageCosts?: Partial<StageCost>[];
 }
 
 /**
@@ -213,14 +238,16 @@ export interface SimResult {
   maxPeakActivations: number;
   /** Max over ranks of peakActivationMemory: what compares across schedules. */
   maxPeakActivationMemory: number;
+  /** With config.memoryModel only: the memory model at this run's peak (docs/schema.md "Memory"). */
+  memory?: MemoryResult;
+  /** Per-stage costs, only when the request gave them. */
+  stageCosts?: StageCost[];
   /**
-   * Training state (weights, gradients, Adam state) per GPU: `perGpu` in units of one rank's share
-   * of the model (= paramCopies); with config.modelParams, the parameters and bytes (16 per
-   * parameter, optimizer state not sharded) one GPU holds, else null.
+   * The published formula for this schedule, its value and whether this config is in its region;
+   * `reason` only when the stages' costs differ (every closed form assumes equal stages; the value
+   * is then the formula at their mean).
    */
-  trainingState: { perGpu: number; modelParams: number | null; paramsPerGpu: number | null; bytesPerGpu: number | null };
-  /** The published formula for this schedule, its value and whether this config is in its region. */
-  reference: { formula: string; bubbleMax: number; applies: boolean; source: string };
+  reference: { formula: string; bubbleMax: number; applies: boolean; source: string; reason?: string };
   timeline: Timeline;
   /**
    * Per rank, in-flight activations over time in per-GPU units (as peakActivationMemory): from
@@ -243,6 +270,8 @@ export interface SweepRequest {
   ranks: number[];
   microbatches: MicrobatchSpec[];
   costs?: Costs;
+  /** Per-stage costs for every cell; a cell with another number of stages is a row with the error. */
+  stageCosts?: Partial<StageCost>[];
   /** Chunks for the schedules that take them (see SimConfig.chunks); the others keep their layout. */
   chunks?: number;
 }
@@ -326,6 +355,8 @@ export interface Catalogue {
     maxCommLayers: number; maxSweepCells: number; maxSweepOps: number; maxTraceCells: number;
     /** Longest JSON input, in UTF-8 bytes (too_large beyond). */
     maxInputBytes: number;
+    /** Longest profiler trace for traceImport, in bytes (too_large beyond). */
+    maxTraceBytes: number;
     /** Deepest nesting of arrays and objects in an input (parse_error beyond). */
     maxDepth: number;
     /** Longest error path: a pointer stops at the deepest ancestor that fits. */
@@ -347,6 +378,64 @@ export interface Catalogue {
   rules: { id: string; code: string; message: string; params: string[] }[];
   /** Every phrase the planner says: its English template ({name} or {name:format}) and placeholder names. */
   planTexts: { id: string; message: string; params: string[] }[];
+  /** The trace reader's defaults and bounds (traceImport). */
+  trace: { commPattern: string; maxCommPatternBytes: number; maxCommPatternParts: number; maxAnnotationDepth: number };
+  /** The layer split's model presets (layerSplit()), module costs in transformer layers. */
+  layerSplit: { presets: LayerSplitModel[] };
+  /** The memory model's choices: recipes (each with its source), presets, ZeRO stages, defaults, limits. */
+  memory: {
+    recipes: { id: string; label: string; source: string; reading: string; weightBytes: number; gradientBytes: number;
+      masterBytes: number; optimizerBytes: number; weightFormat: string; gradientFormat: string; masterFormat: string;
+      optimizerFormat: string }[];
+    models: { name: string; label: string; layers: number; hidden: number; heads: number; routedExperts: number }[];
+    zeroStages: number[];
+    recompute: ('none' | 'selective' | 'full')[];
+    defaults: { recipe: string; zero: number; gpuMemoryGb: number; tp: number; pp: number; ep: number; dp: number; seqLength: number; microBatchSize: number; recompute: 'none' | 'selective' | 'full' };
+    limits: { maxTensorParallel: number; maxDataParallel: number; maxExpertParallel: number; maxSeqLength: number;
+      maxMicroBatchSize: number; maxZeroStage: number; maxSides: number };
+  };
+}
+
+/** A model as the layer split sees it. */
+export interface LayerSplitModel {
+  name: string;
+  label: string;
+  source: string;
+  layers: number;
+  /** On the first stage, in layers of compute. */
+  embedding: number;
+  /** The output head, on the last stage. */
+  head: number;
+  /** The multi-token-prediction module(s), on the last stage. */
+  mtp: number;
+}
+
+/** layerSplit(): a model's layers on `stages` stages (docs/schema.md "Layer split"). */
+export interface LayerSplitRequest {
+  model: string;
+  /** For model "custom": layers (required) and module costs in layers. */
+  custom?: { layers: number; embedding?: number; head?: number; mtp?: number };
+  stages: number;
+  /** Layers on each stage; absent: the preset's published layout if it has one for `stages`, else balanced. */
+  layersPerStage?: number[];
+  /** What the stages average (default DeepSeek's figure). */
+  costs?: Costs;
+}
+
+export interface LayerSplitResult {
+  model: LayerSplitModel;
+  stages: number;
+  rule: 'given' | 'published' | 'balanced';
+  /** The rule in words, with its source. */
+  ruleText: string;
+  costs: Required<Omit<Costs, 'comm'>> & { comm?: CommCosts };
+  meanWeight: number;
+  maxWeight: number;
+  /** maxWeight / meanWeight. */
+  imbalance: number;
+  split: { stage: number; firstLayer: number; layers: number; embedding: boolean; head: boolean; mtp: boolean; weight: number }[];
+  /** Ready for SimConfig.stageCosts. */
+  stageCosts: StageCost[];
 }
 
 /** The communication model of `Costs.comm` (docs/schema.md "Communication model"). */
@@ -399,15 +488,18 @@ export interface RecoverResult extends Required<Omit<RecoverRequest, 'trainingTo
   definition: string;
 }
 
-/** params(): a preset or custom model, pipeline depth and expert parallelism. */
+/** params(): a preset or custom model and the accounting every schedule's row shares. */
 export interface ParamsRequest {
   model: 'llama3-70b' | 'deepseek-v3' | 'custom';
   custom?: Record<string, number | boolean>;
   pp: number;
+  tp?: number;
   ep?: number;
   dp?: number;
-  bytesPerParam?: number;
-  optimizer?: boolean;
+  /** One of catalogue().memory.recipes' ids; default mixed-adam. */
+  recipe?: string;
+  /** ZeRO stage 0..3; default 0. */
+  zero?: number;
   gpuMemoryGb?: number;
 }
 export interface ScheduleFootprint {
@@ -416,7 +508,10 @@ export interface ScheduleFootprint {
   paramCopies: number;
   paramsPerGpu: number;
   weightBytesPerGpu: number;
+  gradientBytesPerGpu: number;
+  masterBytesPerGpu: number;
   optimizerBytesPerGpu: number;
+  /** All four kinds of model state. */
   bytesPerGpu: number;
   shareOfGpuMemory: number;
 }
@@ -427,10 +522,72 @@ export interface ParamsResult {
   nonRoutedParams: number;
   breakdown: { part: string; params: number; formula: string }[];
   excluded: { part: string; params: number; formula: string }[];
-  pp: number; ep: number; dp: number; bytesPerParam: number; optimizer: boolean; gpuMemoryGb: number;
+  pp: number; tp: number; ep: number; dp: number; recipe: string; zero: number; gpuMemoryGb: number;
   /** Every schedule of the catalogue, in its order. */
   schedules: Record<string, ScheduleFootprint>;
   dualpipeOverhead: { paramsPerGpu: number; bytesPerGpu: number; shareOfModel: number; shareOfGpuMemory: number };
+  /** What every row assumes (a memory result's assumptions without `copies`). */
+  assumptions: Omit<MemoryAssumptions, 'copies'>;
+}
+
+/** The model part of a memory request: a preset, a custom model, or a bare parameter count. */
+export interface MemoryModelSpec {
+  model?: 'llama3-70b' | 'deepseek-v3' | 'custom';
+  custom?: Record<string, number | boolean>;
+  /** A bare parameter count instead of `model`; with `shape` for activations. */
+  params?: number;
+  routedParams?: number;
+  shape?: { layers: number; hidden: number; heads: number };
+  /** One of catalogue().memory.recipes' ids; default mixed-adam. */
+  recipe?: string;
+  /** ZeRO stage 0..3 over the data-parallel group; default 0. */
+  zero?: number;
+  layout?: { tp?: number; ep?: number; dp?: number; sequenceParallel?: boolean };
+  activations?: { seqLength: number; microBatchSize?: number; recompute?: 'none' | 'selective' | 'full' };
+  gpuMemoryGb?: number;
+}
+/** memory(): what one GPU holds (docs/schema.md "Memory"). */
+export interface MemoryRequest extends Omit<MemoryModelSpec, 'layout'> {
+  /** gpus: DP = gpus / (tp x pp) when dp is absent, else it must equal tp x pp x dp. */
+  layout?: { tp?: number; pp?: number; ep?: number; dp?: number; gpus?: number; sequenceParallel?: boolean };
+  schedule?: string;
+  microbatches?: number;
+  chunks?: number;
+}
+/** Several sides under one accounting: the shared fields, each side's laid over them. */
+export interface MemoryComparisonRequest extends MemoryRequest {
+  sides: MemoryRequest[];
+}
+export interface StateBytes { weights: number; gradients: number; masterWeights: number; optimizerStates: number; total: number }
+/** One assumption: its values, in words (English) and its source. */
+export type MemoryAssumption = Record<string, string | number | boolean> & { text: string; source: string };
+export interface MemoryAssumptions {
+  model: MemoryAssumption; recipe: MemoryAssumption; sharding: MemoryAssumption;
+  layout: MemoryAssumption; copies: MemoryAssumption; activations?: MemoryAssumption;
+}
+export interface MemoryResult {
+  model: { name: string; label: string; params: number; routedParams: number };
+  recipe: string;
+  zero: number;
+  schedule: string;
+  stages: number;
+  stagesPerRank: number;
+  paramCopies: number;
+  /** One copy's parameters and model states on this GPU; routedShare: the experts' share of each. */
+  perCopy: { params: number; nonRoutedParams: number; routedParams: number; bytes: StateBytes; routedShare: { params: number; bytes: number } };
+  /** All copies. */
+  perGpu: { params: number; nonRoutedParams: number; routedParams: number; bytes: StateBytes };
+  /** The model states of the copies beyond the first. */
+  extraCopyBytes: number;
+  activations: { formula: string; bytesPerLayer: number; layersPerUnit: number; bytesPerUnit: number; microbatches: number; peakUnits: number; peakBytes: number } | null;
+  totalBytes: number;
+  gpuMemoryGb: number;
+  shareOfGpuMemory: number;
+  assumptions: MemoryAssumptions;
+}
+export interface MemoryComparison {
+  sides: MemoryResult[];
+  accounting: { same: boolean; sameRecipe: boolean; sameSharding: boolean; sameLayoutPolicy: boolean; text: string };
 }
 
 /** traceGrid(): the rank x time-slot grid of a simulation whose op times fall on slots. */
@@ -483,12 +640,84 @@ export interface PairOverlap {
   hiding: { part: number; label: string; layer: number; hiddenBy: { part: number; label: string; overlap: number }[]; exposed: number }[];
 }
 
+/** How traceImport reads a trace. */
+export interface TraceOptions {
+  /** Kernel-name substrings separated by `|` that make a kernel communication; default `catalogue().trace.commPattern`. */
+  commPattern?: string;
+}
+
+/** A number traceImport derived, and in words how. */
+export interface Derived {
+  value: number;
+  derivation: string;
+}
+
+/** traceImport(): what a profiler trace holds (docs/schema.md "Traces"). Times in ms. */
+export interface TraceReport {
+  bytes: number;
+  /** Entries of traceEvents. */
+  events: number;
+  gpuEvents: number;
+  /** Host events carrying args.correlation (kernel launches and other CUDA runtime calls). */
+  launches: number;
+  commPattern: string;
+  /** ts of the first GPU event, in µs on the trace's clock: spans count from it. */
+  originUs: number;
+  /** By device, then stream. busyMs: the union of the stream's GPU events. */
+  streams: { device: number; stream: number; kind: 'compute' | 'comm'; kernels: number; commKernels: number; memoryEvents: number; busyMs: number }[];
+  /** HTA's communication-computation overlap per device; null without communication. */
+  devices: { device: number; computeMs: number; commMs: number; overlapMs: number; overlap: number | null }[];
+  overlap: number | null;
+  /** In order of first occurrence; GPU events launched inside each, nested annotations' included. */
+  annotations: { name: string; count: number; kernels: number; gpuMs: number; streams: { device: number; stream: number; kernels: number; gpuMs: number }[] }[];
+  /** Annotation names in the trace (`annotations` lists at most 100,000). */
+  annotationsTotal: number;
+  unattributed: { events: number; gpuMs: number };
+  /** The innermost annotations that launched GPU work, by their first GPU event (at most 100,000). */
+  order: string[];
+  orderTotal: number;
+  /** The same occurrences, per stream: where each ran, from originUs. */
+  spans: { name: string; device: number; stream: number; startMs: number; endMs: number; busyMs: number }[];
+  /** The costs of the chunk pair DeepSeek-style part annotations mark; null when there is none. */
+  derived: TraceCosts | null;
+  /** Why derived is null. */
+  derivedMissing?: string;
+}
+
+/** traceImport().derived: one overlapped chunk pair's costs, each with its derivation. */
+export interface TraceCosts {
+  pairs: Derived;
+  layers: Derived;
+  forward: Derived;
+  backward: Derived;
+  weight: Derived;
+  overlapped: Derived;
+  commRatio: Derived;
+  attnShare: Derived;
+  forwardAlone: Derived;
+  backwardAlone: Derived;
+  pairMs: Derived;
+  modelPairMs: Derived;
+  components: {
+    forward: { attn: Derived; dispatch: Derived; mlp: Derived; combine: Derived };
+    backward: { attn: Derived; attnWeight: Derived; dispatch: Derived; mlp: Derived; mlpWeight: Derived; combine: Derived };
+  };
+  /** The simulator's costs in ms, with the communication model's explicit components. */
+  costs: Required<Omit<Costs, 'comm'>> & { comm: CommCosts };
+  /** Without the communication model: lone F, lone B, W and the measured pair as F&B. */
+  plainCosts: Required<Omit<Costs, 'comm'>>;
+}
+
 export interface Pipesim {
   /**
    * Simulates `config`. Returns the schema's result with `timeline` as typed arrays (cheap for
    * 200k ops). Throws SimError (invalid_config, unknown_schedule, too_large, deadlock, internal).
    * A non-object config, or NaN/Infinity anywhere in it, throws invalid_config before the module
-   * is called: JSON cannot carry non-finite numbers.
+   * is called: JSON cannot carry non-finite numbers. Every method that takes an argument reads it
+   * once before anything is stringified: whatever it throws while read (a getter, a Proxy trap, a
+   * revoked Proxy, a toJSON) is a SimError of rule input.unreadable at the path being read, and an
+   * array longer than half the input limit (a sparse one included) is too_large before any of its
+   * elements is read.
    */
   simulate(config: SimConfig | CustomSchedule | CsvSchedule): SimResult;
   /**
@@ -504,7 +733,7 @@ export interface Pipesim {
    */
   exportCsv(config: SimConfig | CustomSchedule | CsvSchedule): string;
   /** Checks `config` without simulating; returns it with defaults filled in. Throws SimError. */
-  validate(config: SimConfig): Required<Omit<SimConfig, 'costs'>> & { costs: Required<Costs> };
+  validate(config: SimConfig): Required<Omit<SimConfig, 'costs' | 'stageCosts'>> & { costs: Required<Costs>; stageCosts?: StageCost[] };
   /** Runs every cell, schedule-major, then ranks, then micro-batches. Throws SimError for a bad grid. */
   sweep(request: SweepRequest): { rows: SweepRow[] };
   /** Every built-in schedule, in a stable order. */
@@ -518,16 +747,33 @@ export interface Pipesim {
   lessonReport(costs?: Costs): Record<string, unknown>;
   /** Same as `pipesim recover --format json`. Throws SimError with paths such as `/costs/forward`. */
   recover(request: RecoverRequest): RecoverResult;
-  /** Same as `pipesim params --format json`: the model's parameter breakdown and per-GPU weights. */
+  /** Same as `pipesim params --format json`: the model's breakdown and every schedule's footprint. */
   params(request: ParamsRequest): ParamsResult;
+  /**
+   * Same as `pipesim memory --input - --format json`: what one GPU holds, with its assumptions; a
+   * request with `sides` is a comparison under one accounting.
+   */
+  memory(request: MemoryRequest): MemoryResult;
+  memory(request: MemoryComparisonRequest): MemoryComparison;
   /** Same as `pipesim trace --format json`. Errors of the config carry paths under `/config`. */
   traceGrid(request: TraceRequest): TraceGrid;
   /** Same as `pipesim overlap --format json`; `costs.comm` is required. Error paths read `/costs/...`. */
   overlapPair(costs: Costs & { comm: CommCosts }): PairOverlap;
+  /** Same as `pipesim split --format json`: per-stage costs from a model's layer split. */
+  layerSplit(request: LayerSplitRequest): LayerSplitResult;
   /** Same as `pipesim plan --format json` (docs/schema.md "Planner"). */
   plan(spec: Record<string, unknown>): Record<string, unknown>;
   /** The one-page plan as Markdown, as `pipesim plan --format md` prints it. */
   planMarkdown(spec: Record<string, unknown>): string;
+  /**
+   * Reads a PyTorch profiler (Kineto) or Chrome trace-event file: the same JSON as
+   * `pipesim trace-import --format json`. `trace` is its text, its bytes, or the parsed JSON (written
+   * back as text first: JS numbers keep absolute microsecond timestamps to about 0.25 us, so text
+   * or bytes read exactly). At most `catalogue().limits.maxTraceBytes`. Throws SimError (parse_error
+   * with the byte and pointer for text that is not JSON, invalid_config for a wrong field or JSON
+   * that is not a trace, too_large).
+   */
+  traceImport(trace: string | Uint8Array | ArrayBuffer | ArrayBufferView | object, options?: TraceOptions): TraceReport;
 }
 
 export interface LoadOptions {

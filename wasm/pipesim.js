@@ -7,6 +7,8 @@
 // pool build their method tables from it. What the simulator knows (schedules, limits, defaults,
 // timeline columns, error rules) comes from core through catalogue(); nothing here restates it.
 
+import { encodeRequest, utf8Length } from './encode-request.js';
+
 // The JSDoc types below name the declarations in pipesim.d.ts (which TypeScript resolves for
 // './pipesim.js'), so `tsc -p tests/types` checks this file against them.
 /** @typedef {import('./pipesim.js').ErrorData} ErrorData */
@@ -29,10 +31,13 @@ export const METHODS = Object.freeze({
   lessonReport: Object.freeze({ arg: 'costs' }),
   recover: Object.freeze({ arg: 'request', memo: true }),
   params: Object.freeze({ arg: 'request', memo: true }),
+  memory: Object.freeze({ arg: 'request', memo: true }),
   traceGrid: Object.freeze({ arg: 'request', memo: true }),
   overlapPair: Object.freeze({ arg: 'costs', memo: true }),
+  layerSplit: Object.freeze({ arg: 'request', memo: true }),
   plan: Object.freeze({ arg: 'spec' }),
   planMarkdown: Object.freeze({ arg: 'spec', text: true }),
+  traceImport: Object.freeze({ arg: 'trace' }),
 });
 
 /**
@@ -138,25 +143,6 @@ function deepFreeze(value) {
 const IS_NODE = typeof (/** @type {any} */ (globalThis).process?.versions?.node) === 'string';
 
 /**
- * Bytes of `text` as UTF-8 (a lone surrogate counts as the 3 bytes of U+FFFD it becomes).
- * @param {string} text
- */
-function utf8Length(text) {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit < 0x80) bytes += 1;
-    else if (unit < 0x800) bytes += 2;
-    else if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length &&
-             text.charCodeAt(i + 1) >= 0xdc00 && text.charCodeAt(i + 1) <= 0xdfff) {
-      bytes += 4;
-      i++;
-    } else bytes += 3;
-  }
-  return bytes;
-}
-
-/**
  * `text` as core's messages quote a value the user gave (summary() in core's pipesim/rules.h, the
  * same function): on one line, at most `maxBytes` UTF-8 bytes. Control characters (U+0000-U+001F,
  * U+007F-U+009F, U+2028, U+2029) and lone surrogates are escaped (\n, \u0085); a longer text is
@@ -208,51 +194,6 @@ function describe(value, maxBytes) {
   return summary(String(value), maxBytes);
 }
 
-/**
- * JSON cannot carry NaN or Infinity (JSON.stringify writes null, and core would then blame a
- * null), so such values are found here: the first in JSON.stringify's order (depth first, keys
- * in order), with its dotted name and its JSON pointer. Iterative, one frame per array or object
- * and nothing allocated per element, so input of any depth or size costs time in proportion to
- * it. Like core's paths, the pointer stops at the deepest ancestor that fits in `maxPathBytes`.
- * @param {unknown} root
- * @param {number} maxPathBytes
- * @returns {{pointer: string, name: string, value: number} | null}
- */
-function findNonFinite(root, maxPathBytes) {
-  if (typeof root === 'number') return Number.isFinite(root) ? null : { pointer: '', name: '', value: root };
-  if (root === null || typeof root !== 'object') return null;
-  const seen = new Set([root]);
-  /** @param {any} value */
-  const frame = (value) => ({ value, keys: Array.isArray(value) ? null : Object.keys(value), next: 0 });
-  const frames = [frame(root)];
-  while (frames.length > 0) {
-    const top = frames[frames.length - 1];
-    if (top.next === (top.keys ? top.keys.length : top.value.length)) {
-      frames.pop();
-      continue;
-    }
-    const i = top.next++;
-    const child = top.keys ? top.value[top.keys[i]] : top.value[i];
-    if (typeof child === 'number') {
-      if (Number.isFinite(child)) continue;
-      // The keys down to it: each frame's current child.
-      const tokens = frames.map((f) => (f.keys ? f.keys[f.next - 1] : String(f.next - 1)));
-      let pointer = '';
-      for (const token of tokens) {
-        const longer = `${pointer}/${token.replaceAll('~', '~0').replaceAll('/', '~1')}`;  // RFC 6901
-        if (longer.length > maxPathBytes || utf8Length(longer) > maxPathBytes) break;
-        pointer = longer;
-      }
-      return { pointer, name: tokens.join('.'), value: child };
-    }
-    if (child !== null && typeof child === 'object' && !seen.has(child)) {
-      seen.add(child);
-      frames.push(frame(child));
-    }
-  }
-  return null;
-}
-
 /** @param {any} envelope */
 function unwrap(envelope) {
   if (!envelope.ok) throw SimError.from(JSON.parse(envelope.error));
@@ -299,7 +240,7 @@ export async function loadPipesim({ wasmBinary, wasmModule, moduleUrl } = {}) {
   const catalogue = deepFreeze(JSON.parse(unwrap(module.catalogue()).result));
   /** @type {Map<string, {code: string, message: string}>} */
   const rules = new Map(catalogue.rules.map((/** @type {any} */ rule) => [rule.id, rule]));
-  const { maxInputBytes, maxPathBytes, summaryBytes, maxParamBytes } = catalogue.limits;
+  const { maxInputBytes, maxTraceBytes, maxPathBytes, maxDepth, summaryBytes, maxParamBytes } = catalogue.limits;
   /** @type {[string, ReturnType<typeof typedArrayClass>][]} */
   const columns = catalogue.timeline.map((/** @type {any} */ column) => [column.name, typedArrayClass(column.type)]);
 
@@ -346,7 +287,10 @@ export async function loadPipesim({ wasmBinary, wasmModule, moduleUrl } = {}) {
   };
 
   /**
-   * Encodes `value` as the JSON text core reads; `what` names it in messages ("config").
+   * Encodes `value` as the JSON text core reads; `what` names it in messages ("config"). Values
+   * JSON cannot be (undefined, a function, a symbol, a BigInt, NaN) are refused here as a whole;
+   * everything inside is read once by encodeRequest (encode-request.js), whose every failure,
+   * the caller's own exceptions included, is a SimError.
    * @param {unknown} value
    * @param {string} what
    */
@@ -356,19 +300,36 @@ export async function loadPipesim({ wasmBinary, wasmModule, moduleUrl } = {}) {
     if (notJson || (kind === 'number' && !Number.isFinite(value))) {
       throw ruleError('field.json_object', '', { field: what, got: describe(value, summaryBytes) });
     }
-    const bad = findNonFinite(value, maxPathBytes);
-    if (bad) throw ruleError('field.finite', bad.pointer, { field: summary(bad.name, summaryBytes), got: String(bad.value) });
-    try {
-      return JSON.stringify(value);
-    } catch (error) {  // a cycle, a BigInt inside, or more text than a string can hold
-      const detail = summary(String(/** @type {Error} */ (error)?.message), summaryBytes);
-      throw ruleError('field.not_json', '', { field: what, detail });
-    }
+    return encodeRequest(value, what, { maxInputBytes, maxPathBytes, maxDepth, summaryBytes }, ruleError, summary);
+  };
+
+  /**
+   * A trace as the module reads it: bytes. Text is encoded as UTF-8, a parsed trace (or anything
+   * else JSON can carry) written as JSON text first; core says what is wrong with it.
+   * @param {unknown} trace
+   * @returns {Uint8Array}
+   */
+  const traceBytes = (trace) => {
+    if (trace instanceof Uint8Array) return trace;
+    if (trace instanceof ArrayBuffer) return new Uint8Array(trace);
+    if (ArrayBuffer.isView(trace)) return new Uint8Array(trace.buffer, trace.byteOffset, trace.byteLength);
+    const text = typeof trace === 'string' ? trace : encode(trace, 'trace');
+    // A string has at least as many UTF-8 bytes as UTF-16 units: refused before it is encoded.
+    if (text.length > maxTraceBytes) throw ruleError('input.too_large', '', { limit: maxTraceBytes });
+    return new TextEncoder().encode(text);
   };
 
   /** @type {Record<string, (...args: any[]) => any>} */
   const api = {};
   for (const [name, method] of Object.entries(METHODS)) {
+    if (name === 'traceImport') {
+      api[name] = (/** @type {unknown} */ trace, /** @type {unknown} */ options = {}) => {
+        const bytes = traceBytes(trace);
+        if (bytes.length > maxTraceBytes) throw ruleError('input.too_large', '', { limit: maxTraceBytes });
+        return JSON.parse(unwrap(module.traceImport(bytes, encode(options, 'options'))).result);
+      };
+      continue;
+    }
     api[name] = (/** @type {unknown} */ arg) => {
       let text = '';
       if (method.arg !== null) {

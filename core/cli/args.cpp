@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <sstream>
 
 #include "cli_errors.h"
 #include "pipesim/json.h"
@@ -24,12 +23,22 @@ bool parse_int(const std::string& text, long long& out) {
   return true;
 }
 
+// Every piece between separators, empty ones included: "4,,8" -> 4, "", 8; "" -> one empty piece.
 std::vector<std::string> split(const std::string& text, char sep) {
   std::vector<std::string> parts;
-  std::stringstream ss(text);
-  std::string part;
-  while (std::getline(ss, part, sep)) parts.push_back(part);
-  if (!text.empty() && text.back() == sep) parts.emplace_back();
+  std::size_t from = 0;
+  for (std::size_t at; (at = text.find(sep, from)) != std::string::npos; from = at + 1)
+    parts.push_back(text.substr(from, at - from));
+  parts.push_back(text.substr(from));
+  return parts;
+}
+
+// The entries of a comma list; an empty one ("4,,8", ",", "4,", ",4", "") is an error naming
+// the list, since it is a typo rather than a value.
+Result<std::vector<std::string>> list_entries(const std::string& text, const std::string& field) {
+  std::vector<std::string> parts = split(text, ',');
+  for (const std::string& part : parts)
+    if (part.empty()) return cli_error(CliRule::ListEmptyEntry, {{"field", field}, {"got", text}}, "/" + field);
   return parts;
 }
 
@@ -75,6 +84,30 @@ Result<Args> Args::parse(const std::vector<std::string>& argv, const std::vector
   return args;
 }
 
+Result<std::optional<std::string>> take_flag(std::vector<std::string>& argv, const std::string& name,
+                                             const std::vector<std::string>& switches) {
+  std::optional<std::string> value;
+  std::vector<std::string> rest;
+  for (std::size_t i = 0; i < argv.size(); ++i) {
+    const std::string& a = argv[i];
+    const auto eq = a.find('=');
+    const bool is_flag = a.rfind("--", 0) == 0;
+    const std::string flag = is_flag ? a.substr(2, eq == std::string::npos ? std::string::npos : eq - 2) : "";
+    const bool is_switch = std::find(switches.begin(), switches.end(), flag) != switches.end();
+    const bool takes_next = is_flag && eq == std::string::npos && i + 1 < argv.size() && !is_switch;
+    if (is_flag && flag == name) {
+      if (value) return cli_error(CliRule::FlagTwice, {{"flag", name}});
+      if (eq == std::string::npos && !takes_next) return cli_error(CliRule::FlagNeedsValue, {{"flag", name}});
+      value = eq != std::string::npos ? a.substr(eq + 1) : argv[++i];
+      continue;
+    }
+    rest.push_back(a);
+    if (takes_next) rest.push_back(argv[++i]);  // a value, even one that starts with "--"
+  }
+  argv = std::move(rest);
+  return value;
+}
+
 std::string Args::get(const std::string& name, const std::string& fallback) const {
   const auto it = values_.find(name);
   return it == values_.end() ? fallback : it->second;
@@ -105,21 +138,31 @@ Result<std::string> Args::format(const std::vector<std::string>& allowed) const 
   return cli_error(CliRule::FlagChoice, {{"flag", "format"}, {"allowed", list}, {"got", f}});
 }
 
-Result<std::string> Args::read_input() const {
-  const std::string source = get("input", "-");
+Result<std::string> Args::read_input(std::int64_t limit) const {
+  return read_text_source(get("input", "-"), limit);
+}
+
+Result<std::string> read_text_source(const std::string& source, std::int64_t limit) {
   std::FILE* file = source == "-" ? stdin : std::fopen(source.c_str(), "rb");
   if (file == nullptr) return cli_error(CliRule::InputUnreadable, {{"file", source}});
-  // In blocks, and no further than the limit: 100 MB on stdin costs one block past 16 MB.
+  // In blocks, and no further than the limit: 100 MB on stdin costs one block past 16 MB. A file
+  // whose size is known is read into one allocation of that size (a 100 MB trace would otherwise
+  // hold 64 MB and 128 MB buffers at once while the string grows).
   std::string text;
+  if (file != stdin && std::fseek(file, 0, SEEK_END) == 0) {
+    const long size = std::ftell(file);
+    if (size > 0 && size <= limit) text.reserve(static_cast<std::size_t>(size));
+    std::rewind(file);
+  }
   std::vector<char> block(1 << 16);
   bool too_large = false;
   for (std::size_t n; !too_large && (n = std::fread(block.data(), 1, block.size(), file)) > 0;) {
-    too_large = static_cast<std::int64_t>(text.size() + n) > kMaxInputBytes;
+    too_large = static_cast<std::int64_t>(text.size() + n) > limit;
     if (!too_large) text.append(block.data(), n);
   }
   const bool failed = std::ferror(file) != 0;  // e.g. a directory
   if (file != stdin) std::fclose(file);
-  if (too_large) return make_error(Rule::InputTooLarge, "", {{"limit", kMaxInputBytes}});
+  if (too_large) return make_error(Rule::InputTooLarge, "", {{"limit", limit}});
   if (failed) return cli_error(CliRule::InputUnreadable, {{"file", source}});
   return text;
 }
@@ -136,8 +179,9 @@ Status Args::require(const std::vector<std::string>& flags) const {
   return Ok{};
 }
 
-std::vector<std::string> Args::get_list(const std::string& name, const std::string& fallback) const {
-  return split(get(name, fallback), ',');
+Result<std::vector<std::string>> Args::get_list(const std::string& name, const std::string& field,
+                                                const std::string& fallback) const {
+  return list_entries(get(name, fallback), field);
 }
 
 Result<Costs> Args::get_costs() const {
@@ -170,15 +214,64 @@ Result<Costs> Args::get_costs() const {
     for (const char* flag : {"attn-share", "comm-layers"})
       if (has(flag)) return cli_error(CliRule::FlagNeedsCommRatio, {{"flag", flag}});
   }
+  if (has("stage-costs")) {
+    auto stages = parse_stage_costs(get("stage-costs", ""), c);
+    if (!stages.ok()) return stages.error();
+    c.stages = std::move(stages).value();
+  }
   if (Status st = validate_costs(c); !st.ok()) return st.error();
   return c;
+}
+
+Result<std::vector<StageCost>> parse_stage_costs(const std::string& text, const Costs& costs) {
+  // A JSON file: the "stageCosts" array, or a config holding one.
+  if (text.size() > 5 && text.compare(text.size() - 5, 5, ".json") == 0) {
+    auto file = read_text_source(text);
+    if (!file.ok()) return file.error();
+    auto json = parse_json(file.value());
+    if (!json.ok()) return json.error();
+    const Json& j = json.value();
+    if (j.is_object() && j.contains("stageCosts"))
+      return stage_costs_from_json(j.at("stageCosts"), "/stageCosts", costs);
+    return stage_costs_from_json(j, "/stageCosts", costs);
+  }
+  const Error bad = cli_error(CliRule::StageCostsList, {{"got", summary(text)}}, "/stageCosts");
+  std::vector<StageCost> out;
+  for (std::string entry : split(text, ',')) {
+    long long repeat = 1;  // "...x14": this stage 14 times
+    const auto x = entry.rfind('x');
+    if (x != std::string::npos) {
+      if (!parse_int(entry.substr(x + 1), repeat) || repeat < 1 || repeat > kMaxStages) return bad;
+      entry = entry.substr(0, x);
+    }
+    const auto fields = split(entry, '/');
+    if (fields.empty() || fields.size() > 4) return bad;
+    StageCost c{costs.forward, costs.backward, costs.weight, costs.overlapped};
+    double* targets[] = {&c.forward, &c.backward, &c.weight, &c.overlapped};
+    bool any = false;
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+      if (fields[i].empty()) continue;  // this field takes the costs' value
+      const auto number = parse_json_number(fields[i]);
+      if (!number || !number->is_number()) return bad;
+      *targets[i] = number->get<double>();
+      any = true;
+    }
+    if (!any && fields.size() == 1) return bad;  // an empty entry is a typo, not a stage
+    if (out.size() + static_cast<std::size_t>(repeat) > static_cast<std::size_t>(kMaxStages))
+      return make_error(Rule::StageCostsSize, "/stageCosts", {{"max", kMaxStages}, {"got", out.size() + repeat}});
+    out.insert(out.end(), static_cast<std::size_t>(repeat), c);
+  }
+  if (out.empty()) return bad;
+  return out;
 }
 
 Result<std::vector<int>> parse_int_list(const std::string& text, const std::string& field) {
   std::vector<int> out;
   const Error bad = cli_error(CliRule::IntList, {{"field", field}, {"got", text}}, "/" + field);
-  for (const std::string& part : split(text, ',')) {
-    const auto range = split(part, ':');
+  auto parts = list_entries(text, field);
+  if (!parts.ok()) return parts.error();
+  for (const std::string& part : parts.value()) {
+    const auto range = split(part, ':');  // never empty: split gives at least one piece
     long long from = 0, to = 0, step = 1;
     if (range.size() == 1) {
       if (!parse_int(range[0], from)) return bad;
@@ -197,7 +290,9 @@ Result<std::vector<int>> parse_int_list(const std::string& text, const std::stri
 
 Result<std::vector<MicrobatchSpec>> parse_microbatch_list(const std::string& text) {
   std::vector<MicrobatchSpec> out;
-  for (const std::string& part : split(text, ',')) {
+  auto parts = list_entries(text, "microbatches");
+  if (!parts.ok()) return parts.error();
+  for (const std::string& part : parts.value()) {
     if (part.find(':') != std::string::npos) {
       auto range = parse_int_list(part, "microbatches");
       if (!range.ok()) return range.error();

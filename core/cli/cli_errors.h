@@ -26,7 +26,21 @@ namespace pipesim::cli {
   X(InputUnreadable, "cli.input_unreadable", InvalidConfig, "cannot read input file {file}")     \
   X(IntList, "cli.int_list", InvalidConfig,                                                      \
     "{field} must be a list like 4,8,16 or a range like 4:64:2 (got {got})")                     \
-  X(RangeTooLong, "cli.range_too_long", TooLarge, "{field} range is too long")
+  X(ListEmptyEntry, "cli.list_empty_entry", InvalidConfig,                                       \
+    "{field} has an empty entry (got \"{got}\")")                                                \
+  X(RangeTooLong, "cli.range_too_long", TooLarge, "{field} range is too long")                   \
+  X(OutputFailed, "cli.output_failed", OutputFailed, "cannot write standard output: {reason}")   \
+  X(OutputFileFailed, "cli.output_file_failed", OutputFailed,                                    \
+    "cannot write \"{file}\": {reason}")                                                         \
+  X(TraceMissing, "cli.trace_missing", InvalidConfig,                                            \
+    "missing the trace (pipesim trace-import FILE, or --input - for stdin)")                     \
+  X(TraceTwice, "cli.trace_twice", InvalidConfig,                                                \
+    "give the trace once, as FILE or as --input, not both")\
+  X(FlagsExclusive, "cli.flags_exclusive", InvalidConfig,                                      \
+    "--{flag} cannot be combined with --{other}")                                                \
+  X(StageCostsList, "cli.stage_costs", InvalidConfig,                                            \
+    "--stage-costs must be stages like 1/2/1/3,0.5/1,1x14 (F/B/W/F&B, empty fields take the "     \
+    "costs, xN repeats) or a .json file (got {got})")
 
 enum class CliRule {
 #define PIPESIM_CLI_RULE_ENUM(name, id, code, text) name,

@@ -7,6 +7,7 @@
 
 #include "args.h"
 #include "cli_errors.h"
+#include "flag_json.h"
 #include "pipesim/boundary.h"
 #include "pipesim/exercises.h"
 #include "pipesim/json.h"
@@ -18,8 +19,9 @@ const char* const kExerciseUsage =
     R"(  recover    --ranks R --microbatches M --from 1f1b --to dualpipe [--gpu-hours-per-million 0.18]
              [--training-tokens 14.8e12] [costs] [--format text|json]
              GPU-hours per million tokens the 'to' schedule saves, at M and at other M
-  params     --model llama3-70b|deepseek-v3|custom --pp N [--ep N] [--dp N --optimizer adam|none]
-             [--bytes-per-param 2] [--gpu-memory-gb 80] [--format text|json]
+  params     --model llama3-70b|deepseek-v3|custom --pp N [--tp N] [--ep N] [--dp N]
+             [--recipe mixed-adam|deepseek-v3] [--zero 0..3] [--gpu-memory-gb 80] [--format text|json]
+             every schedule's footprint per GPU under the memory model (see memory)
              custom: --layers --hidden --intermediate --vocab --heads [--kv-heads --head-dim
              --tied-embeddings true|false --dense-layers --routed-experts --shared-experts
              --expert-intermediate]
@@ -29,31 +31,6 @@ const char* const kExerciseUsage =
 
 namespace {
 
-// A flag's text as the JSON value a page would send: a number (exactly as JSON writes numbers,
-// parse_json_number), true/false, or else a string, which the request's reader then rejects
-// where it wants a number ("ranks must be an integer (got "0x10")").
-Json flag_json(const std::string& text) {
-  if (text == "true") return true;
-  if (text == "false") return false;
-  if (auto number = parse_json_number(text)) return *number;
-  return text;
-}
-
-// Copies present flags into `json` under their JSON names.
-void copy_flags(const Args& args, Json& json,
-                const std::vector<std::pair<const char*, const char*>>& names) {
-  for (const auto& [flag, key] : names)
-    if (args.has(flag)) json[key] = flag_json(args.get(flag, ""));
-}
-
-std::string grouped(double v) {  // 70553706496 -> 70,553,706,496
-  std::string digits = fixed(v, 0), out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0 && digits[i - 1] != '-') out += ',';
-    out += digits[i];
-  }
-  return out;
-}
 std::string costs_text(const Costs& c) {
   return "F=" + shortest(c.forward) + " B=" + shortest(c.backward) + " W=" + shortest(c.weight) +
          " F&B=" + shortest(c.overlapped) + " p2p=" + shortest(c.p2p_latency);
@@ -119,11 +96,8 @@ Result<std::string> cmd_recover(const std::vector<std::string>& argv) {
 
 Result<std::string> cmd_params(const std::vector<std::string>& argv) {
   const std::vector<std::pair<const char*, const char*>> top = {
-      {"pp", "pp"},
-      {"ep", "ep"},
-      {"dp", "dp"},
-      {"bytes-per-param", "bytesPerParam"},
-      {"gpu-memory-gb", "gpuMemoryGb"}};
+      {"pp", "pp"},         {"tp", "tp"},     {"ep", "ep"}, {"dp", "dp"},
+      {"recipe", "recipe"}, {"zero", "zero"}, {"gpu-memory-gb", "gpuMemoryGb"}};
   const std::vector<std::pair<const char*, const char*>> custom = {
       {"layers", "layers"},
       {"hidden", "hidden"},
@@ -137,7 +111,7 @@ Result<std::string> cmd_params(const std::vector<std::string>& argv) {
       {"routed-experts", "routedExperts"},
       {"shared-experts", "sharedExperts"},
       {"expert-intermediate", "expertIntermediate"}};
-  std::vector<std::string> allowed = {"model", "optimizer", "format"};
+  std::vector<std::string> allowed = {"model", "format"};
   for (const auto& names : {top, custom})
     for (const auto& [flag, key] : names) allowed.push_back(flag);
   const Args a = unwrap(Args::parse(argv, allowed));
@@ -146,12 +120,6 @@ Result<std::string> cmd_params(const std::vector<std::string>& argv) {
   Json request;
   request["model"] = a.get("model", "");
   copy_flags(a, request, top);
-  if (a.has("optimizer")) {
-    const std::string o = a.get("optimizer", "");
-    if (o != "adam" && o != "none")
-      return cli_error(CliRule::FlagChoice, {{"flag", "optimizer"}, {"allowed", "adam|none"}, {"got", o}});
-    request["optimizer"] = o == "adam";
-  }
   Json custom_json = Json::object();
   copy_flags(a, custom_json, custom);
   if (!custom_json.empty() || request["model"] == "custom") request["custom"] = custom_json;
@@ -167,23 +135,28 @@ Result<std::string> cmd_params(const std::vector<std::string>& argv) {
   for (const ParamPart& p : r.count.excluded)
     out << "  excluded: " << p.part << " " << grouped(static_cast<double>(p.params)) << "  "
         << p.formula << "\n";
-  out << "\nP=" << q.pp << " EP=" << q.ep << ", " << shortest(q.bytes_per_param)
-      << " bytes per parameter"
-      << (q.optimizer ? ", + 12 bytes of fp32 master and Adam states / DP=" + std::to_string(q.dp)
-                      : "")
-      << ", " << shortest(q.gpu_memory_gb) << " GB GPUs\n";
-  out << "schedule    stages  stages/rank  copies        params/GPU    GB/GPU  of GPU\n";
-  for (const ScheduleFootprint& f : r.schedules)
-    out << f.schedule << std::string(10 - std::min<std::size_t>(f.schedule.size(), 9), ' ')
-        << pad_left(std::to_string(f.stages), 8) << pad_left(std::to_string(f.stages_per_rank), 13)
-        << pad_left(std::to_string(f.param_copies), 8) << pad_left(grouped(f.params_per_gpu), 18)
-        << pad_left(fixed(f.bytes_per_gpu / 1e9, 2), 10)
-        << pad_left(fixed(f.share_of_gpu_memory * 100, 1) + "%", 8) << "\n";
+  out << "\nWhat one GPU holds (weights, gradients, master weights and optimizer state), every "
+         "schedule under the same accounting:\n";
+  out << "schedule          stages  stages/rank  copies        params/GPU   weights GB  states GB  of GPU\n";
+  for (const ScheduleFootprint& f : r.schedules) {
+    const MemoryResult& m = f.memory;
+    out << pad_right(f.schedule, 16) << pad_left(std::to_string(m.stages), 8)
+        << pad_left(std::to_string(m.stages_per_rank), 13) << pad_left(std::to_string(m.param_copies), 8)
+        << pad_left(grouped(m.held.total()), 18) << pad_left(fixed(m.states.weights / 1e9, 2), 13)
+        << pad_left(fixed(m.states.total() / 1e9, 2), 11)
+        << pad_left(fixed(m.share_of_gpu_memory * 100, 1) + "%", 8) << "\n";
+  }
   out << "DualPipe over 1F1B: +" << grouped(r.overhead_params_per_gpu) << " parameters (+"
       << fixed(r.overhead_bytes_per_gpu / 1e9, 2)
       << " GB) per GPU = " << fixed(r.overhead_share_of_model * 100, 2) << "% of the model, "
       << fixed(r.overhead_share_of_gpu_memory * 100, 1) << "% of " << shortest(q.gpu_memory_gb)
       << " GB of GPU memory\n";
+  out << "assumptions (every row; each schedule's own stage layout sets its copies)\n";
+  for (const MemoryAssumption& as : r.schedules.front().memory.assumptions) {
+    if (as.topic == "copies") continue;
+    out << "  " << pad_right(as.topic, 12) << as.text << "\n  " << std::string(12, ' ')
+        << "source: " << as.source << "\n";
+  }
   return out.str();
 }
 

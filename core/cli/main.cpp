@@ -1,16 +1,18 @@
 // pipesim: the native CLI over the core library. It parses flags, calls the same functions the
 // WASM module exports and prints text, CSV or JSON. Exit status: 0 success, 1 bad input (one
-// line on stderr, nothing on stdout), 2 internal error.
+// line on stderr, nothing on stdout), 2 internal error, 3 the output could not be written (one
+// line on stderr, output_failed, with the OS's reason; output.h).
 #include <cctype>
 #include <iostream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "args.h"
 #include "cli_errors.h"
 #include "exercise_commands.h"
+#include "memory_commands.h"
 #include "plan_commands.h"
+#include "split_command.h"
 #include "pipesim/boundary.h"
 #include "pipesim/catalogue.h"
 #include "pipesim/custom_schedule.h"
@@ -20,7 +22,9 @@
 #include "pipesim/pytorch_csv.h"
 #include "pipesim/rules.h"
 #include "pipesim/sweep.h"
+#include "output.h"
 #include "text_output.h"
+#include "trace_import_command.h"
 #include "trace_output.h"
 
 namespace pipesim::cli {
@@ -37,7 +41,8 @@ commands:
              and receives DeepSeek's step() posts and waits for in batches)
              (chrome: a trace-event file for Perfetto or chrome://tracing)
              [--memory peak|steps]  (steps: each rank's activations over time, JSON activationSteps)
-             [--model-params N]  (the model's parameters: training state per GPU in bytes too)
+             [--model NAME | --params N, with pipesim memory's flags but --pp, --gpus,
+             --schedule, --microbatches, --chunks]  (memory per GPU in bytes too: JSON memory)
              --input FILE|-   read {schedule, ranks, microbatches, costs} as JSON instead, or a
                               hand-written schedule {"schedule":"custom","stages","directions",
                               "microbatches","rankOps":[["F0.0@0","B0.0@0",...],...]}, or a
@@ -57,22 +62,14 @@ commands:
 
 costs: --forward 1 --backward 2 --weight 1 --overlapped 3 --p2p-latency 0
        communication model: --comm-ratio 1 [--attn-share 0.5] [--comm-layers 1]
+every command: [--output FILE]  write to FILE (renamed into place once complete) instead of stdout
+       per-stage (simulate, export, sweep): --stage-costs 0.75/1.5,1x14,1.5/3 | FILE.json
 )";
 
-// Output waits in `captured` until the command has succeeded, so that on error nothing reaches
-// stdout. A simulation's result can be 100 MB or more; once it exists nothing can fail but the
-// write, so it is streamed to stdout instead (committed_stdout) and memory stays flat.
-std::ostringstream captured;
-std::streambuf* real_stdout = nullptr;
-
-std::ostream& committed_stdout() {
-  if (std::cout.rdbuf() != real_stdout) {
-    const std::string before = captured.str();
-    std::cout.rdbuf(real_stdout);
-    std::cout << before;
-  }
-  return std::cout;
-}
+// Output waits in a buffer until the command has succeeded, so that on error nothing reaches
+// stdout (output.h). A simulation's result can be 100 MB or more; once it exists nothing can fail
+// but the write, so it is streamed instead (committed_stdout) and memory stays flat.
+std::ostream& committed_stdout() { return commit_output(); }
 
 // The config's flags that take no value (SimConfig::a2a_overlap, delay_wgrad).
 const std::vector<std::string> kConfigSwitches = {"a2a-overlap", "delay-wgrad"};
@@ -107,8 +104,9 @@ SimConfig config_from_flags(const Args& args) {
   config.timing = timing == timing_name(Timing::Runtime) ? Timing::Runtime : Timing::Dependency;
   config.a2a_overlap = args.has("a2a-overlap");
   config.delay_wgrad = args.has("delay-wgrad");
-  if (args.has("model-params"))
-    config.model_params = unwrap(args.get_number("model-params", "modelParams", 0));
+  if (auto memory = memory_model_from_flags(args))
+    config.memory_model = std::make_shared<const MemoryRequest>(unwrap(memory_request_from_json(*memory, true)));
+  unwrap(apply_stage_flags(args, config));  // --layer-split (--stage-costs came with the costs)
   return config;
 }
 
@@ -125,11 +123,11 @@ void print_result(const SimResult& result, const std::string& format) {
 }
 
 int cmd_simulate(const std::vector<std::string>& argv) {
-  const Args args = unwrap(Args::parse(
-      argv,
-      with_costs({"schedule", "ranks", "microbatches", "chunks", "format", "input", "timing",
-                  "memory", "model-params"}),
-      kConfigSwitches));
+  std::vector<std::string> flags = with_costs(
+      {"schedule", "ranks", "microbatches", "chunks", "format", "input", "timing", "memory",
+       "stage-costs", "layer-split"});
+  flags.insert(flags.end(), memory_model_flags().begin(), memory_model_flags().end());
+  const Args args = unwrap(Args::parse(argv, flags, kConfigSwitches));
   const std::string format = unwrap(args.format({"text", "json", "chrome"}));
   // --memory steps: each rank's activations over time as well (JSON: activationSteps).
   SimOptions options;
@@ -138,9 +136,9 @@ int cmd_simulate(const std::vector<std::string>& argv) {
     throw Failure{cli_error(CliRule::FlagChoice,
                             {{"flag", "memory"}, {"allowed", "peak|steps"}, {"got", memory}})};
   options.activation_steps = memory == "steps";
-  const std::vector<std::string> config_flags = {"schedule",    "ranks",       "microbatches",
-                                                 "chunks",      "timing",      "model-params",
-                                                 "a2a-overlap", "delay-wgrad"};
+  std::vector<std::string> config_flags = {"schedule", "ranks", "microbatches", "chunks", "timing", "layer-split",
+                                           "a2a-overlap", "delay-wgrad"};
+  config_flags.insert(config_flags.end(), memory_model_flags().begin(), memory_model_flags().end());
   if (args.has("input")) {
     const std::string text = unwrap(args.read_input());
     if (looks_like_csv(text)) {  // a CSV carries only the op order: the costs come from flags
@@ -148,7 +146,9 @@ int cmd_simulate(const std::vector<std::string>& argv) {
       print_result(unwrap(simulate_pytorch_csv(text, unwrap(args.get_costs()), options)), format);
       return 0;
     }
-    unwrap(args.reject_with_input(with_costs(config_flags)));
+    std::vector<std::string> json_flags = with_costs(config_flags);
+    json_flags.push_back("stage-costs");  // a JSON request carries its own stageCosts
+    unwrap(args.reject_with_input(json_flags));
     print_result(unwrap(simulate_request(unwrap(parse_json(text)), options)), format);
     return 0;
   }
@@ -160,14 +160,16 @@ int cmd_export(const std::vector<std::string>& argv) {
   // The costs and timing decide the form: a run whose ops all last the same time is written as
   // torch's step grid, any other compactly (pipesim/pytorch_csv.h).
   const std::vector<std::string> config_flags = {"schedule", "ranks",       "microbatches", "chunks",
-                                                 "timing",   "a2a-overlap", "delay-wgrad"};
+                                                 "timing",   "layer-split", "a2a-overlap",  "delay-wgrad"};
   std::vector<std::string> flags = with_costs(config_flags);
-  flags.insert(flags.end(), {"format", "input"});
+  flags.insert(flags.end(), {"format", "input", "stage-costs"});
   const Args args = unwrap(Args::parse(argv, flags, kConfigSwitches));
   unwrap(args.format({"pytorch-csv"}));
   std::string csv;
   if (args.has("input")) {  // any JSON request simulate --input reads, hand-written ones too
-    unwrap(args.reject_with_input(with_costs(config_flags)));
+    std::vector<std::string> json_flags = with_costs(config_flags);
+    json_flags.push_back("stage-costs");
+    unwrap(args.reject_with_input(json_flags));
     csv = unwrap(pytorch_csv_from_request(unwrap(parse_json(unwrap(args.read_input())))));
   } else {
     csv = unwrap(pytorch_csv_from_config(config_from_flags(args)));
@@ -178,10 +180,11 @@ int cmd_export(const std::vector<std::string>& argv) {
 
 int cmd_sweep(const std::vector<std::string>& argv) {
   const Args args =
-      unwrap(Args::parse(argv, with_costs({"schedules", "ranks", "microbatches", "chunks", "format"})));
+      unwrap(Args::parse(argv, with_costs({"schedules", "ranks", "microbatches", "chunks", "format",
+                                           "stage-costs"})));
   const std::string format = unwrap(args.format({"text", "csv", "json"}));
   SweepRequest req;
-  req.schedules = args.get_list("schedules", "all");
+  req.schedules = unwrap(args.get_list("schedules", "schedules", "all"));
   if (req.schedules.size() == 1 && req.schedules[0] == "all") {
     req.schedules.clear();
     for (const auto& info : list_schedules()) req.schedules.push_back(info.name);
@@ -231,10 +234,13 @@ int cmd_catalogue(const std::vector<std::string>& argv) {
   return 0;
 }
 
-int run(const std::vector<std::string>& all) {
+int run(std::vector<std::string> all) {
+  // --output applies to every command, so it is taken out before the command reads its flags.
+  if (auto output = unwrap(take_flag(all, "output", kConfigSwitches))) set_output_file(*output);
   if (all.empty() || all[0] == "help" || all[0] == "--help" || all[0] == "-h") {
-    std::cout << kUsage << "\nexercise calculators:\n" << kExerciseUsage << "\nplanner and overlap:\n"
-              << kPlanUsage;
+    std::cout << kUsage << "\nexercise calculators:\n" << kExerciseUsage << "\nmemory model:\n"
+              << kMemoryUsage << "\nplanner and overlap:\n" << kPlanUsage << "\nprofiler traces:\n"
+              << kTraceImportUsage << "\nper-stage costs:\n" << kSplitUsage;
     return 0;
   }
   const std::string command = all[0];
@@ -245,8 +251,20 @@ int run(const std::vector<std::string>& all) {
   if (command == "lesson") return cmd_lesson(rest);
   if (command == "schedules") return cmd_schedules(rest);
   if (command == "catalogue") return cmd_catalogue(rest);
+  if (is_memory_command(command)) {
+    std::cout << unwrap(run_memory_command(rest));
+    return 0;
+  }
   if (is_plan_command(command)) {
     std::cout << unwrap(run_plan_command(command, rest));
+    return 0;
+  }
+  if (command == "trace-import") {
+    std::cout << unwrap(run_trace_import(rest));
+    return 0;
+  }
+  if (command == "split") {
+    std::cout << unwrap(cmd_split(rest));
     return 0;
   }
   if (is_exercise_command(command)) {
@@ -259,24 +277,35 @@ int run(const std::vector<std::string>& all) {
 }  // namespace
 }  // namespace pipesim::cli
 
+namespace {
+
+int report(const pipesim::Error& error) {
+  pipesim::cli::abandon_output();
+  std::cerr << "pipesim: " << pipesim::error_code_name(error.code) << ": " << error.message << "\n";
+  return error.code == pipesim::ErrorCode::OutputFailed ? 3 : 1;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   namespace cli = pipesim::cli;
   std::ios::sync_with_stdio(false);  // iostreams only: large outputs in big writes
-  // Buffer everything: on error nothing may reach stdout (see committed_stdout).
-  cli::real_stdout = std::cout.rdbuf(cli::captured.rdbuf());
-  int status = 0;
+  cli::begin_output();  // buffer everything: on error nothing may reach stdout
   try {
-    status = cli::run(std::vector<std::string>(argv + 1, argv + argc));
+    const int status = cli::run(std::vector<std::string>(argv + 1, argv + argc));
+    cli::finish_output();
+    return status;
   } catch (const pipesim::Failure& e) {
-    std::cout.rdbuf(cli::real_stdout);
-    std::cerr << "pipesim: " << pipesim::error_code_name(e.error.code) << ": " << e.error.message << "\n";
-    return 1;
+    return report(e.error);
+  } catch (const std::ios_base::failure& e) {  // a write through std::cout failed (output.h)
+    if (const pipesim::Error* failure = cli::output_failure()) return report(*failure);
+    cli::abandon_output();
+    std::cerr << "pipesim: internal: " << pipesim::summary(e.what(), pipesim::kMaxParamBytes) << "\n";
+    return 2;
   } catch (const std::exception& e) {
-    std::cout.rdbuf(cli::real_stdout);
+    cli::abandon_output();
     // As one line of at most kMaxParamBytes, like every message (e.what() may quote anything).
     std::cerr << "pipesim: internal: " << pipesim::summary(e.what(), pipesim::kMaxParamBytes) << "\n";
     return 2;
   }
-  cli::committed_stdout().flush();
-  return status;
 }

@@ -22,6 +22,17 @@ inline std::string shortest(double v) {
   return buf;
 }
 
+/// `v` rounded to an integer with thousands separators: 70553706496 -> "70,553,706,496".
+inline std::string grouped(double v) {
+  const std::string digits = fixed(v, 0);
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0 && digits[i - 1] != '-') out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
 /// `s` right-aligned in a column `width` characters wide (never cut).
 inline std::string pad_left(const std::string& s, std::size_t width) {
   return s.size() >= width ? s : std::string(width - s.size(), ' ') + s;

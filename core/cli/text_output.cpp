@@ -5,7 +5,7 @@
 #include <string>
 
 #include "pipesim/comm.h"
-#include "pipesim/exercises.h"
+#include "memory_commands.h"
 #include "pipesim/formulas.h"
 #include "text_format.h"
 
@@ -28,12 +28,22 @@ void print_simulation_text(const SimResult& r, std::ostream& out) {
       << (r.config.a2a_overlap ? (r.config.delay_wgrad ? ", a2a overlap, delayed wgrad" : ", a2a overlap")
                                : "")
       << "\n";
+  if (!c.stages.empty()) {  // they replace F, B, W and F&B above on every stage
+    out << "stage costs  F/B/W/F&B:";
+    for (std::size_t s = 0; s < c.stages.size(); ++s)
+      out << (s == 0 ? " " : ", ") << shortest(c.stages[s].forward) << "/" << shortest(c.stages[s].backward)
+          << "/" << shortest(c.stages[s].weight) << "/" << shortest(c.stages[s].overlapped);
+    out << "\n";
+  }
   out << "makespan     " << shortest(r.makespan) << "\n";
   out << "bubble max   " << shortest(r.bubble_max) << "  (max per-rank idle)\n";
   const ReferenceBubble ref = result_reference(r);
   if (!ref.formula.empty())
     out << "  published " << ref.formula << " = " << shortest(ref.bubble_max)
-        << (ref.applies ? "" : "  (not exact here: needs " + ref.condition + ")") << "\n";
+        << (ref.applies           ? ""
+            : ref.reason.empty() ? "  (not exact here: needs " + ref.condition + ")"
+                                 : "  (not exact here: " + ref.reason + ")")
+        << "\n";
   out << "bubble total " << shortest(r.bubble_total) << "\n";
   out << "bubble frac  " << percent(r.bubble_fraction) << "   utilization " << percent(r.utilization) << "\n";
   if (r.comm)  // the communication model (pipesim/comm.h)
@@ -45,10 +55,10 @@ void print_simulation_text(const SimResult& r, std::ostream& out) {
         << "\n";
   out << "stages/rank  " << r.stages_per_rank << "   parameter copies " << r.param_copies
       << "   peak activations " << r.max_peak_activations << "\n";
-  if (const TrainingState state = training_state(r); state.bytes_per_gpu)
-    out << "training state per GPU " << shortest(*state.params_per_gpu) << " params, "
-        << shortest(*state.bytes_per_gpu / 1e9) << " GB (" << shortest(state.per_gpu)
-        << " rank shares of weights, gradients and Adam state)\n";
+  if (r.config.memory_model) {  // the memory model (pipesim/memory.h) at this run's peak
+    out << "\n";
+    print_memory_text(memory_of(memory_request_for(r.config), r.max_peak_activation_memory), out);
+  }
   out << "\n";
   out << "rank      busy      idle  peak  ops\n";
   for (const RankStats& s : r.per_rank) {

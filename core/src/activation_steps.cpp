@@ -32,26 +32,27 @@ ActivationSteps rank_steps(std::size_t ops, double unit, EndOf end_of, KindOf ki
 }  // namespace
 
 std::vector<ActivationSteps> plan_activation_steps(const OpPlan& plan, const Tick* starts,
-                                                   const Tick (&durations)[kSlots], double unit) {
+                                                   const OpLengths& lengths, double unit) {
   std::vector<ActivationSteps> out;
   const int ranks = plan.shape().ranks;
   out.reserve(static_cast<std::size_t>(ranks));
   for (int r = 0; r < ranks; ++r) {
     const PlanOp* ops = plan.begin(r);
-    const Tick* start = starts + (ops - plan.begin(0));
+    const auto first = static_cast<std::size_t>(ops - plan.begin(0));
+    const Tick* start = starts + first;
     out.push_back(rank_steps(
         static_cast<std::size_t>(plan.end(r) - ops), unit,
-        [&](std::size_t i) { return to_units(start[i] + durations[ops[i].code & kSlotMask]); },
+        [&](std::size_t i) { return to_units(start[i] + lengths.of(first + i, ops[i])); },
         [&](std::size_t i) { return static_cast<OpKind>(ops[i].code & kSlotMask & 3); }));
   }
   return out;
 }
 
-std::vector<ActivationSteps> ops_activation_steps(const std::vector<std::vector<TimedOp>>& timeline,
+std::vector<ActivationSteps> ops_activation_steps(const std::vector<RankTimeline>& timeline,
                                                   double unit) {
   std::vector<ActivationSteps> out;
   out.reserve(timeline.size());
-  for (const std::vector<TimedOp>& ops : timeline)
+  for (const RankTimeline& ops : timeline)
     out.push_back(rank_steps(
         ops.size(), unit, [&](std::size_t i) { return ops[i].end; },
         [&](std::size_t i) { return ops[i].op.kind; }));

@@ -25,13 +25,14 @@ inline int activation_delta(OpKind kind) {
   return 0;
 }
 
-/// The steps of every rank of `plan`: op i started at tick `starts[i]` and ran `durations[slot]`
-/// ticks; one stage-micro-batch is `unit` per-GPU units (activation_memory_unit).
+/// The steps of every rank of `plan`: op i started at tick `starts[i]` and ran
+/// `lengths.of(i, op)` ticks; one stage-micro-batch is `unit` per-GPU units
+/// (activation_memory_unit).
 std::vector<ActivationSteps> plan_activation_steps(const OpPlan& plan, const Tick* starts,
-                                                   const Tick (&durations)[kSlots], double unit);
+                                                   const OpLengths& lengths, double unit);
 
 /// The same from a per-rank list of timed ops (SimResult::timeline's form).
-std::vector<ActivationSteps> ops_activation_steps(const std::vector<std::vector<TimedOp>>& timeline,
+std::vector<ActivationSteps> ops_activation_steps(const std::vector<RankTimeline>& timeline,
                                                   double unit);
 
 }  // namespace pipesim::detail

@@ -4,11 +4,14 @@
 
 #include "overlap/comm_json.h"
 #include "pipesim/exercises.h"
+#include "pipesim/layer_split.h"
 #include "pipesim/formulas.h"
+#include "pipesim/memory.h"
 #include "pipesim/plan_texts.h"
 #include "pipesim/rules.h"
 #include "pipesim/sweep.h"
 #include "pipesim/timeline_columns.h"
+#include "pipesim/trace.h"
 
 namespace pipesim {
 namespace {
@@ -85,6 +88,7 @@ Json limits_json() {
               {"maxSweepOps", kMaxSweepOps},
               {"maxTraceCells", kMaxTraceCells},
               {"maxInputBytes", kMaxInputBytes},
+              {"maxTraceBytes", kMaxTraceBytes},
               {"maxDepth", kMaxJsonDepth},
               {"maxPathBytes", kMaxPathBytes},
               {"summaryBytes", kSummaryBytes},
@@ -99,6 +103,54 @@ Json rules_json() {
                          {"message", r.message},
                          {"params", template_params(r.message)}});
   return rules;
+}
+
+// The memory model's choices (pipesim/memory.h): its recipes with their sources, the ZeRO stages,
+// recomputation, model presets, defaults and limits, so the page offers exactly these.
+Json memory_json_catalogue() {
+  Json recipes = Json::array();
+  for (const PrecisionRecipe& r : precision_recipes())
+    recipes.push_back(Json{{"id", r.id},
+                           {"label", r.label},
+                           {"source", r.source},
+                           {"reading", r.reading},
+                           {"weightBytes", r.weight_bytes},
+                           {"gradientBytes", r.gradient_bytes},
+                           {"masterBytes", r.master_bytes},
+                           {"optimizerBytes", r.optimizer_bytes},
+                           {"weightFormat", r.weight_format},
+                           {"gradientFormat", r.gradient_format},
+                           {"masterFormat", r.master_format},
+                           {"optimizerFormat", r.optimizer_format}});
+  Json models = Json::array();
+  for (const ModelConfig& m : model_presets()) {
+    models.push_back(Json{{"name", m.name}, {"label", m.label}, {"layers", m.layers},
+                          {"hidden", m.hidden}, {"heads", m.heads}, {"routedExperts", m.routed_experts}});
+  }
+  const MemoryRequest defaults;
+  const ActivationSpec activation_defaults;
+  return Json{{"recipes", std::move(recipes)},
+              {"models", std::move(models)},
+              {"zeroStages", Json::array({0, 1, 2, 3})},
+              {"recompute", Json::array({recompute_name(Recompute::None), recompute_name(Recompute::Selective),
+                                         recompute_name(Recompute::Full)})},
+              {"defaults", {{"recipe", defaults.recipe},
+                            {"zero", defaults.zero},
+                            {"gpuMemoryGb", defaults.gpu_memory_gb},
+                            {"tp", defaults.layout.tp},
+                            {"pp", defaults.layout.pp},
+                            {"ep", defaults.layout.ep},
+                            {"dp", defaults.layout.dp},
+                            {"seqLength", activation_defaults.seq_length},
+                            {"microBatchSize", activation_defaults.micro_batch_size},
+                            {"recompute", recompute_name(activation_defaults.recompute)}}},
+              {"limits", {{"maxTensorParallel", kMaxTensorParallel},
+                          {"maxDataParallel", kMaxDataParallel},
+                          {"maxExpertParallel", kMaxExpertParallel},
+                          {"maxSeqLength", kMaxSeqLength},
+                          {"maxMicroBatchSize", kMaxMicroBatchSize},
+                          {"maxZeroStage", kMaxZeroStage},
+                          {"maxSides", kMaxMemorySides}}}};
 }
 
 Json plan_texts_json() {
@@ -120,6 +172,22 @@ Json schedules_to_json() {
   return list;
 }
 
+namespace {
+
+// The layer split's presets (pipesim/layer_split.h), as layerSplit() results describe them.
+Json layer_split_json() {
+  Json presets = Json::array();
+  for (const char* name : {"deepseek-v3"}) {
+    const LayerModel m = layer_model_preset(name).value();
+    presets.push_back(Json{{"name", m.name}, {"label", m.label}, {"source", m.source},
+                           {"layers", m.layers}, {"embedding", m.embedding}, {"head", m.head},
+                           {"mtp", m.mtp}});
+  }
+  return Json{{"presets", std::move(presets)}};
+}
+
+}  // namespace
+
 Json catalogue_to_json() {
   Json schedules = Json::array();
   for (const auto& info : list_schedules()) schedules.push_back(schedule_to_json(info));
@@ -130,6 +198,7 @@ Json catalogue_to_json() {
   for (const TimelineColumnInfo& c : timeline_column_infos())
     timeline.push_back(Json{{"name", c.name}, {"type", column_type_name(c.type)}, {"meaning", c.meaning}});
   Json codes = Json::array();
+  // Up to Internal: OutputFailed is the CLI's own (error.h), never an answer to a request.
   for (int c = 0; c <= static_cast<int>(ErrorCode::Internal); ++c)
     codes.push_back(error_code_name(static_cast<ErrorCode>(c)));
   return Json{{"schedules", std::move(schedules)},
@@ -143,7 +212,15 @@ Json catalogue_to_json() {
               {"timeline", std::move(timeline)},
               {"errorCodes", std::move(codes)},
               {"rules", rules_json()},
-              {"planTexts", plan_texts_json()}};
+              // the trace reader's defaults (pipesim/trace.h)
+              {"trace",
+               {{"commPattern", kDefaultCommPattern},
+                {"maxCommPatternBytes", kMaxCommPatternBytes},
+                {"maxCommPatternParts", kMaxCommPatternParts},
+                {"maxAnnotationDepth", kMaxAnnotationDepth}}},
+              {"planTexts", plan_texts_json()},
+              {"layerSplit", layer_split_json()},
+              {"memory", memory_json_catalogue()}};
 }
 
 }  // namespace pipesim

@@ -45,9 +45,17 @@ Result<Op> op_from_object(const Json& j, const std::string& path) {
     }
     return Ok{};
   };
+  // The fields of a result's timeline op (start and end are read back and ignored); any other
+  // is an error, as everywhere in the schema, so a typo ("stgae") is not silently dropped.
+  const bool pair = kind == "FB";
+  auto known = detail::FieldReader::open(
+      j, path, "", pair ? std::vector<const char*>{"op", "fdir", "fmb", "fstage", "bdir", "bmb", "bstage", "start", "end"}
+                 : kind == "B" ? std::vector<const char*>{"op", "dir", "mb", "stage", "zb", "start", "end"}
+                               : std::vector<const char*>{"op", "dir", "mb", "stage", "start", "end"});
+  if (!known.ok() && (pair || kind == "F" || kind == "B" || kind == "W")) return known.error();
   Op op;
   Status st = Ok{};
-  if (kind == "FB") {
+  if (pair) {
     op.kind = OpKind::ForwardBackward;
     st = chunk("fdir", "fmb", "fstage", op.chunk);
     if (st.ok()) st = chunk("bdir", "bmb", "bstage", op.backward_chunk);
@@ -99,7 +107,8 @@ Result<Op> parse_op_label(const std::string& label, const std::string& path) {
 
 Result<CustomRequest> custom_schedule_from_json(const Json& json) {
   auto fields = detail::FieldReader::open(
-      json, "", "custom schedule", {"schedule", "stages", "directions", "microbatches", "rankOps", "costs"});
+      json, "", "custom schedule",
+      {"schedule", "stages", "directions", "microbatches", "rankOps", "costs", "stageCosts"});
   if (!fields.ok()) return fields.error();
   const detail::FieldReader& f = fields.value();
   for (const char* key : {"stages", "microbatches", "rankOps"})
@@ -153,6 +162,11 @@ Result<CustomRequest> custom_schedule_from_json(const Json& json) {
     auto costs = costs_from_json(f.at("costs"), f.path("costs"));
     if (!costs.ok()) return costs.error();
     req.costs = costs.value();
+  }
+  if (f.has("stageCosts")) {  // one per stage of `stages`; simulate_schedule checks the count
+    auto stages = stage_costs_from_json(f.at("stageCosts"), f.path("stageCosts"), req.costs);
+    if (!stages.ok()) return stages.error();
+    req.costs.stages = std::move(stages).value();
   }
   return req;
 }

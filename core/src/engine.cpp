@@ -12,10 +12,15 @@
 #include "activation_steps.h"
 #include "engine_run.h"
 #include "op_plan.h"
+#include "pipesim/stage_costs.h"
 #include "plan_columns.h"
 #include "runtime_timing.h"
 #include "schedules/registry.h"
 #include "simulate_valid.h"
+
+#ifndef PIPESIM_KEEP_MEMORY
+#define PIPESIM_KEEP_MEMORY 1
+#endif
 
 namespace pipesim {
 namespace {
@@ -134,7 +139,15 @@ Result<SimResult> simulate_valid(const SimConfig& config, const SimOptions& opti
 }
 
 Result<SimResult> simulate_valid(const SimConfig& config, const SimOptions& options) {
-  SimWorkspace ws;
+  // Natively one workspace per thread, kept between calls: a fresh one made every call allocate
+  // its plan and start times anew, and glibc serves blocks that large straight from the kernel
+  // (mmap), so every call faulted them in again (zb-v 64x1024: 10 MB, ~2,400 page faults). Where
+  // the build does not keep memory (WebAssembly, core/CMakeLists.txt), a fresh one each call.
+  if (!PIPESIM_KEEP_MEMORY) {
+    SimWorkspace fresh;
+    return simulate_valid(config, options, fresh);
+  }
+  thread_local SimWorkspace ws;
   return simulate_valid(config, options, ws);
 }
 
@@ -144,6 +157,7 @@ Result<SimResult> simulate_schedule(const Schedule& schedule, const Costs& costs
                                     const SimOptions& options) {
   if (Status st = check_schedule(schedule); !st.ok()) return st.error();
   if (Status st = validate_costs(costs); !st.ok()) return st.error();
+  if (Status st = check_stage_count(costs, schedule.stages); !st.ok()) return st.error();
   detail::OpPlan plan;
   Schedule shape;
   shape.name = schedule.name;

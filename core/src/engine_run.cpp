@@ -9,12 +9,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <optional>
 #include <type_traits>
 
 #include "activation_steps.h"
 #include "overlap/comm_ticks.h"
 #include "plan_columns.h"
+#include "stage_lengths.h"
 
 namespace pipesim::detail {
 namespace {
@@ -87,8 +89,15 @@ class Engine {
         b_(b) {
     PIPESIM_CHECK(plan.complete(), "the plan must hold every rank's list");
     const auto ranks = static_cast<std::size_t>(ranks_count_);
-    b_.chunks.assign(plan.index().size(), ChunkState{});
-    if (costs_.p2p_latency != 0) b_.chunk_ranks.assign(plan.index().size(), kNobody);
+    // Every end starts as kNotDone (-1, every byte 0xff): one memset, which glibc runs several
+    // times faster than assign's element-by-element fill of a table of megabytes.
+    static_assert(kNotDone == -1 && std::is_trivially_copyable<ChunkState>::value,
+                  "an unfinished chunk's bytes are all ones");
+    b_.chunks.resize(plan.index().size());
+    std::memset(static_cast<void*>(b_.chunks.data()), 0xff, b_.chunks.size() * sizeof(ChunkState));
+    // Read only by the kLatency drains, which per-stage costs take whatever the latency.
+    if (costs_.p2p_latency != 0 || !costs.stages.empty())
+      b_.chunk_ranks.assign(plan.index().size(), kNobody);
     b_.ranks.assign(ranks, RankState{});
     b_.work.resize(std::max(b_.work.size(), ranks));
     if (record_timeline_ && b_.starts_capacity < plan.size()) {
@@ -101,28 +110,33 @@ class Engine {
       rank.end = plan.end(r);
       if (record_timeline_) rank.start_out = b_.starts.get() + (plan.begin(r) - plan.begin(0));
     }
+    for (int slot = 0; slot < kSlots; ++slot) lengths_.slot[slot] = costs_.slots[slot].duration;
+    if (!costs.stages.empty()) {  // each op's own length (stage_lengths.h)
+      staged_ = stage_lengths(plan, costs, order);
+      lengths_.per_op = staged_.ticks.data();
+    }
   }
 
   Result<EngineRun> run(const std::vector<std::vector<Op>>* ops) {
     const bool latency = costs_.p2p_latency != 0;
-    if (record_timeline_)
-      latency ? drain<true, true>() : drain<true, false>();
+    if (lengths_.per_op != nullptr)
+      record_timeline_ ? drain<true, true, true>() : drain<false, true, true>();
+    else if (record_timeline_)
+      latency ? drain<true, true, false>() : drain<true, false, false>();
     else
-      latency ? drain<false, true>() : drain<false, false>();
+      latency ? drain<false, true, false>() : drain<false, false, false>();
     for (int r = 0; r < ranks_count_; ++r)
       if (!finished(r)) return deadlock_error(plan_, b_);
     EngineRun out;
     // Without Ops every rank's list is there and empty, as callers have always seen it.
     out.timeline = form_ == TimelineForm::Ops
-                       ? build_timeline(ops)
-                       : std::vector<std::vector<TimedOp>>(static_cast<std::size_t>(ranks_count_));
-    Tick duration[kSlots];
-    for (int slot = 0; slot < kSlots; ++slot) duration[slot] = costs_.slots[slot].duration;
+                       ? (lengths_.per_op != nullptr ? build_timeline<true>(ops) : build_timeline<false>(ops))
+                       : std::vector<RankTimeline>(static_cast<std::size_t>(ranks_count_));
     if (form_ == TimelineForm::Columns)
-      out.columns = plan_columns(plan_, b_.starts.get(), duration);
+      out.columns = plan_columns(plan_, b_.starts.get(), lengths_);
     if (activation_steps_)
       out.activation_steps = plan_activation_steps(
-          plan_, b_.starts.get(), duration,
+          plan_, b_.starts.get(), lengths_,
           activation_memory_unit(plan_.shape().ranks, plan_.shape().stages));
     out.ranks.reserve(static_cast<std::size_t>(ranks_count_));
     for (int r = 0; r < ranks_count_; ++r) out.ranks.push_back(tally(r));
@@ -144,6 +158,11 @@ class Engine {
       t.compute = t.busy;
       return t;
     }
+    if (lengths_.per_op != nullptr) {
+      t.compute = staged_.compute[static_cast<std::size_t>(r)];
+      t.comm = staged_.comm[static_cast<std::size_t>(r)];
+      return t;
+    }
     for (const PlanOp* op = plan_.begin(r); op != plan_.end(r); ++op) {
       t.compute += costs_.of(*op).compute;
       t.comm += costs_.of(*op).comm;
@@ -153,13 +172,15 @@ class Engine {
 
   // Advances ranks from the work stack until it is empty: each runs its ops until one must wait
   // and parks on the chunk it waits for. kLatency: p2p latency is not zero (without it the rank
-  // check drops out of every dependency). kRecord: keep each op's start.
+  // check drops out of every dependency). kRecord: keep each op's start. kStaged: per-stage
+  // costs, each op's length read from lengths_.per_op (only the kLatency form: the engine
+  // takes this path for it whatever the latency, to keep the fast paths few).
   //
   // Written for instruction count, which bounds large sweeps. The shape and costs are locals set
   // once per run, a visit loads and stores one RankState, each kind of op has its own branch with
   // its cost and activation change as constants, and the plan already holds every chunk key and
   // whether the op has a neighbouring stage to wait for, so a retried op costs no arithmetic.
-  template <bool kRecord, bool kLatency>
+  template <bool kRecord, bool kLatency, bool kStaged>
   void drain() {
     ChunkState* const chunks = b_.chunks.data();
     RankId* const chunk_ranks = b_.chunk_ranks.data();  // p2p latency only
@@ -175,6 +196,15 @@ class Engine {
     const Tick backward_zb = costs_.slots[kSlotBackwardZb].duration;
     const Tick weight = costs_.slots[kSlotWeight].duration;
     const Tick pair = costs_.slots[kSlotPair].duration;
+    const PlanOp* const first_op = plan_.begin(0);
+    const Tick* const per_op = lengths_.per_op;
+    // The length of `op`: its slot's (`uniform`), or its own under per-stage costs.
+    const auto length = [&](Tick uniform, const PlanOp& op) {
+      if constexpr (kStaged)
+        return per_op[static_cast<std::size_t>(&op - first_op)];
+      else
+        return uniform;
+    };
     // The visited rank and its state, and the op being tried.
     int r = 0;
     Tick free_at = 0, busy = 0, ready = 0;
@@ -226,10 +256,11 @@ class Engine {
     // No), so each case of the switch below tests only the dependencies it has.
     // Activations: a chunk is in flight from the end of its F to the end of its B; an FB pair
     // releases the backward's as the forward's appear (net 0).
-    const auto run_forward = [&](auto after_previous, std::size_t key) {
+    const auto run_forward = [&](auto after_previous, const PlanOp& op) {
+      const std::size_t key = op.key;
       if constexpr (decltype(after_previous)::value)
         if (!need(Need::Forward, key - stride)) return false;
-      forward_done(key, run_for(forward));
+      forward_done(key, run_for(length(forward, op)));
       peak = std::max(peak, ++in_flight);
       return true;
     };
@@ -239,9 +270,10 @@ class Engine {
       else
         return need(Need::Forward, key);
     };
-    const auto run_backward = [&](auto before_next, Tick duration, std::size_t key) {
+    const auto run_backward = [&](auto before_next, Tick duration, const PlanOp& op) {
+      const std::size_t key = op.key;
       if (!backward_ready(before_next, key)) return false;
-      backward_done(key, run_for(duration));
+      backward_done(key, run_for(length(duration, op)));
       --in_flight;
       return true;
     };
@@ -250,7 +282,7 @@ class Engine {
       if constexpr (decltype(after_previous)::value)
         if (!need(Need::Forward, key - stride)) return false;
       if (!backward_ready(before_next, backward_key)) return false;
-      const Tick end = run_for(pair);
+      const Tick end = run_for(length(pair, op));
       forward_done(key, end);
       backward_done(backward_key, end);
       return true;
@@ -258,25 +290,24 @@ class Engine {
     // Runs one op if its inputs are ready.
     const auto try_run = [&](const PlanOp& op) {
       ready = free_at;
-      const std::size_t key = op.key;
       constexpr std::true_type kYes{};
       constexpr std::false_type kNo{};
       switch (op.code) {
         case kSlotForward:
-          return run_forward(kNo, key);
+          return run_forward(kNo, op);
         case kSlotForward | kAfterPrevious:
-          return run_forward(kYes, key);
+          return run_forward(kYes, op);
         case kSlotBackward:
-          return run_backward(kNo, backward, key);
+          return run_backward(kNo, backward, op);
         case kSlotBackward | kBeforeNext:
-          return run_backward(kYes, backward, key);
+          return run_backward(kYes, backward, op);
         case kSlotBackwardZb:
-          return run_backward(kNo, backward_zb, key);
+          return run_backward(kNo, backward_zb, op);
         case kSlotBackwardZb | kBeforeNext:
-          return run_backward(kYes, backward_zb, key);
+          return run_backward(kYes, backward_zb, op);
         case kSlotWeight:
-          if (!need(Need::Backward, key)) return false;
-          run_for(weight);  // nothing waits on a W
+          if (!need(Need::Backward, op.key)) return false;
+          run_for(length(weight, op));  // nothing waits on a W
           return true;
         case kSlotPair:
           return run_pair(kNo, kNo, op);
@@ -313,36 +344,44 @@ class Engine {
   }
 
   // The timeline from the recorded starts, one rank's list at a time (sequential reads and
-  // writes): an op ends its kind's duration after it starts.
-  // Each TimedOp is written in place, its Op decoded from the plan field by field unless the
-  // caller's own Ops are given (building a whole Op and copying it cost twice as much).
-  std::vector<std::vector<TimedOp>> build_timeline(const std::vector<std::vector<Op>>* ops) const {
-    std::vector<std::vector<TimedOp>> timeline(static_cast<std::size_t>(ranks_count_));
+  // writes): an op ends its kind's duration after it starts. Each list is sized first (its
+  // TimedOps zeroed) and then written field by field through a pointer: a TimedOp built whole
+  // and copied in went through a stack temporary whose reload stalled on store forwarding
+  // (perf: two thirds of this function's time), and emplace_back per op cost a check and a
+  // store of the list's end each time.
+  // kStaged: each op's own length (per-stage costs), else its slot's, decided once per run.
+  template <bool kStaged>
+  std::vector<RankTimeline> build_timeline(const std::vector<std::vector<Op>>* ops) const {
+    std::vector<RankTimeline> timeline(static_cast<std::size_t>(ranks_count_));
     const Tick* start = b_.starts.get();
     const ChunkIndex index = plan_.index();  // a copy the compiler can keep in registers
-    Tick duration[kSlots];
-    for (int slot = 0; slot < kSlots; ++slot) duration[slot] = costs_.slots[slot].duration;
+    Tick slot_length[kSlots];
+    for (int slot = 0; slot < kSlots; ++slot) slot_length[slot] = lengths_.slot[slot];
+    const Tick* per_op = lengths_.per_op;
     for (int r = 0; r < ranks_count_; ++r) {
-      std::vector<TimedOp>& out = timeline[static_cast<std::size_t>(r)];
+      RankTimeline& list = timeline[static_cast<std::size_t>(r)];
       const PlanOp* p = plan_.begin(r);
       const PlanOp* const end = plan_.end(r);
-      out.reserve(static_cast<std::size_t>(end - p));
+      list.resize(static_cast<std::size_t>(end - p));
+      TimedOp* out = list.data();
       const Op* op = ops ? (*ops)[static_cast<std::size_t>(r)].data() : nullptr;
-      while (p != end) {
-        TimedOp& t = out.emplace_back();
+      for (; p != end; ++p, ++start, ++out) {
         const int slot = p->code & kSlotMask;
+        out->start = to_units(*start);
+        Tick length = 0;
+        if constexpr (kStaged)
+          length = *per_op++;
+        else
+          length = slot_length[slot];
+        out->end = to_units(*start + length);
         if (op) {
-          t.op = *op++;
-        } else {
-          t.op.kind = static_cast<OpKind>(slot & 3);
-          t.op.zero_bubble = (slot & 4) != 0;
-          t.op.chunk = index.chunk(p->key);
-          if (slot == kSlotPair) t.op.backward_chunk = index.chunk(p->backward_key);
+          out->op = *op++;
+          continue;
         }
-        t.start = to_units(*start);
-        t.end = to_units(*start + duration[slot]);
-        ++p;
-        ++start;
+        out->op.kind = static_cast<OpKind>(slot & 3);
+        out->op.zero_bubble = (slot & 4) != 0;
+        out->op.chunk = index.chunk(p->key);
+        if (slot == kSlotPair) out->op.backward_chunk = index.chunk(p->backward_key);
       }
     }
     return timeline;
@@ -356,6 +395,8 @@ class Engine {
   const OpPlan& plan_;
   const int ranks_count_;
   const TickCosts costs_;
+  OpLengths lengths_;    // each op's length: by slot, or per op under per-stage costs
+  StageLengths staged_;  // per-stage costs only
   const TimelineForm form_;
   const bool activation_steps_;
   const bool record_timeline_;  // in either form, or for the activation steps

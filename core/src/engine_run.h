@@ -22,6 +22,16 @@ namespace pipesim::detail {
 using Tick = std::int64_t;
 inline double to_units(Tick ticks) { return static_cast<double>(ticks) / kTicksPerUnit; }
 
+/// How long each op of a plan runs: its slot's length, or under per-stage costs its own.
+struct OpLengths {
+  Tick slot[kSlots] = {};
+  const Tick* per_op = nullptr;  ///< in plan order; set under per-stage costs (Costs::stages)
+  /// The length of `op`, the plan's op number `index`.
+  Tick of(std::size_t index, const PlanOp& op) const {
+    return per_op != nullptr ? per_op[index] : slot[op.code & kSlotMask];
+  }
+};
+
 /// What one rank did: busy time and activations as it ran, compute and communication after.
 struct RankTally {
   Tick busy = 0;
@@ -32,7 +42,7 @@ struct RankTally {
 };
 
 struct EngineRun {
-  std::vector<std::vector<TimedOp>> timeline;  ///< every rank's list; empty lists unless Ops
+  std::vector<RankTimeline> timeline;  ///< every rank's list; empty lists unless Ops
   TimelineTable columns;                       ///< with TimelineForm::Columns
   std::vector<ActivationSteps> activation_steps;  ///< with SimOptions::activation_steps
   std::vector<RankTally> ranks;

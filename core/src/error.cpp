@@ -12,6 +12,7 @@ const char* error_code_name(ErrorCode code) {
     case ErrorCode::Deadlock: return "deadlock";
     case ErrorCode::ParseError: return "parse_error";
     case ErrorCode::Internal: return "internal";
+    case ErrorCode::OutputFailed: return "output_failed";
   }
   return "internal";
 }

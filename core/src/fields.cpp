@@ -153,6 +153,16 @@ Status positive_number(double v, double max, const std::string& name, const std:
   return Ok{};
 }
 
+Status cost_in_range(double v, bool may_be_zero, const std::string& name, const std::string& path) {
+  if (!std::isfinite(v) || v < 0 || (!may_be_zero && v == 0))
+    return make_error(may_be_zero ? Rule::RangeNonNegative : Rule::RangePositive, path,
+                      {{"field", name}, {"got", v}});
+  if (!may_be_zero && v < 1 / kTicksPerUnit)
+    return make_error(Rule::RangeResolution, path, {{"field", name}, {"min", 1 / kTicksPerUnit}, {"got", v}});
+  if (v > kMaxCost) return make_error(Rule::RangeAtMost, path, {{"field", name}, {"max", kMaxCost}, {"got", v}});
+  return Ok{};
+}
+
 Error with_path_prefix(Error error, const std::string& prefix) {
   if (!error.path.empty()) error.path = prefix + error.path;
   return error;

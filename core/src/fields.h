@@ -57,6 +57,10 @@ Status int_in_range(int v, int lo, int hi, const std::string& name, const std::s
 /// range.positive / range.at_most at `path` unless 0 < v <= max.
 Status positive_number(double v, double max, const std::string& name, const std::string& path);
 
+/// A cost value: range.positive (or range.non_negative when `may_be_zero`), range.resolution
+/// below one tick, range.at_most above kMaxCost, naming `name` at `path`.
+Status cost_in_range(double v, bool may_be_zero, const std::string& name, const std::string& path);
+
 /// Prefixes an error's path, e.g. "/costs/forward" -> "/config/costs/forward".
 Error with_path_prefix(Error error, const std::string& prefix);
 

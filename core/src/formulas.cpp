@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "pipesim/comm.h"
+#include "pipesim/stage_costs.h"
 
 namespace pipesim {
 namespace {
@@ -23,14 +24,19 @@ bool nearly_equal(double a, double b) {
 bool at_most(double a, double b) { return a <= b || nearly_equal(a, b); }
 
 const RegionClause kNoLatency{"p2pLatency", "=", "0"};
+// Every region also needs equal stages (no stageCosts, or all alike); said in these words.
+const RegionClause kEqualStages{"stageCosts", "=", "equal"};
+constexpr const char* kEqualStagesText = "every stage costs the same";
 
 /// The region in words, from its clauses and note: alternatives joined by ", or ", every-case
 /// clauses after "; ", the note in parentheses.
 std::string region_text(const ReferenceBubble& ref) {
   auto clauses = [](const std::vector<RegionClause>& list) {
     std::string out;
-    for (const RegionClause& c : list)
-      out += (out.empty() ? "" : ", ") + c.left + " " + c.op + " " + c.right;
+    for (const RegionClause& c : list) {
+      const bool equal_stages = c.left == kEqualStages.left;
+      out += (out.empty() ? "" : ", ") + (equal_stages ? std::string(kEqualStagesText) : c.left + " " + c.op + " " + c.right);
+    }
     return out;
   };
   std::string text;
@@ -40,10 +46,40 @@ std::string region_text(const ReferenceBubble& ref) {
   return text;
 }
 
+ReferenceBubble reference_bubble_of_equal_stages(const std::string& schedule, int ranks, int stages,
+                                                 int microbatches, const Costs& c);
+
 }  // namespace
 
 ReferenceBubble reference_bubble(const std::string& schedule, int ranks, int stages,
-                                 int microbatches, const Costs& c) {
+                                 int microbatches, const Costs& costs) {
+  // Equal stages (none listed, or all alike) are costs' own F, B, W and F&B; unequal ones are
+  // evaluated at their mean and never apply.
+  const bool equal_stages = stage_costs_uniform(costs);
+  Costs c = costs;
+  const StageCost typical = equal_stages ? stage_cost(costs, 0) : mean_stage_cost(costs);
+  c.forward = typical.forward;
+  c.backward = typical.backward;
+  c.weight = typical.weight;
+  c.overlapped = typical.overlapped;
+  c.stages.clear();
+  ReferenceBubble ref = reference_bubble_of_equal_stages(schedule, ranks, stages, microbatches, c);
+  if (ref.formula.empty()) return ref;
+  ref.all.push_back(kEqualStages);
+  ref.condition = region_text(ref);
+  if (!equal_stages) {
+    ref.applies = false;
+    ref.reason =
+        "the stages' costs differ (stageCosts) and the formula assumes equal stages; it is "
+        "evaluated at their mean";
+  }
+  return ref;
+}
+
+namespace {
+
+ReferenceBubble reference_bubble_of_equal_stages(const std::string& schedule, int ranks, int stages,
+                                                 int microbatches, const Costs& c) {
   ReferenceBubble ref;
   ref.source = kDeepSeekTable;
   const double pp = stages;
@@ -121,6 +157,8 @@ ReferenceBubble reference_bubble(const std::string& schedule, int ranks, int sta
   return ref;
 }
 
+}  // namespace
+
 ReferenceBubble result_reference(const SimResult& r) {
   // Under communication the table's F, B and F&B are the ops' real lengths, in the config's
   // part order (effective_costs).
@@ -131,7 +169,7 @@ ReferenceBubble result_reference(const SimResult& r) {
     // The closed forms are for the plain schedules: combined 1F1B adds a warm-up forward and
     // runs the steady state as pairs of cost F&B.
     ref.applies = false;
-    ref.condition = "a2aOverlap off (the formula is for the plain schedule); " + ref.condition;
+    ref.reason = "a2aOverlap is on, and the formula is for the plain schedule";
   }
   return ref;
 }

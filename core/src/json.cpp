@@ -6,7 +6,7 @@
 
 #include "fields.h"
 #include "overlap/comm_json.h"
-#include "pipesim/exercises.h"
+#include "pipesim/memory.h"
 #include "pipesim/formulas.h"
 #include "pipesim/rules.h"
 
@@ -30,11 +30,42 @@ Result<Costs> costs_from_json(const Json& json, const std::string& path) {
   return c;
 }
 
+Result<std::vector<StageCost>> stage_costs_from_json(const Json& json, const std::string& path,
+                                                     const Costs& costs) {
+  if (!json.is_array()) return make_error(Rule::FieldArray, path, {{"field", detail::dotted(path)}});
+  if (json.empty() || json.size() > static_cast<std::size_t>(kMaxStages))
+    return make_error(Rule::StageCostsSize, path, {{"max", kMaxStages}, {"got", json.size()}});
+  std::vector<StageCost> stages;
+  stages.reserve(json.size());
+  for (std::size_t i = 0; i < json.size(); ++i) {
+    auto fields = detail::FieldReader::open(json[i], path + "/" + std::to_string(i), "",
+                                            {"forward", "backward", "weight", "overlapped"});
+    if (!fields.ok()) return fields.error();
+    const detail::FieldReader& f = fields.value();
+    StageCost c{costs.forward, costs.backward, costs.weight, costs.overlapped};
+    for (Status st : {f.read("forward", c.forward), f.read("backward", c.backward),
+                      f.read("weight", c.weight), f.read("overlapped", c.overlapped)})
+      if (!st.ok()) return st.error();
+    stages.push_back(c);
+  }
+  return stages;
+}
+
+Json stage_costs_to_json(const std::vector<StageCost>& stages) {
+  Json out = Json::array();
+  for (const StageCost& c : stages)
+    out.push_back(Json{{"forward", c.forward},
+                       {"backward", c.backward},
+                       {"weight", c.weight},
+                       {"overlapped", c.overlapped}});
+  return out;
+}
+
 Result<SimConfig> config_from_json(const Json& json) {
   auto fields =
-      detail::FieldReader::open(json, "", "config", {"schedule", "ranks", "microbatches", "costs",
+      detail::FieldReader::open(json, "", "config", {"schedule", "ranks", "microbatches", "costs", "stageCosts",
                                                      "chunks", "timing", "a2aOverlap", "delayWgrad",
-                                                     "modelParams"});
+                                                     "memoryModel"});
   if (!fields.ok()) return fields.error();
   const detail::FieldReader& f = fields.value();
   if (Status st = f.require({"schedule", "ranks", "microbatches"}); !st.ok()) return st.error();
@@ -48,6 +79,11 @@ Result<SimConfig> config_from_json(const Json& json) {
     if (!costs.ok()) return costs.error();
     config.costs = costs.value();
   }
+  if (f.has("stageCosts")) {
+    auto stages = stage_costs_from_json(f.at("stageCosts"), f.path("stageCosts"), config.costs);
+    if (!stages.ok()) return stages.error();
+    config.costs.stages = std::move(stages).value();
+  }
   if (f.has("timing")) {
     std::string timing;
     if (Status st = f.read("timing", timing); !st.ok()) return st.error();
@@ -56,10 +92,10 @@ Result<SimConfig> config_from_json(const Json& json) {
                         {{"field", "timing"}, {"allowed", "dependency, runtime"}, {"got", timing}});
     config.timing = timing == timing_name(Timing::Runtime) ? Timing::Runtime : Timing::Dependency;
   }
-  if (f.has("modelParams")) {
-    double params = 0;
-    if (Status st = f.read("modelParams", params); !st.ok()) return st.error();
-    config.model_params = params;
+  if (f.has("memoryModel")) {
+    auto memory = memory_request_from_json(f.at("memoryModel"), true);
+    if (!memory.ok()) return detail::with_path_prefix(memory.error(), "/memoryModel");
+    config.memory_model = std::make_shared<const MemoryRequest>(std::move(memory.value()));
   }
   if (Status st = validate(config); !st.ok()) return st.error();
   return config;
@@ -118,6 +154,8 @@ Json result_to_json(const SimResult& r, bool with_timeline) {
   j["stages"] = r.stages;
   j["microbatches"] = r.config.microbatches;
   j["costs"] = costs_to_json(r.config.costs);
+  // Only when given, so every result without them (and every golden) reads as before.
+  if (!r.config.costs.stages.empty()) j["stageCosts"] = stage_costs_to_json(r.config.costs.stages);
   // Only when not the default, so every dependency-timed result (and golden) reads as before.
   if (r.config.timing != Timing::Dependency) j["timing"] = timing_name(r.config.timing);
   // Likewise Megatron's combined 1F1B, only when asked for.
@@ -144,18 +182,18 @@ Json result_to_json(const SimResult& r, bool with_timeline) {
   j["paramCopies"] = r.param_copies;
   j["maxPeakActivations"] = r.max_peak_activations;
   j["maxPeakActivationMemory"] = r.max_peak_activation_memory;
-  const TrainingState state = training_state(r);
-  const auto or_null = [](const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); };
-  j["trainingState"] = Json{{"perGpu", state.per_gpu},
-                            {"modelParams", or_null(r.config.model_params)},
-                            {"paramsPerGpu", or_null(state.params_per_gpu)},
-                            {"bytesPerGpu", or_null(state.bytes_per_gpu)}};
+  // Only with a memory model, so other results keep their bytes.
+  if (r.config.memory_model)
+    j["memory"] = memory_result_to_json(memory_of(memory_request_for(r.config), r.max_peak_activation_memory));
   if (r.comm) j["comm"] = detail::comm_result_to_json(r);
   const ReferenceBubble ref = result_reference(r);
   j["reference"] = Json{{"formula", ref.formula},
                         {"bubbleMax", ref.bubble_max},
                         {"applies", ref.applies},
                         {"source", ref.source}};
+  // Only where a region's own terms cannot say why it misses (unequal stages), so other results
+  // keep their bytes.
+  if (!ref.reason.empty()) j["reference"]["reason"] = ref.reason;
   if (with_timeline) {
     Json timeline = Json::array();
     for (const auto& ops : r.timeline) {

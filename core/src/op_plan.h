@@ -84,15 +84,23 @@ class OpPlan {
     return l;
   }
 
-  void forward(const Lane& l, int mb) {
-    add(PlanOp{l.base + static_cast<std::uint32_t>(mb), 0,
-               static_cast<std::uint8_t>(kSlotForward | l.forward_flag)});
+  /// The plan ops forward() and backward() push, for generators that order ops before pushing
+  /// them with append().
+  static PlanOp forward_op(const Lane& l, int mb) {
+    return PlanOp{l.base + static_cast<std::uint32_t>(mb), 0,
+                  static_cast<std::uint8_t>(kSlotForward | l.forward_flag)};
   }
-  void backward(const Lane& l, int mb, bool zero_bubble = false) {
+  static PlanOp backward_op(const Lane& l, int mb, bool zero_bubble = false) {
     const std::uint8_t slot = zero_bubble ? kSlotBackwardZb : kSlotBackward;
-    add(PlanOp{l.base + static_cast<std::uint32_t>(mb), 0,
-               static_cast<std::uint8_t>(slot | l.backward_flag)});
+    return PlanOp{l.base + static_cast<std::uint32_t>(mb), 0,
+                  static_cast<std::uint8_t>(slot | l.backward_flag)};
   }
+  void forward(const Lane& l, int mb) { add(forward_op(l, mb)); }
+  void backward(const Lane& l, int mb, bool zero_bubble = false) {
+    add(backward_op(l, mb, zero_bubble));
+  }
+  /// A plan op made by forward_op() or backward_op().
+  void append(const PlanOp& p) { add(p); }
   void weight(const Lane& l, int mb) {
     add(PlanOp{l.base + static_cast<std::uint32_t>(mb), 0, kSlotWeight});
   }

@@ -10,10 +10,10 @@
 namespace pipesim::detail {
 
 /// The timeline of `plan` (every op, rank by rank): op i started at tick `starts[i]` and ran
-/// `durations[slot]` ticks, slot being the low bits of its code.
-TimelineTable plan_columns(const OpPlan& plan, const Tick* starts, const Tick (&durations)[kSlots]);
+/// `lengths.of(i, op)` ticks.
+TimelineTable plan_columns(const OpPlan& plan, const Tick* starts, const OpLengths& lengths);
 
 /// The columns of a per-rank list of timed ops (SimResult::timeline's form).
-TimelineTable ops_columns(const std::vector<std::vector<TimedOp>>& timeline);
+TimelineTable ops_columns(const std::vector<RankTimeline>& timeline);
 
 }  // namespace pipesim::detail

@@ -299,14 +299,15 @@ Result<SimResult> simulate_pytorch_csv(const std::string& text, const Costs& cos
 
 namespace {
 
-// The csv and costs of {"schedule":"custom","csv":TEXT,"costs"?}.
+// The csv and costs of {"schedule":"custom","csv":TEXT,"costs"?,"stageCosts"?}.
 struct CsvRequest {
   std::string text;
   Costs costs;
 };
 
 Result<CsvRequest> csv_request(const Json& json) {
-  auto fields = detail::FieldReader::open(json, "", "custom schedule", {"schedule", "csv", "costs"});
+  auto fields = detail::FieldReader::open(json, "", "custom schedule",
+                                          {"schedule", "csv", "costs", "stageCosts"});
   if (!fields.ok()) return fields.error();
   const detail::FieldReader& f = fields.value();
   if (!f.has("csv")) return make_error(Rule::CustomMissing, "/csv", {{"field", "csv"}});
@@ -316,6 +317,11 @@ Result<CsvRequest> csv_request(const Json& json) {
     auto costs = costs_from_json(f.at("costs"), f.path("costs"));
     if (!costs.ok()) return costs.error();
     req.costs = costs.value();
+  }
+  if (f.has("stageCosts")) {  // their count is checked against the CSV's stages
+    auto stages = stage_costs_from_json(f.at("stageCosts"), f.path("stageCosts"), req.costs);
+    if (!stages.ok()) return stages.error();
+    req.costs.stages = std::move(stages).value();
   }
   if (Status st = validate_costs(req.costs); !st.ok()) return st.error();
   return req;
@@ -327,7 +333,8 @@ Result<SimResult> simulate_csv_request(const Json& json, const SimOptions& optio
   auto req = csv_request(json);
   if (!req.ok()) return req.error();
   auto result = simulate_pytorch_csv(req.value().text, req.value().costs, options);
-  if (result.ok()) return result;
+  // Errors about the text sit under /csv; a stage cost list of the wrong length stays where it is.
+  if (result.ok() || result.error().path.rfind("/stageCosts", 0) == 0) return result;
   return in_csv(result.error());
 }
 

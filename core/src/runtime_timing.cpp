@@ -19,7 +19,9 @@
 #include "activation_steps.h"
 #include "pipesim/rules.h"
 #include "pipesim/schedule.h"
+#include "pipesim/stage_costs.h"
 #include "schedules/dualpipe_steps.h"
+#include "stage_ticks.h"
 
 namespace pipesim::detail {
 namespace {
@@ -145,12 +147,16 @@ class StepProgram {
   int recv_f_[2] = {0, 0}, send_f_[2] = {0, 0}, recv_b_[2] = {0, 0}, send_b_[2] = {0, 0};
 };
 
+// An op's length: its chunk's stage's costs (pipesim/stage_costs.h; costs' own without stages),
+// an FB pair by the pair rule over its two stages.
 Tick op_ticks(const Op& op, const Costs& c) {
+  const StageTicks s = stage_ticks_of(stage_cost(c, op.chunk.stage));
   switch (op.kind) {
-    case OpKind::Forward: return ticks(c.forward);
-    case OpKind::Backward: return op.zero_bubble ? ticks(c.backward) - ticks(c.weight) : ticks(c.backward);
-    case OpKind::Weight: return ticks(c.weight);
-    case OpKind::ForwardBackward: return ticks(c.overlapped);
+    case OpKind::Forward: return s.forward;
+    case OpKind::Backward: return op.zero_bubble ? s.backward - s.weight : s.backward;
+    case OpKind::Weight: return s.weight;
+    case OpKind::ForwardBackward:
+      return pair_ticks(s, stage_ticks_of(stage_cost(c, op.backward_chunk.stage)));
   }
   return 0;
 }
@@ -205,7 +211,7 @@ Result<SimResult> simulate_runtime(const SimConfig& config) {
   std::vector<std::vector<Tick>> arrived(ranks);  // [rank][commit] when the rank reached it
   std::vector<std::size_t> cursor(ranks, 0), op_index(ranks, 0), commits_passed(ranks, 0);
   std::vector<Tick> now(ranks, 0);
-  std::vector<std::vector<TimedOp>> timeline(ranks);
+  std::vector<RankTimeline> timeline(ranks);
   const Tick latency = ticks(config.costs.p2p_latency);
   auto partner_arrival = [&](std::size_t r, std::int64_t id, Tick& at) {
     const std::int64_t other =

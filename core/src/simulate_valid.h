@@ -23,7 +23,9 @@ struct SimWorkspace {
 
 /// simulate() for a config validate() accepted: generates its schedule into `ws` and runs it.
 Result<SimResult> simulate_valid(const SimConfig& config, const SimOptions& options, SimWorkspace& ws);
-/// The same with buffers of its own.
+/// The same in the calling thread's workspace, which natively stays allocated between calls
+/// (holding the largest simulation's plan and buffers so far: about 60 MB at kMaxOps); a fresh
+/// one in builds that do not keep memory (WebAssembly; core/CMakeLists.txt).
 Result<SimResult> simulate_valid(const SimConfig& config, const SimOptions& options = {});
 
 }  // namespace pipesim::detail

@@ -118,7 +118,8 @@ Result<std::vector<SweepRow>> run_sweep(const SweepRequest& req) {
 
 Result<SweepRequest> sweep_from_json(const Json& json) {
   if (!json.is_object()) return make_error(Rule::SweepNotObject, "");
-  auto fields = detail::FieldReader::open(json, "", "sweep", {"schedules", "ranks", "microbatches", "costs", "chunks"});
+  auto fields = detail::FieldReader::open(
+      json, "", "sweep", {"schedules", "ranks", "microbatches", "costs", "stageCosts", "chunks"});
   if (!fields.ok()) return fields.error();
   const detail::FieldReader& f = fields.value();
   for (const char* key : {"schedules", "ranks", "microbatches"})
@@ -154,6 +155,11 @@ Result<SweepRequest> sweep_from_json(const Json& json) {
     auto costs = costs_from_json(f.at("costs"), f.path("costs"));
     if (!costs.ok()) return costs.error();
     req.costs = costs.value();
+  }
+  if (f.has("stageCosts")) {  // each cell checks their count against its own stages
+    auto stages = stage_costs_from_json(f.at("stageCosts"), f.path("stageCosts"), req.costs);
+    if (!stages.ok()) return stages.error();
+    req.costs.stages = std::move(stages).value();
   }
   if (Status st = f.read("chunks", req.chunks); !st.ok()) return st.error();
   if (Status st = validate_sweep(req); !st.ok()) return st.error();

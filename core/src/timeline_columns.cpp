@@ -108,7 +108,7 @@ TimelineTable& TimelineTable::operator=(const TimelineTable& other) {
 
 namespace detail {
 
-TimelineTable plan_columns(const OpPlan& plan, const Tick* starts, const Tick (&durations)[kSlots]) {
+TimelineTable plan_columns(const OpPlan& plan, const Tick* starts, const OpLengths& lengths) {
   TimelineTable table(plan.size());
   // This runs for each timeline the page draws. Two passes over the ops, each writing five or six
   // columns with fewer pointers live at once: a whole Columns simulate() of DualPipe 64x1024 took
@@ -119,14 +119,15 @@ TimelineTable plan_columns(const OpPlan& plan, const Tick* starts, const Tick (&
     Writer<std::uint8_t> op(table, kOp), zb(table, kZb);
     Writer<double> start(table, kStart), end(table, kEnd);
     const Tick* t = starts;
+    std::size_t i = 0;
     for (int r = 0; r < plan.shape().ranks; ++r)
-      for (const PlanOp* p = plan.begin(r); p != plan.end(r); ++p, ++t) {
+      for (const PlanOp* p = plan.begin(r); p != plan.end(r); ++p, ++t, ++i) {
         const int slot = p->code & kSlotMask;
         rank.put(static_cast<std::int16_t>(r));
         op.put(static_cast<std::uint8_t>(slot & 3));
         zb.put((slot & 4) != 0 ? 1 : 0);
         start.put(to_units(*t));
-        end.put(to_units(*t + durations[slot]));
+        end.put(to_units(*t + lengths.of(i, *p)));
       }
   }
   // Pass two: its chunks, decoded from their keys.
@@ -150,7 +151,7 @@ TimelineTable plan_columns(const OpPlan& plan, const Tick* starts, const Tick (&
   return table;
 }
 
-TimelineTable ops_columns(const std::vector<std::vector<TimedOp>>& timeline) {
+TimelineTable ops_columns(const std::vector<RankTimeline>& timeline) {
   std::size_t count = 0;
   for (const auto& list : timeline) count += list.size();
   TimelineTable table(count);

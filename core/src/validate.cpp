@@ -7,27 +7,13 @@
 #include "fields.h"
 #include "pipesim/comm.h"
 #include "pipesim/config.h"
+#include "pipesim/memory.h"
 #include "pipesim/rules.h"
+#include "pipesim/stage_costs.h"
 #include "schedules/registry.h"
 #include "simulate_valid.h"
 
 namespace pipesim {
-namespace {
-
-Status check_cost(const char* field, double v, bool may_be_zero) {
-  const std::string name = std::string("costs.") + field;
-  const std::string path = std::string("/costs/") + field;
-  if (!std::isfinite(v) || v < 0 || (!may_be_zero && v == 0))
-    return make_error(may_be_zero ? Rule::RangeNonNegative : Rule::RangePositive, path,
-                      {{"field", name}, {"got", v}});
-  if (!may_be_zero && v < 1 / kTicksPerUnit)
-    return make_error(Rule::RangeResolution, path, {{"field", name}, {"min", 1 / kTicksPerUnit}, {"got", v}});
-  if (v > kMaxCost) return make_error(Rule::RangeAtMost, path, {{"field", name}, {"max", kMaxCost}, {"got", v}});
-  return Ok{};
-}
-
-}  // namespace
-
 Status validate_costs(const Costs& c) {
   for (const auto& [field, v, zero_ok] :
        {std::tuple<const char*, double, bool>{"forward", c.forward, false},
@@ -35,13 +21,17 @@ Status validate_costs(const Costs& c) {
         {"weight", c.weight, true},
         {"overlapped", c.overlapped, false},
         {"p2pLatency", c.p2p_latency, true}})
-    if (Status st = check_cost(field, v, zero_ok); !st.ok()) return st;
+    if (Status st = detail::cost_in_range(v, zero_ok, std::string("costs.") + field,
+                                          std::string("/costs/") + field);
+        !st.ok())
+      return st;
   // W is the weight-gradient share of the full backward B, so it cannot exceed it.
   if (c.weight > c.backward)
     return make_error(Rule::FieldAtMostField, "/costs/weight",
                       {{"field", "costs.weight"}, {"target", "costs.backward"}, {"value", c.backward},
                        {"got", c.weight}});
-  return validate_comm(c);  // the communication model, when there is one (pipesim/comm.h)
+  if (Status st = validate_comm(c); !st.ok()) return st;  // the communication model (pipesim/comm.h)
+  return validate_stage_costs(c);  // per-stage costs, when there are any (pipesim/stage_costs.h)
 }
 
 namespace detail {
@@ -58,11 +48,15 @@ Status validate_config(const SimConfig& config, bool costs_checked) {
   if (Status st = detail::check_shape(info, config); !st.ok()) return st;
   if (!costs_checked)
     if (Status st = validate_costs(config.costs); !st.ok()) return st;
-  if (config.model_params)
-    if (Status st = detail::positive_number(*config.model_params, kMaxModelParams, "modelParams",
-                                            "/modelParams");
-        !st.ok())
-      return st;
+  // A sweep checks its one list of stage costs once, but its cells have different stages.
+  if (Status st = check_stage_count(
+          config.costs, config.ranks * effective_chunks(info, config) / info.layout.directions);
+      !st.ok())
+    return st;
+  // The schedule's shape is checked above, so an error here is the memory model's own.
+  if (config.memory_model)
+    if (Status st = validate_memory(memory_request_for(config)); !st.ok())
+      return detail::with_path_prefix(st.error(), "/memoryModel");
   if (config.timing == Timing::Runtime) {
     if (!info.runtime_timing)
       return make_error(Rule::TimingSchedule, "/timing",

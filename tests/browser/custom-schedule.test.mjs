@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { useSite, openPage, readDrawnOps, expectedOps, screenshot, REPO } from './helpers.mjs';
 import { errorText } from '../../web/js/lib/error-text.js';
 import { loadLanguage } from '../../web/js/lib/i18n.js';
+import { summary } from '../../wasm/pipesim.js';
 
 await loadLanguage('hi'); // errorText(…, 'hi') below compares with the Hindi page
 
@@ -116,6 +117,22 @@ test('on the Hindi page core\'s error is beside the box in Hindi, naming the lin
     assert.equal(selected, 'X0.1@1');
     assert.equal(await page.evaluate(() => document.activeElement.name), 'custom');
     await screenshot(page, 'custom-schedule-error-hi.png', { fullPage: true });
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+// The line naming where the error is quotes the op by the page's one summary rule (issue 30: it
+// quoted the pasted text whole, 10,000 characters of it here).
+test('the op an error points at is quoted as a summary, however long', async () => {
+  const { context, page, log } = await openPage(site.browser);
+  try {
+    await page.goto(`${site.server.url}#view=timeline`);
+    const label = `X${'9'.repeat(10_000)}`;
+    await typeSchedule(page, `F0.0@0 B0.0@0\nF0.0@1 ${label}`);
+    await page.waitForSelector(`${SCOPE} .dpl-own-place:not([hidden])`);
+    assert.equal(await page.$eval(`${SCOPE} .dpl-own-where`, (e) => e.textContent), `Line 2, op 2: “${summary(label, 80)}”`);
     assert.deepEqual(log.errors, []);
   } finally {
     await context.close();

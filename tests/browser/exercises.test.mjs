@@ -230,12 +230,13 @@ test('exercise 3 animates on requestAnimationFrame when motion is allowed', asyn
   }
 });
 
-test('exercise 4: the calculator shows core\'s breakdown; answers in counts, B, GB and GiB are checked', async () => {
+test('exercise 4: the calculator shows core\'s breakdown and every assumption; answers in counts, B, GB and GiB are checked', async () => {
   const { context, page, log, scope } = await openExercise({}, 'param-overhead');
   try {
     await page.waitForSelector(`${scope} .dpl-params-breakdown table`);
-    const llama = site.api.params({ model: 'llama3-70b', pp: 8 });
-    const dsv3 = site.api.params({ model: 'deepseek-v3', pp: 16, ep: 64 });
+    const calculators = definition('param-overhead').config.calculators;
+    const llama = site.api.params(calculators.llama.input);
+    const dsv3 = site.api.params(calculators.dsv3.input);
     assert.equal(llama.totalParams, 70553706496); // tests/wasm/exercises.test.mjs works it out
     assert.match(await page.$eval(`${scope} .dpl-params-breakdown tfoot`, (t) => t.textContent), /70,553,706,496/);
     // What each part counts, in words: no config field names (headDim, kvHeads) and no e-notation.
@@ -244,6 +245,9 @@ test('exercise 4: the calculator shows core\'s breakdown; answers in counts, B, 
     for (const cell of cells) assert.doesNotMatch(cell, /\b[a-z]+[A-Z]\w*|\de\d|× 10/);
     assert.ok(cells.includes('70.554 billion'), cells.join(' | '));
     assert.equal(await page.$eval(`${scope} .dpl-params-footprint`, (d) => d.hidden), true, 'per-GPU answers hidden before an attempt');
+    // The preset fills the calculator with the exercise's accounting (core's catalogue recipes).
+    assert.equal(await page.$eval(`${scope} select[name="recipe"]`, (s) => s.value), 'deepseek-v3');
+    assert.equal(await page.$eval(`${scope} select[name="zero"]`, (s) => s.value), '1');
     await page.selectOption(`${scope} select[name="preset"]`, 'dsv3');
     await page.waitForFunction((s) => /671,026,419,200/.test(document.querySelector(`${s} .dpl-params-breakdown tfoot`).textContent), scope);
 
@@ -251,32 +255,33 @@ test('exercise 4: the calculator shows core\'s breakdown; answers in counts, B, 
     const D = dsv3.schedules;
     const answers = {
       'llama-1f1b-params': `${(L['1f1b'].paramsPerGpu / 1e9).toFixed(3)}B`,
-      'llama-1f1b-bytes': `${(L['1f1b'].weightBytesPerGpu / 1e9).toFixed(2)} GB`,
       'llama-dp-params': `${(L.dualpipe.paramsPerGpu / 1e6).toFixed(0)}M`,
-      'llama-dp-bytes': `${L.dualpipe.weightBytesPerGpu.toExponential(4)} B`,
       'llama-dv-params': Math.round(L.dualpipev.paramsPerGpu).toLocaleString('en-US'),
-      'llama-dv-bytes': `${(L.dualpipev.weightBytesPerGpu / 2 ** 30).toFixed(2)} GiB`,
+      'llama-copy-bytes': `${(llama.dualpipeOverhead.bytesPerGpu / 2 ** 30).toFixed(2)} GiB`,
       'dsv3-1f1b-params': `${(D['1f1b'].paramsPerGpu / 1e9).toFixed(3)} billion`,
-      'dsv3-1f1b-bytes': `${(D['1f1b'].weightBytesPerGpu / 1e9).toFixed(3)}GB`,
       'dsv3-dp-params': `${(D.dualpipe.paramsPerGpu / 1e7).toFixed(1)} crore`,
-      'dsv3-dp-bytes': `${(D.dualpipe.weightBytesPerGpu / 1e9).toFixed(2)} GB`,
       'dsv3-dv-params': `${(D.dualpipev.paramsPerGpu / 1e9).toFixed(3)}e9`,
-      'dsv3-dv-bytes': String(Math.round(D.dualpipev.weightBytesPerGpu)),
+      'dsv3-copy-bytes': `${(dsv3.dualpipeOverhead.bytesPerGpu / 1e9).toFixed(2)} GB`,
     };
-    // First attempt: DualPipe's Llama bytes given as 1F1B's (half the answer), the rest right.
+    // First attempt: DeepSeek-V3's copy given as its bf16 weights only (the old answer, 3.42 GB),
+    // the rest right.
     for (const [id, value] of Object.entries(answers)) await page.fill(field(scope, id), value);
-    await page.fill(field(scope, 'llama-dp-bytes'), `${(L['1f1b'].weightBytesPerGpu / 1e9).toFixed(2)} GB`);
+    await page.fill(field(scope, 'dsv3-copy-bytes'), `${(D['1f1b'].weightBytesPerGpu / 1e9).toFixed(2)} GB`);
     await check(page, scope);
-    const half = await feedback(page, scope, 'llama-dp-bytes');
-    assert.equal(half.status, 'wrong');
-    assert.equal(half.text, '✗ Too low.');
-    assert.match(await page.$eval(`${scope} .dpl-ex-summary`, (s) => s.textContent), /11 of 12 answers are right/);
+    const low = await feedback(page, scope, 'dsv3-copy-bytes');
+    assert.equal(low.status, 'wrong');
+    assert.equal(low.text, '✗ Too low.');
+    assert.match(await page.$eval(`${scope} .dpl-ex-summary`, (s) => s.textContent), /7 of 8 answers are right/);
     assert.equal(await page.$eval(`${scope} .dpl-params-footprint`, (d) => d.hidden), false, 'the per-GPU table appears after an attempt');
-    await page.fill(field(scope, 'llama-dp-bytes'), answers['llama-dp-bytes']);
+    // Beside the table: what every row assumes, each with its source.
+    const assumptions = await page.$eval(`${scope} .dpl-params-footprint .dpl-assumptions`, (d) => d.textContent);
+    assert.match(assumptions, /ZeRO-1/);
+    assert.match(assumptions, /§3\.3\.3/);
+    await page.fill(field(scope, 'dsv3-copy-bytes'), answers['dsv3-copy-bytes']);
     await check(page, scope);
-    assert.match(await page.$eval(`${scope} .dpl-ex-summary`, (s) => s.textContent), /All 12 answers are right/);
-    // Bytes per GPU for DeepSeek-V3 under DualPipe: 2 x (nonRouted/16 + routed/1024) x 2 B = 6.83 GB.
-    assert.ok(Math.abs(D.dualpipe.weightBytesPerGpu / 1e9 - 6.834) < 1e-3);
+    assert.match(await page.$eval(`${scope} .dpl-ex-summary`, (s) => s.textContent), /All 8 answers are right/);
+    // DeepSeek-V3's second copy under its recipe and ZeRO-1 (tests/core/memory_model_test.cpp): 12.87 GB.
+    assert.ok(Math.abs(dsv3.dualpipeOverhead.bytesPerGpu / 1e9 - 12.872) < 1e-3);
     await shoot(page, scope, 'exercise-4-params.png');
     assert.deepEqual(log.errors, []);
   } finally {

@@ -7,11 +7,15 @@
 // load even for a plain stylesheet.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PLAN_URL_KEYS } from '../../web/js/lib/planner-presets.js';
-import { useSite, openPage } from './helpers.mjs';
+import { PLAN_URL_KEYS, PLANNER_PRESETS } from '../../web/js/lib/planner-presets.js';
+import { summary } from '../../wasm/pipesim.js';
+import { useSite, openPage, servePages, hostHtml } from './helpers.mjs';
 
 const site = useSite({ pipesim: false });
 const LIMIT_MS = 1000 * Number(process.env.HOSTILE_PAGE_SECONDS ?? 120);
+// How many hostile loads ran and the slowest, printed at the end (wall time, not asserted).
+const tally = { loads: 0, slowestMs: 0, slowest: '' };
+test.after(() => console.log(`hostile page loads: ${tally.loads}; slowest ${tally.slowestMs} ms: ${tally.slowest}`));
 
 const PAGE_KEYS = ['schedule', 'compare', 'ranks', 'microbatches', 'forward', 'backward', 'weight', 'overlapped', 'p2p',
                    'commRatio', 'attnShare', 'commLayers', 't', 'table', 'streams', 'speed', 'axis', 'theme', 'lang',
@@ -48,6 +52,8 @@ async function hostileLoad(url, { storage } = {}) {
     await page.waitForTimeout(1500);  // let the worker answer and the views render
     const ms = Date.now() - started;
     const what = url.slice(0, 120);
+    tally.loads++;
+    if (ms > tally.slowestMs) Object.assign(tally, { slowestMs: ms, slowest: what.slice(0, 60) });
     assert.equal(await page.evaluate(() => window.__xss), undefined, `${what}: an injected script ran`);
     assert.equal(dialogs, 0, what);
     assert.equal(await page.$('img[src="x"], svg[onload]'), null, `${what}: injected markup`);
@@ -105,4 +111,37 @@ test('a 1 MB hash loads without a flood, a hang or an error, its values quoted a
 test('corrupt saved progress does not break the page', async () => {
   const corrupt = ['['.repeat(100000) + ']'.repeat(100000), `{"lessons":{"${'k'.repeat(100000)}":{}}}`];
   for (const storage of corrupt) await hostileLoad(`${site.server.url}#view=lesson`, { storage });
+});
+
+// Every message on the page quotes a value it rejects by the one summary rule (core's summary(),
+// the JS API's): one line of at most 80 bytes. The planner's preset field and the embed's widget
+// parameter and attribute quoted the value whole (issue 30): 100 KB, or a second line.
+test('the planner\'s preset and the embed\'s widget quote a long or multi-line value as a summary', async () => {
+  const presets = PLANNER_PRESETS.map((p) => p.id).join(', ');
+  const { context, page, log } = await openPage(site.browser);
+  try {
+    await servePages(page, site.server.url, {
+      'element.html': ['text/html', hostHtml('<dualpipe-timeline id="el" widget="pie"></dualpipe-timeline>', '<script type="module" src="/js/embed/dualpipe-timeline-element.js"></script>')],
+    });
+    for (const value of ['p'.repeat(100_000), 'dense-70b-1024\nsecond line\u2028third', '😀'.repeat(30)]) {
+      const quoted = summary(value, 80);
+      assert.ok(Buffer.byteLength(quoted) <= 80 && !quoted.includes('\n'));
+      const what = JSON.stringify(value.slice(0, 20));
+      await page.goto(`${site.server.url}#view=planner&plan=${encodeURIComponent(value)}`);
+      await page.waitForSelector('.dpl-field-msg[data-path="plan"]:not(:empty)', { timeout: LIMIT_MS });
+      assert.equal(await page.$eval('.dpl-field-msg[data-path="plan"]', (p) => p.textContent), `plan must be one of ${presets} (got "${quoted}")`, what);
+      // In the query, at most 10,000 characters: the server refuses a request line past 16 KB.
+      await page.goto(`${site.server.url}embed.html?widget=${encodeURIComponent(value.slice(0, 10_000))}`);
+      await page.waitForSelector('.dpl-error-message', { timeout: LIMIT_MS });
+      assert.equal(await page.$eval('.dpl-error-message', (p) => p.textContent), `widget must be timeline or sweep (got "${summary(value.slice(0, 10_000), 80)}")`, what);
+      await page.goto(`${site.server.url}__test__/element.html`);
+      await page.waitForSelector('#el .dpl-error-message', { timeout: LIMIT_MS });
+      await page.$eval('#el', (el, v) => el.setAttribute('widget', v), value);
+      await page.waitForFunction((q) => document.querySelector('#el .dpl-error-message')?.textContent.includes(q), quoted, { timeout: LIMIT_MS });
+      assert.equal(await page.$eval('#el .dpl-error-message', (p) => p.textContent), `widget must be timeline or sweep (got "${quoted}")`, what);
+    }
+    assert.deepEqual(log.errors.filter((e) => e.startsWith('pageerror')), []);
+  } finally {
+    await context.close();
+  }
 });

@@ -37,10 +37,21 @@ test('formatLike keeps the simulator\'s digits when the quote has fewer', () => 
   assert.equal(formatLike(0.0590909, '5.9%'), '5.9%');
 });
 
-test('quotedShape recognises plain and percent quotes only', () => {
-  assert.deepEqual(quotedShape('11.1%'), { decimals: 1, percent: true });
-  assert.deepEqual(quotedShape('16'), { decimals: 0, percent: false });
+test('quotedShape recognises plain, percent and unit quotes only', () => {
+  assert.deepEqual(quotedShape('11.1%'), { decimals: 1, percent: true, unit: '', scale: 1 });
+  assert.deepEqual(quotedShape('16'), { decimals: 0, percent: false, unit: '', scale: 1 });
+  assert.deepEqual(quotedShape('12.87 GB'), { decimals: 2, percent: false, unit: ' GB', scale: 1e9 });
+  assert.deepEqual(quotedShape('1.71B'), { decimals: 2, percent: false, unit: 'B', scale: 1e9 });
   assert.equal(quotedShape('about 6'), null);
+  assert.equal(quotedShape('6 MB'), null);
+});
+
+test('formatLike writes bytes and parameter counts in the quote\'s unit, at its precision', () => {
+  // The memory model's DeepSeek-V3 second copy, 12,871,811,798 bytes, and 1,708,435,808 parameters.
+  assert.equal(formatLike(12871811798, '12.87 GB'), '12.87 GB');
+  assert.equal(formatLike(12871811798, '13 GB'), '13 GB');
+  assert.equal(formatLike(1708435808, '1.71B'), '1.71B');
+  assert.equal(formatLike(1102401664, '1.10B'), '1.10B');
 });
 
 test('readPath follows dotted paths and returns undefined past the end', () => {

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseFigureSpec } from '../../web/js/lib/figure-spec.js';
-import { parseParams, serializeState, paramsFrom, configOf, createStore, DEFAULT_STATE, DEFAULT_COMM, PARAMS, EMBED_PARAMS, MAX_CUSTOM_URL_CHARS } from '../../web/js/state.js';
+import { parseParams, serializeState, paramsFrom, configOf, createStore, defaultMemoryModel, DEFAULT_STATE, DEFAULT_COMM, PARAMS, EMBED_PARAMS, MAX_CUSTOM_URL_CHARS } from '../../web/js/state.js';
 import CATALOGUE from '../../web/generated/catalogue.js';
 
 test('every state field survives serialize -> parse', () => {
@@ -73,6 +73,27 @@ test('the communication model, the stream view and a plan survive serialize -> p
   assert.equal('comm' in parseParams('forward=2').state.costs, false);
 });
 
+test('the memory model is off until a model is named; then its keys take core\'s defaults and reach the config', () => {
+  assert.equal(DEFAULT_STATE.memoryModel, undefined);
+  assert.equal('memoryModel' in configOf(DEFAULT_STATE), false);
+  const { state, errors } = parseParams('model=deepseek-v3&ep=64&dp=128&zero=1&seq=4096');
+  assert.deepEqual(errors, []);
+  const defaults = CATALOGUE.memory.defaults;
+  assert.deepEqual(state.memoryModel, {
+    model: 'deepseek-v3', recipe: defaults.recipe, zero: 1,
+    layout: { tp: 1, dp: 128, ep: 64, sequenceParallel: false },
+    activations: { seqLength: 4096, microBatchSize: defaults.microBatchSize, recompute: defaults.recompute },
+  });
+  assert.deepEqual(configOf(state).memoryModel, state.memoryModel);
+  // The model is always written (it switches the model on); defaults are left out.
+  const text = serializeState(state);
+  assert.equal(text, 'model=deepseek-v3&zero=1&dp=128&ep=64');
+  assert.deepEqual(parseParams(text).state.memoryModel, state.memoryModel);
+  // A value core must judge passes through; a choice outside the catalogue's is the address's error.
+  assert.equal(parseParams('model=llama3-70b&tp=three').state.memoryModel.layout.tp, 'three');
+  assert.equal(parseParams('model=gpt-5').errors[0].key, 'model');
+});
+
 test('comm and plan values pass through as written, so the simulator can name the field', () => {
   const { state, errors } = parseParams('attnShare=abc&commLayers=2.5&cluster.gpus=lots&plan=nope&streams=1');
   assert.deepEqual(state.costs.comm, { ratio: 1, attnShare: 'abc', layers: 2.5 });
@@ -112,11 +133,15 @@ test('cost and comm keys are core\'s fields, with core\'s defaults (the catalogu
 });
 
 test('each entry round-trips a value other than its default, alone in the address', () => {
-  const sample = { choice: (p) => p.values.find((v) => v !== p.default), sim: () => 7, text: () => 'chimera', longText: () => 'F0.0@0 B0.0@0\n  F0.0@1 B0.0@1', flag: () => true, time: () => 2.5, plan: () => 'x' };
+  const sample = {
+    choice: (p) => p.values.find((v) => v !== p.default), sim: () => 7, text: () => 'chimera', longText: () => 'F0.0@0 B0.0@0\n  F0.0@1 B0.0@1', flag: () => true, time: () => 2.5, plan: () => 'x',
+    stages: () => [{ forward: 1, backward: 2 }, { forward: 0.5, weight: 0.25 }],
+  };
   for (const entry of PARAMS) {
     const value = sample[entry.type](entry);
     const state = structuredClone({ ...DEFAULT_STATE, costs: { ...DEFAULT_STATE.costs }, plan: {} });
-    if (entry.group) state.costs.comm = { ...DEFAULT_COMM };
+    if (entry.group === 'comm') state.costs.comm = { ...DEFAULT_COMM };
+    if (entry.group === 'memory') state.memoryModel = defaultMemoryModel();
     let node = state;
     for (const name of entry.path.slice(0, -1)) node = node[name];
     node[entry.path.at(-1)] = value;

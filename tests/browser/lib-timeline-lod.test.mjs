@@ -159,6 +159,26 @@ test('a DualPipeV stage is half a rank\'s layers: its memory steps are halves, t
   }
 });
 
+test('with a memory model the steps are GB: model states plus the units at core\'s bytes per unit', () => {
+  // Llama-3-70B on DualPipeV, 4 ranks: 70,553,706,496 / 4 parameters per GPU (one copy), 16 bytes
+  // each under mixed-precision Adam without ZeRO; activations at the selective row of
+  // Korthikanti's Table 2, sbh (10 + 24/t) = 4096 x 8192 x 34 bytes per layer, 80 / 4 layers a unit.
+  const result = api.simulate({ schedule: 'dualpipev', ranks: 4, microbatches: 10,
+    memoryModel: { model: 'llama3-70b', activations: { seqLength: 4096 } } });
+  const states = 16 * 70553706496 / 4 / 1e9;
+  const perUnit = 4096 * 8192 * 34 * 20 / 1e9;
+  assert.ok(Math.abs(result.memory.perGpu.bytes.total / 1e9 - states) < 1e-9);
+  assert.ok(Math.abs(result.memory.activations.bytesPerUnit / 1e9 - perUnit) < 1e-9);
+  const plain = memorySteps(api.simulate({ schedule: 'dualpipev', ranks: 4, microbatches: 10 }));
+  memorySteps(result).forEach((steps, r) => {
+    assert.equal(steps.unit, 'GB');
+    plain[r].level.forEach((units, i) => assert.ok(Math.abs(steps.level[i] - (states + units * perUnit)) < 1e-9));
+    assert.ok(Math.abs(steps.peak - (states + result.perRank[r].peakActivationMemory * perUnit)) < 1e-9);
+    assert.equal(steps.label, steps.peak.toFixed(1));
+    assert.equal(plain[r].unit, 'units');
+  });
+});
+
 test('the memory envelope keeps every peak when changes are closer than a pixel', () => {
   const steps = { time: Float64Array.from([0, 1, 1.2, 1.4, 5]), level: Float64Array.from([0, 1, 2, 1, 0]) };
   const out = createSteps(1);

@@ -162,12 +162,16 @@ test('every quiz answer right and every exercise solved marks the lesson complet
   }
 });
 
-// Other shapes of corrupt data (a string, arrays, wrong types) are lib-progress's unit tests.
+// Other shapes of corrupt data (a string, arrays, wrong types, huge, hostile) are
+// lib-progress-record's unit tests. Here: the page keeps a record it cannot read exactly as it
+// is (issue 30: it used to replace it, and every other lesson's progress with it), says so in a
+// short notice, goes on in this lesson's own key, and offers a fresh record, made only after the
+// old one is copied aside.
 for (const [name, text] of [
-  ['not JSON', '{"lessons": {'],
-  ['a broken entry for this lesson', JSON.stringify({ lessons: { [LESSON]: { answers: { 'pre-q0': 'x', 'check-q0': { picked: 'two' } }, exercises: [1], completedAt: 'soon' } } })],
+  ['not JSON, truncated', '{"lessons": {"phases/00-setup-and-tooling/01-dev-environment": {"completedAt": 17'],
+  ['a broken entry for this lesson', JSON.stringify({ lessons: { [LESSON]: { answers: { 'pre-q0': 'x', 'check-q0': { picked: 'two' } }, exercises: [1], completedAt: 'soon' }, other: { completedAt: 3 } } })],
 ]) {
-  test(`corrupt progress (${name}) does not break the page; answering still works`, async () => {
+  test(`corrupt progress (${name}) is kept as it is, with a notice; answering still works`, async () => {
     const { context, page, log } = await openPage(site.browser);
     try {
       await context.addInitScript(([k, v]) => {
@@ -178,7 +182,28 @@ for (const [name, text] of [
       await waitForExercise(page, 'dualpipe-vs-chimera');
       assert.match(await page.$eval('.dpl-progress-text', (p) => p.textContent), /quiz 0 of 6 right \(0 on the first try\)/);
       await answer(page, 'pre-q0', byStage('pre')[0].correct);
-      assert.equal((await stored(page)).lessons[LESSON].answers['pre-q0'].correct, true);
+      const keys = await page.evaluate(() => Object.fromEntries(Object.keys(localStorage).map((k) => [k, localStorage.getItem(k)])));
+      assert.equal(keys[KEY], text, 'the record was changed');
+      const copies = Object.keys(keys).filter((k) => k.startsWith(`${KEY}:unreadable:`));
+      assert.equal(copies.length, 1);
+      assert.equal(keys[copies[0]], text);
+      assert.equal(JSON.parse(keys[`${KEY}:pending:${LESSON}`]).answers['pre-q0'].correct, true);
+      // The notice: what happened, where the copy is, and a way to a fresh record.
+      await page.waitForSelector('.dpl-progress-notice:not([hidden])');
+      const notice = await page.$eval('.dpl-progress-notice', (n) => n.textContent);
+      assert.ok(notice.startsWith('The course progress saved in this browser could not be read'), notice);
+      assert.ok(notice.includes(`A copy of it is kept under “${copies[0]}”.`), notice);
+      assert.equal(await page.$eval('.dpl-progress-notice', (n) => n.getAttribute('role')), 'status');
+      // After a reload the answer is still there (from this lesson's own key).
+      await page.reload();
+      await waitForQuiz(page);
+      await page.waitForSelector('#quiz-pre-q0[data-answered]');
+      await page.click('[data-action="reset-shared"]');
+      await page.waitForSelector('.dpl-progress-notice[hidden]', { state: 'attached' });
+      const fresh = await stored(page);
+      assert.equal(fresh.lessons[LESSON].answers['pre-q0'].correct, true);
+      assert.equal(await page.evaluate(([k]) => localStorage.getItem(k), [copies[0]]), text, 'the copy is kept');
+      assert.equal(await page.evaluate((k) => localStorage.getItem(k), `${KEY}:pending:${LESSON}`), null);
       assert.deepEqual(log.errors, []);
     } finally {
       await context.close();

@@ -146,8 +146,8 @@ TEST_CASE("the catalogue lists every schedule, limit, default, column and rule")
         R"json({"any":[[{"left":"PP","op":"=","right":"2"}],)json"
         R"json([{"left":"B-W","op":"=","right":"F"},{"left":"W","op":"<=","right":"F"},)json"
         R"json({"left":"max(F,B)","op":"<=","right":"F&B"},{"left":"F&B","op":"<=","right":"F+B"}]],)json"
-        R"json("all":[{"left":"p2pLatency","op":"=","right":"0"}],"note":null})json");
-  CHECK(ref.at("condition") == "PP = 2, or B-W = F, W <= F, max(F,B) <= F&B, F&B <= F+B; p2pLatency = 0");
+        R"json("all":[{"left":"p2pLatency","op":"=","right":"0"},{"left":"stageCosts","op":"=","right":"equal"}],"note":null})json");
+  CHECK(ref.at("condition") == "PP = 2, or B-W = F, W <= F, max(F,B) <= F&B, F&B <= F+B; p2pLatency = 0, every stage costs the same");
   CHECK(c.at("limits").at("maxOps") == kMaxOps);
   CHECK(c.at("limits").at("tick") == 1e-6);
   CHECK(c.at("limits").at("maxSweepOps") == kMaxSweepOps);

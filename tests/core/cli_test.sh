@@ -89,8 +89,18 @@ case "$json" in *'"totalParams":70553706496,'*) ;; *) echo "FAIL: params llama3-
 expect_ok "params custom" params --model custom --layers 4 --hidden 64 --intermediate 256 --vocab 100 --heads 4 --pp 2
 expect_error "params ep" 'pipesim: invalid_config: ep must divide the routed experts = 256 (got 48)' \
   params --model deepseek-v3 --pp 16 --ep 48
-expect_error "params optimizer" 'pipesim: invalid_config: optimizer must be adam|none (got sgd)' \
-  params --model llama3-70b --pp 8 --optimizer sgd
+expect_error "params recipe" 'pipesim: invalid_config: recipe must be one of mixed-adam, deepseek-v3 (got "sgd")' \
+  params --model llama3-70b --pp 8 --recipe sgd
+# The memory model: the ZeRO paper's worked example (§5, Figure 1: 7.5B parameters, K = 12, 64
+# data-parallel GPUs, stage 1: 4 x 7.5 + 12 x 7.5 / 64 = 31.4 GB), mixed-precision Adam by default.
+text=$("$cli" memory --params 7.5e9 --dp 64 --zero 1)
+case "$text" in *'model states     31.4 GB per GPU'*) ;; *) echo "FAIL: memory --params 7.5e9 --dp 64 --zero 1 does not print 31.4 GB"; failures=$((failures + 1));; esac
+json=$("$cli" memory --params 7.5e9 --dp 64 --zero 1 --format json)
+case "$json" in *'"perGpu":{"params":7500000000.0,"nonRoutedParams":7500000000.0,"routedParams":0.0,"bytes":{"weights":15000000000.0,"gradients":15000000000.0,"masterWeights":468750000.0,"optimizerStates":937500000.0,"total":31406250000.0}}'*) ;; *) echo "FAIL: memory --format json model states"; failures=$((failures + 1));; esac
+expect_error "memory ep" 'pipesim: invalid_config: ep must divide dp = 32 (got 64)' \
+  memory --model deepseek-v3 --pp 16 --ep 64 --dp 32
+expect_error "memory both" 'pipesim: invalid_config: give either model (llama3-70b, deepseek-v3, custom) or params (a parameter count), not both' \
+  memory --model llama3-70b --params 7e10
 json=$("$cli" trace --schedule dualpipe --ranks 4 --microbatches 8 --format json)
 case "$json" in *'"firstAllBusySlot":1,'*) ;; *) echo "FAIL: dualpipe 4x8 first all-busy slot is not 1"; failures=$((failures + 1));; esac
 expect_error "trace off-grid cost" 'pipesim: invalid_config: costs.overlapped must be a multiple of slotLength = 1 for a slot grid (got 2.5)' \
@@ -152,6 +162,27 @@ rm -f "$csv"
 expect_error "unknown timing" 'pipesim: invalid_config: timing must be one of dependency, runtime (got "eager")' \
   simulate --schedule dualpipe --ranks 4 --microbatches 8 --timing eager
 expect_ok "runtime timing" simulate --schedule dualpipev --ranks 4 --microbatches 10 --timing runtime
+# Per-stage costs: 1F1B 2x2 with stage 1 twice stage 0 takes 15 (tests/core/stage_costs_test.cpp);
+# the compact list, its xN repeat and a JSON file say the same.
+json=$("$cli" simulate --schedule 1f1b --ranks 2 --microbatches 2 --stage-costs 1/2,2/4 --format json)
+case "$json" in *'"makespan":15.0,'*) ;; *) echo "FAIL: --stage-costs 1/2,2/4 makespan is not 15"; failures=$((failures + 1));; esac
+stages=$(mktemp --suffix=.json)
+printf '{"stageCosts":[{"forward":1,"backward":2},{"forward":2,"backward":4}]}' > "$stages"
+[ "$json" = "$("$cli" simulate --schedule 1f1b --ranks 2 --microbatches 2 --stage-costs "$stages" --format json)" ] ||
+  { echo "FAIL: --stage-costs FILE.json differs from the list"; failures=$((failures + 1)); }
+rm -f "$stages"
+expect_ok "stage costs repeated" simulate --schedule dualpipe --ranks 4 --microbatches 8 --stage-costs 0.5x2,1,1.5
+expect_ok "layer split" simulate --schedule dualpipe --ranks 16 --microbatches 32 --layer-split deepseek-v3
+expect_ok "split command" split --model deepseek-v3 --stages 16
+expect_error "stage count" 'pipesim: invalid_config: stageCosts must have one entry per pipeline stage: 4 here (got 3)' \
+  simulate --schedule 1f1b --ranks 4 --microbatches 8 --stage-costs 1x3
+expect_error "stage costs syntax" \
+  'pipesim: invalid_config: --stage-costs must be stages like 1/2/1/3,0.5/1,1x14 (F/B/W/F&B, empty fields take the costs, xN repeats) or a .json file (got 1/2/3/4/5)' \
+  simulate --schedule 1f1b --ranks 1 --microbatches 2 --stage-costs 1/2/3/4/5
+expect_error "stage cost range" 'pipesim: invalid_config: stageCosts.1.forward must be a finite number > 0 (got 0)' \
+  simulate --schedule 1f1b --ranks 2 --microbatches 2 --stage-costs 1,0
+expect_error "both stage flags" 'pipesim: invalid_config: --layer-split cannot be combined with --stage-costs' \
+  simulate --schedule 1f1b --ranks 2 --microbatches 2 --stage-costs 1,1 --layer-split deepseek-v3
 
 # Megatron-Core's combined 1F1B (issue 26): switches without a value, its rules, the pair's order.
 # One rank, M = 16, ratio 1: F0 and B15 alone (2 + 3), 15 pairs of 3: 50, hiding 30 of 32.

@@ -52,3 +52,32 @@ TEST_CASE("custom schedule errors name the op") {
   REQUIRE_FALSE(missing.ok());
   CHECK(missing.error().message == "missing field stages for a custom schedule");
 }
+
+TEST_CASE("an op object with an unknown field is an error at its path") {
+  // docs/schema.md: unknown fields are errors. An op object has its timeline fields only (start and
+  // end are read back and ignored); before issue 30, {"op":"F",...,"evil":1} ran.
+  auto request = [](const std::string& op) {
+    return Json::parse(R"({"schedule":"custom","stages":2,"microbatches":1,"rankOps":[["F0.0@0","B0.0@0"],[)" + op +
+                       R"(,"B0.0@1"]]})");
+  };
+  for (const auto& [op, key] : std::vector<std::pair<std::string, std::string>>{
+           {R"({"op":"F","dir":0,"mb":0,"stage":1,"evil":1})", "evil"},
+           {R"({"op":"F","dir":0,"mb":0,"stage":1,"zb":false})", "zb"},  // zb is a B's only
+           {R"({"op":"F","dir":0,"mb":0,"stage":1,"stgae":1})", "stgae"},
+           {R"({"op":"F","dir":0,"mb":0,"stage":1,"fdir":0})", "fdir"}}) {
+    auto r = simulate_request(request(op));
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().rule == "field.unknown_in");
+    CHECK(r.error().path == "/rankOps/1/0/" + key);
+    CHECK(r.error().message == "unknown field \"" + key + "\" in rankOps.1.0");
+  }
+  auto pair = simulate_request(Json::parse(
+      R"({"schedule":"custom","stages":1,"microbatches":2,"rankOps":[["F0.0@0",
+         {"op":"FB","fdir":0,"fmb":1,"fstage":0,"bdir":0,"bmb":0,"bstage":0,"dir":0},"B0.1@0"]]})"));
+  REQUIRE_FALSE(pair.ok());
+  CHECK(pair.error().path == "/rankOps/0/1/dir");
+  CHECK(pair.error().message == "unknown field \"dir\" in rankOps.0.1");
+  // A timeline's own fields, start and end included, still read back.
+  auto ok = simulate_request(request(R"({"op":"F","dir":0,"mb":0,"stage":1,"start":1.0,"end":2.0})"));
+  CHECK(ok.ok());
+}

@@ -14,6 +14,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failures=0
 checks=0
+slowest_ms=0
+slowest=""
 
 # hostile <description> <expected code> <stdin file or -> args...
 hostile() {
@@ -27,6 +29,7 @@ hostile() {
   bytes=$(wc -c <"$work/err")
   err=$(head -c 400 "$work/err")
   checks=$((checks + 1))
+  if [ "$ms" -gt "$slowest_ms" ]; then slowest_ms=$ms; slowest=$what; fi
   local why=""
   [ "$status" -eq 1 ] || why+=" exit status $status;"
   [ "$out_bytes" -eq 0 ] || why+=" $out_bytes bytes on stdout;"
@@ -60,6 +63,8 @@ py "print('{\"schedule\":\"custom\",\"stages\":1,\"microbatches\":1,\"rankOps\":
 py "print('{\"schedule\":\"1f1b\",\"ranks\":4,\"microbatches\":8,\"costs\":{\"' + 'k'*1000000 + '\":1}}')" "$work/long-key.json"
 py "print('{\"schedule\":\"' + 'x'*3000000)" "$work/unterminated.json"
 py "print('[' + '{},'*5000000 + '{}]')" "$work/objects-15mb.json"
+printf '{"schedule":"custom","stages":2,"microbatches":1,"rankOps":[["F0.0@0","B0.0@0"],[{"op":"F","dir":0,"mb":0,"stage":1,"evil":1},"B0.0@1"]]}' >"$work/op-unknown-field.json"
+printf '{"schedule":"custom","stages":1,"microbatches":2,"rankOps":[["F0.0@0",{"op":"FB","fdir":0,"fmb":1,"fstage":0,"bdir":0,"bmb":0,"bstage":0,"evil":1},"B0.1@0"]]}' >"$work/pair-unknown-field.json"
 py "print('{' + ','.join('\"%x\":0' % i for i in range(1500000)) + '}')" "$work/keys-15mb.json"
 
 hostile "100,000 nested arrays on stdin" parse_error "$work/deep.json" simulate --input -
@@ -82,6 +87,9 @@ hostile "3 MB unterminated string" parse_error "$work/unterminated.json" simulat
 hostile "5 million empty objects" invalid_config "$work/objects-15mb.json" simulate --input -
 hostile "an object of 1.5 million keys" invalid_config "$work/keys-15mb.json" simulate --input -
 hostile "a directory as input" invalid_config - simulate --input "$work"
+hostile "an unknown field in an op object" invalid_config "$work/op-unknown-field.json" simulate --input -
+hostile "an unknown field in an FB op object" invalid_config "$work/pair-unknown-field.json" simulate --input -
+hostile "an unknown field in an op object, exported" invalid_config "$work/op-unknown-field.json" export --input -
 hostile "newline in a command" invalid_config - $'simu\nlate'
 hostile "invalid UTF-8 in a command" invalid_config - $'simulate\xff'
 hostile "100 KB command" invalid_config - "$(head -c 100000 /dev/zero | tr '\0' 'c')"
@@ -100,6 +108,15 @@ hostile "hex ranks list" invalid_config - sweep --schedules 1f1b --ranks 0x4,8 -
 hostile "hex recover ranks" invalid_config - recover --ranks 0x8 --microbatches 16
 hostile "newline in a recover schedule" unknown_schedule - recover --ranks 8 --microbatches 16 --to $'dual\npipe'
 hostile "largest 1f1b run plus one" too_large - simulate --schedule 1f1b --ranks 1024 --microbatches 977
+# The memory model: huge layouts and parameter counts fail fast; its schedule is simulated only for
+# activations, under the simulator's size cap.
+hostile "memory: parameters past the cap" invalid_config - memory --params 1e17
+hostile "memory: NaN parameters" invalid_config - memory --params nan
+hostile "memory: a layout of 2^31 GPUs" invalid_config - memory --params 1e9 --gpus 2147483648
+hostile "memory: activations at P = 1024" too_large - memory --params 1e9 --pp 1024 --layers 1024 --hidden 8 --heads 1 --seq-length 8
+hostile "memory: 100,000 nested sides" parse_error "$work/deep.json" memory --input -
+hostile "memory: a newline in a recipe" invalid_config - memory --params 1e9 --recipe $'mixed\nadam'
+hostile "simulate: a memory model with no model" invalid_config - simulate --schedule 1f1b --ranks 4 --microbatches 8 --zero 1
 
 # Strict numbers do not reject what JSON accepts: 8.0 is an integer, 1e0 a cost.
 out=$("$cli" simulate --schedule 1f1b --ranks 4.0 --microbatches 8 --forward 1e0 --format json 2>&1) ||
@@ -115,10 +132,13 @@ err=$("$cli" simulate --schedule 1f1b --ranks 0x10 --microbatches 8 2>&1)
 err=$("$cli" simulate --input - <"$work/duplicate.json" 2>&1)
 [ "$err" = 'pipesim: parse_error: input has the key "ranks" twice in one object' ] ||
   { echo "FAIL: duplicate key: $err"; failures=$((failures + 1)); }
+err=$("$cli" simulate --input - <"$work/op-unknown-field.json" 2>&1)
+[ "$err" = 'pipesim: invalid_config: unknown field "evil" in rankOps.1.0' ] ||
+  { echo "FAIL: unknown field in an op object: $err"; failures=$((failures + 1)); }
 err=$("$cli" simulate --input - <"$work/spaces-100mb.json" 2>&1)
 [ "$err" = 'pipesim: too_large: input is larger than the limit of 16777216 bytes' ] ||
   { echo "FAIL: 100 MB of whitespace: $err"; failures=$((failures + 1)); }
 
-echo "hostile CLI inputs: $checks checked"
+echo "hostile CLI inputs: $checks checked; slowest refusal $slowest_ms ms of CPU: $slowest"
 if [ "$failures" -ne 0 ]; then echo "$failures hostile-input check(s) failed"; exit 1; fi
 echo "hostile CLI inputs: all checks passed"

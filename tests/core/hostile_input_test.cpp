@@ -170,6 +170,8 @@ TEST_CASE("every message from hostile input is one clean line of at most 300 byt
       R"({"schedule":"custom","stages":1,"microbatches":1,"rankOps":[[")" + big + R"("]]})",
       R"({"schedule":"custom","stages":1,"microbatches":1,"rankOps":[["F0.0@0\nB0.0@0"]]})",
       R"({"schedule":"custom","stages":1,"microbatches":1,"rankOps":[[{"op":")" + big + R"("}]]})",
+      // an op object's unknown field (issue 30), 5 MB long
+      R"({"schedule":"custom","stages":1,"microbatches":1,"rankOps":[[{"op":"F","dir":0,"mb":0,"stage":0,")" + big + R"(":1}]]})",
       R"({"schedule":"1f1b","ranks":4,"microbatches":8,"costs":{"forward":)" + big.substr(0, 400) + "}}",
       "{\"schedule\":" + bad_utf8 + "}",
       "{\"schedule\":\"" + big,                 // unterminated string: nlohmann quotes what it read

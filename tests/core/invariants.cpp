@@ -26,26 +26,42 @@ struct Done {
 // half a tick; sums of exact ticks agree to double rounding.
 bool close(double a, double b) { return std::fabs(a - b) <= 0.5 / kTicksPerUnit + 1e-9 * std::max(1.0, std::fabs(a)); }
 
+// What a stage costs, re-derived from the config alone: stageCosts[stage], or costs' own.
+StageCost stage_of(const Costs& c, int stage) {
+  return c.stages.empty() ? StageCost{c.forward, c.backward, c.weight, c.overlapped}
+                          : c.stages.at(static_cast<std::size_t>(stage));
+}
+
 // The communication model (pipesim/comm.h), re-derived from the config alone: a lone op lasts
 // its compute plus all of its all-to-alls; a pair lasts at least as long as each of its streams
 // (F&B of compute, both chunks' all-to-alls) and at most their sum, and so does a lone full B
 // whose weight gradient is delayed (Megatron's --delay-wgrad-compute: its DISPATCH(B) runs
 // under MLP(W)). Ratio-form volumes are rounded to ticks separately, hence the wider tolerance.
+// Under per-stage costs each chunk costs its stage's, and a pair of a forward on stage a and a
+// backward on stage b F_a + B_b - min(F_a + B_a - F&B_a, F_b + B_b - F&B_b) (pipesim/stage_costs.h).
 double op_compute(const Op& op, const Costs& c) {
+  const StageCost s = stage_of(c, op.chunk.stage);
   switch (op.kind) {
-    case OpKind::Forward: return c.forward;
-    case OpKind::Backward: return op.zero_bubble ? c.backward - c.weight : c.backward;
-    case OpKind::Weight: return c.weight;
-    case OpKind::ForwardBackward: return c.overlapped;
+    case OpKind::Forward: return s.forward;
+    case OpKind::Backward: return op.zero_bubble ? s.backward - s.weight : s.backward;
+    case OpKind::Weight: return s.weight;
+    case OpKind::ForwardBackward: {
+      const StageCost b = stage_of(c, op.backward_chunk.stage);
+      return s.forward + b.backward -
+             std::min(s.forward + s.backward - s.overlapped, b.forward + b.backward - b.overlapped);
+    }
   }
   return 0;
 }
 double op_comm(const Op& op, const Costs& c) {
   const CommCosts& m = *c.comm;
   const ChunkComponents& x = m.components;
-  const double f = m.explicit_components ? x.forward_dispatch + x.forward_combine : m.ratio * c.forward;
+  const double f = m.explicit_components ? x.forward_dispatch + x.forward_combine
+                                         : m.ratio * stage_of(c, op.chunk.stage).forward;
   // The ratio form charges a backward's all-to-alls like the forward's: same tokens (comm.h).
-  const double b = m.explicit_components ? x.backward_dispatch + x.backward_combine : m.ratio * c.forward;
+  const int b_stage = op.kind == OpKind::ForwardBackward ? op.backward_chunk.stage : op.chunk.stage;
+  const double b = m.explicit_components ? x.backward_dispatch + x.backward_combine
+                                         : m.ratio * stage_of(c, b_stage).forward;
   switch (op.kind) {
     case OpKind::Forward: return f;
     case OpKind::Backward: return b;
@@ -112,15 +128,12 @@ std::string check_invariants(const Schedule& s, const SimResult& r) {
       if (op_label(t.op) != op_label(listed[i])) return "rank " + std::to_string(rank) + " ran ops out of order";
       if (i > 0 && t.start < ops[i - 1].end - 1e-12) return "ops overlap on rank " + std::to_string(rank);
       if (t.start < 0) return "an op starts before time 0";
-      double cost = 0;
-      switch (t.op.kind) {
-        case OpKind::Forward: cost = c.forward; break;
-        case OpKind::Backward: cost = t.op.zero_bubble ? c.backward - c.weight : c.backward; break;
-        case OpKind::Weight: cost = c.weight; break;
-        case OpKind::ForwardBackward: cost = c.overlapped; break;
-      }
-      if (c.comm ? !comm_duration_ok(t.op, t.end - t.start, c, r.config.delay_wgrad)
-                 : !close(t.end - t.start, cost))
+      // A pair's four stage costs are each rounded to a tick, so it may be off by two.
+      const double cost = op_compute(t.op, c);
+      const bool length_ok = t.op.kind == OpKind::ForwardBackward && !c.stages.empty()
+                                 ? std::fabs(t.end - t.start - cost) <= 2.5 / kTicksPerUnit + 1e-9 * cost
+                                 : close(t.end - t.start, cost);
+      if (c.comm ? !comm_duration_ok(t.op, t.end - t.start, c, r.config.delay_wgrad) : !length_ok)
         return "op " + op_label(t.op) + " has the wrong duration";
       auto record = [&](std::map<Key, Done>& m, const Chunk& ch) -> bool {
         if (m.count(key(ch))) return false;

@@ -61,8 +61,8 @@ TEST_CASE("results carry the documented fields in order") {
   for (const auto& item : j.items()) keys.push_back(item.key());
   CHECK(keys == std::vector<std::string>{"schedule", "ranks", "stages", "microbatches", "costs", "makespan",
                                          "perRank", "bubble", "utilization", "stagesPerRank", "paramCopies",
-                                         "maxPeakActivations", "maxPeakActivationMemory", "trainingState",
-                                         "reference", "timeline"});
+                                         "maxPeakActivations", "maxPeakActivationMemory", "reference",
+                                         "timeline"});
   CHECK(j["timeline"][0][0].dump() == R"({"op":"F","dir":0,"mb":0,"stage":0,"start":0.0,"end":1.0})");
   CHECK(j["timeline"][1][1].dump() == R"({"op":"B","dir":0,"mb":0,"stage":1,"zb":false,"start":2.0,"end":4.0})");
   auto d = simulate({"dualpipe", 2, 4, {}});

@@ -1,7 +1,6 @@
 // The memory results (issue 12 item 3): each rank's activations over time (activation_steps),
 // checked against replay()'s observer, which walks the trace in time order independently of the
-// engine's recording, and against the peaks; and the training state per GPU, checked against the
-// catalogue's layouts and by hand.
+// engine's recording, and against the peaks. The memory model in bytes is memory_model_test.cpp.
 #include <algorithm>
 #include <cstddef>
 #include <string>
@@ -11,7 +10,6 @@
 
 #include "pipesim/custom_schedule.h"
 #include "pipesim/engine.h"
-#include "pipesim/exercises.h"
 #include "pipesim/json.h"
 
 using namespace pipesim;
@@ -131,45 +129,4 @@ TEST_CASE("result JSON carries the steps after the timeline, written as result_t
   CHECK(j.at("activationSteps").size() == 3);
   CHECK(j.at("activationSteps").at(1).at("time").get<std::vector<double>>() == r.activation_steps[1].time);
   CHECK_FALSE(parse_json(result_json_text(run(config, false))).value().contains("activationSteps"));
-}
-
-TEST_CASE("training state per GPU is the layout's parameter copies, in bytes with modelParams") {
-  for (const ScheduleInfo& info : list_schedules()) {
-    SimConfig config{info.name, 4, 8, {}};
-    config.model_params = 8e9;
-    const SimResult r = run(config, false);
-    const TrainingState state = training_state(r);
-    INFO(info.name);
-    CHECK(state.per_gpu == info.layout.param_copies);
-    REQUIRE(state.params_per_gpu);
-    // One rank's share of an 8e9-parameter model on 4 ranks is 2e9 parameters.
-    CHECK(*state.params_per_gpu == Approx(state.per_gpu * 2e9));
-    CHECK(*state.bytes_per_gpu == Approx(16 * *state.params_per_gpu));
-  }
-  // By hand: DualPipe on 8 ranks holds two stages of 1/8 each (2 shares): 70e9 / 8 x 2 = 17.5e9
-  // parameters, 280 GB at 16 bytes each; DualPipeV on 4 ranks two stages of 1/8: 17.5e9 (1 share).
-  SimConfig dp{"dualpipe", 8, 16, {}};
-  dp.model_params = 70e9;
-  CHECK(*training_state(run(dp, false)).bytes_per_gpu == Approx(280e9));
-  SimConfig dv{"dualpipev", 4, 8, {}};
-  dv.model_params = 70e9;
-  CHECK(*training_state(run(dv, false)).params_per_gpu == Approx(17.5e9));
-  CHECK_FALSE(training_state(run({"1f1b", 4, 8, {}}, false)).bytes_per_gpu);
-}
-
-TEST_CASE("modelParams is read from a config and validated like any number") {
-  auto config = config_from_json(parse_json(R"({"schedule":"1f1b","ranks":4,"microbatches":8,"modelParams":7e10})").value());
-  REQUIRE(config.ok());
-  CHECK(*config.value().model_params == 7e10);
-  auto negative = config_from_json(parse_json(R"({"schedule":"1f1b","ranks":4,"microbatches":8,"modelParams":0})").value());
-  REQUIRE_FALSE(negative.ok());
-  CHECK(negative.error().message == "modelParams must be a finite number > 0 (got 0)");
-  CHECK(negative.error().path == "/modelParams");
-  auto huge = config_from_json(parse_json(R"({"schedule":"1f1b","ranks":4,"microbatches":8,"modelParams":1e17})").value());
-  REQUIRE_FALSE(huge.ok());
-  CHECK(huge.error().message == "modelParams must be <= 1e+16 (got 1e+17)");
-  const Json j = result_to_json(run(config.value(), false), false);
-  CHECK(j.at("trainingState") == Json::parse(R"({"perGpu":1,"modelParams":7e10,"paramsPerGpu":1.75e10,"bytesPerGpu":2.8e11})"));
-  const Json none = result_to_json(run({"chimera", 4, 8, {}}, false), false);
-  CHECK(none.at("trainingState") == Json::parse(R"({"perGpu":2,"modelParams":null,"paramsPerGpu":null,"bytesPerGpu":null})"));
 }

@@ -1,5 +1,5 @@
-// params: parameter counts from the published configurations, summed by hand, and the weight
-// memory per GPU of each schedule's stage layout.
+// params: parameter counts from the published configurations, summed by hand, and what one GPU
+// holds under each schedule's stage layout (the memory model's view, pipesim/memory.h).
 #include <catch2/catch.hpp>
 
 #include "invariants.h"
@@ -10,11 +10,12 @@ using pipesim::testing::simulate_checked;
 
 namespace {
 
-ParamsResult run(const char* model, int pp, int ep = 1) {
+ParamsResult run(const char* model, int pp, int ep = 1, int dp = 1) {
   ParamsRequest q;
   q.model = model_preset(model).value();
   q.pp = pp;
   q.ep = ep;
+  q.dp = dp;
   auto r = params(q);
   REQUIRE(r.ok());
   return r.value();
@@ -27,11 +28,11 @@ std::int64_t part(const ParamCount& c, const std::string& name) {
   return 0;
 }
 
-const ScheduleFootprint& footprint(const ParamsResult& r, const std::string& schedule) {
+const MemoryResult& footprint(const ParamsResult& r, const std::string& schedule) {
   for (const ScheduleFootprint& f : r.schedules)
-    if (f.schedule == schedule) return f;
+    if (f.schedule == schedule) return f.memory;
   FAIL("no schedule " << schedule);
-  return r.schedules.front();
+  return r.schedules.front().memory;
 }
 
 Error params_json_error(const char* text) {
@@ -72,7 +73,7 @@ TEST_CASE("Llama-3-70B counts 70,553,706,496 parameters") {
 // 1,835,264 + 11,274,289,152 = 11,507,286,272) + eh_proj 2x7168x7168 = 102,760,448 + 3 norms
 // 21,504 = 11,610,068,224, excluded (README_WEIGHTS.md: "11.5B unique parameters").
 TEST_CASE("DeepSeek-V3 counts 671,026,419,200 parameters, 653,908,770,816 of them routed") {
-  const ParamCount c = run("deepseek-v3", 16, 64).count;
+  const ParamCount c = run("deepseek-v3", 16, 64, 128).count;
   CHECK(part(c, "attention") == 11'413'547'008);
   CHECK(part(c, "denseFfn") == 1'189'085'184);
   CHECK(part(c, "sharedExperts") == 2'554'331'136);
@@ -86,54 +87,66 @@ TEST_CASE("DeepSeek-V3 counts 671,026,419,200 parameters, 653,908,770,816 of the
   CHECK(c.excluded[0].params == 11'610'068'224);
 }
 
-// Llama-3-70B at P = 8: 1F1B and DualPipeV hold 70,553,706,496 / 8 = 8,819,213,312 parameters
-// (17.64 GB in bf16) per GPU, DualPipe and Chimera twice that; the extra copy is 1/8 of the model
-// and 17,638,426,624 / 80e9 = 22.05% of an 80 GB GPU.
-TEST_CASE("Llama-3-70B at P=8: DualPipe's second copy costs 17.6 GB per GPU") {
+// Llama-3-70B at P = 8 (no TP, one data-parallel replica, the default mixed-precision Adam, no
+// ZeRO): 1F1B and DualPipeV hold 70,553,706,496 / 8 = 8,819,213,312 parameters per GPU, 17.64 GB
+// of bf16 weights and 16 x 8,819,213,312 = 141,107,412,992 bytes of model states; DualPipe and
+// Chimera twice that, so the second copy costs 141.1 GB, 1/8 of the model, 176% of 80 GB.
+TEST_CASE("Llama-3-70B at P=8 without sharding: DualPipe's second copy costs 141 GB per GPU") {
   const ParamsResult r = run("llama3-70b", 8);
-  CHECK(footprint(r, "1f1b").params_per_gpu == Approx(8'819'213'312.0));
-  CHECK(footprint(r, "dualpipev").params_per_gpu == Approx(8'819'213'312.0));
-  CHECK(footprint(r, "dualpipe").params_per_gpu == Approx(17'638'426'624.0));
-  CHECK(footprint(r, "chimera").params_per_gpu == Approx(17'638'426'624.0));
-  CHECK(footprint(r, "1f1b").weight_bytes_per_gpu == Approx(17'638'426'624.0));
-  CHECK(r.overhead_bytes_per_gpu == Approx(17'638'426'624.0));
+  CHECK(footprint(r, "1f1b").held.total() == Approx(8'819'213'312.0));
+  CHECK(footprint(r, "dualpipev").held.total() == Approx(8'819'213'312.0));
+  CHECK(footprint(r, "dualpipe").held.total() == Approx(17'638'426'624.0));
+  CHECK(footprint(r, "chimera").held.total() == Approx(17'638'426'624.0));
+  CHECK(footprint(r, "1f1b").states.weights == Approx(17'638'426'624.0));
+  CHECK(footprint(r, "1f1b").states.total() == Approx(141'107'412'992.0));
+  CHECK(r.overhead_bytes_per_gpu == Approx(141'107'412'992.0));
   CHECK(r.overhead_share_of_model == Approx(0.125));
-  CHECK(r.overhead_share_of_gpu_memory == Approx(17'638'426'624.0 / 80e9));
+  CHECK(r.overhead_share_of_gpu_memory == Approx(141'107'412'992.0 / 80e9));
 }
 
-// DeepSeek-V3 at P = 16, EP = 64: per GPU 17,117,648,384 / 16 (everything but routed experts) +
-// 653,908,770,816 / (16 x 64) = 1,069,853,024 + 638,582,784 = 1,708,435,808 parameters, 3.42 GB
-// in bf16; DualPipe doubles it, so the second copy costs 3.42 GB, 4.27% of an 80 GB GPU.
-TEST_CASE("DeepSeek-V3 at P=16 EP=64: the second copy costs 3.4 GB per GPU") {
-  const ParamsResult r = run("deepseek-v3", 16, 64);
-  CHECK(footprint(r, "1f1b").params_per_gpu == Approx(1'708'435'808.0));
-  CHECK(footprint(r, "dualpipev").params_per_gpu == Approx(1'708'435'808.0));
-  CHECK(footprint(r, "dualpipe").params_per_gpu == Approx(3'416'871'616.0));
-  CHECK(r.overhead_bytes_per_gpu == Approx(3'416'871'616.0));
-  CHECK(r.overhead_share_of_gpu_memory == Approx(3'416'871'616.0 / 80e9));
+// DeepSeek-V3 at P = 16, EP = 64 (DP 128, expert DP 2): per GPU 17,117,648,384 / 16 (everything
+// but routed experts) + 653,908,770,816 / (16 x 64) = 1,069,853,024 + 638,582,784 =
+// 1,708,435,808 parameters, 3.42 GB in bf16; DualPipe doubles it. Under DeepSeek's recipe with
+// ZeRO-1 the second copy is 12,871,811,798 bytes (worked in memory_model_test.cpp).
+TEST_CASE("DeepSeek-V3 at P=16 EP=64: 1.71B parameters per copy, 12.9 GB for the second under its recipe") {
+  ParamsRequest q;
+  q.model = model_preset("deepseek-v3").value();
+  q.pp = 16;
+  q.ep = 64;
+  q.dp = 128;
+  q.recipe = "deepseek-v3";
+  q.zero = 1;
+  const ParamsResult r = params(q).value();
+  CHECK(footprint(r, "1f1b").held.total() == Approx(1'708'435'808.0));
+  CHECK(footprint(r, "dualpipev").held.total() == Approx(1'708'435'808.0));
+  CHECK(footprint(r, "dualpipe").held.total() == Approx(3'416'871'616.0));
+  CHECK(footprint(r, "1f1b").states.weights == Approx(2 * 1'708'435'808.0));
+  CHECK(r.overhead_params_per_gpu == Approx(1'708'435'808.0));
+  CHECK(r.overhead_bytes_per_gpu == Approx(12'871'811'798.0));
   CHECK(r.overhead_share_of_model == Approx(1'708'435'808.0 / 671'026'419'200.0));
 }
 
-// ZeRO-1 (Rajbhandari et al.): fp32 master weights and Adam's two moments, 12 bytes per parameter,
-// sharded over the data-parallel ranks: 2 + 12/4 = 5 bytes per parameter at DP = 4.
-TEST_CASE("the optimizer option adds 12 bytes per parameter over DP") {
+// ZeRO-1 (Rajbhandari et al. §5): the 12 bytes of fp32 master weights and Adam moments are sharded
+// over the data-parallel group: 2 + 2 + 12/4 = 7 bytes per parameter at DP = 4.
+TEST_CASE("ZeRO-1 shards the optimizer's 12 bytes per parameter over DP") {
   ParamsRequest q;
   q.model = model_preset("llama3-70b").value();
   q.pp = 8;
-  q.optimizer = true;
+  q.zero = 1;
   q.dp = 4;
   const ParamsResult r = params(q).value();
-  CHECK(footprint(r, "1f1b").optimizer_bytes_per_gpu == Approx(8'819'213'312.0 * 3));
-  CHECK(footprint(r, "1f1b").bytes_per_gpu == Approx(8'819'213'312.0 * 5));
+  CHECK(footprint(r, "1f1b").states.master_weights + footprint(r, "1f1b").states.optimizer_states ==
+        Approx(8'819'213'312.0 * 3));
+  CHECK(footprint(r, "1f1b").states.total() == Approx(8'819'213'312.0 * 7));
 }
 
 TEST_CASE("the stage layouts match what the schedules report when simulated") {
   const ParamsResult r = run("llama3-70b", 4);
   for (const ScheduleFootprint& f : r.schedules) {
     const SimResult s = simulate_checked({f.schedule, 4, 8, {}});
-    CHECK(s.stages == f.stages);
-    CHECK(s.stages_per_rank == f.stages_per_rank);
-    CHECK(s.param_copies == f.param_copies);
+    CHECK(s.stages == f.memory.stages);
+    CHECK(s.stages_per_rank == f.memory.stages_per_rank);
+    CHECK(s.param_copies == f.memory.param_copies);
   }
 }
 
@@ -150,10 +163,13 @@ TEST_CASE("a custom model with Llama-3-70B's configuration counts the same") {
   CHECK(out.at("schedules").at("dualpipe").at("paramsPerGpu").get<double>() ==
         Approx(17'638'426'624.0));
   CHECK(out.at("dualpipeOverhead").at("shareOfModel").get<double>() == Approx(0.125));
+  // One accounting for every row, said once, without any one schedule's copies.
+  CHECK(out.at("assumptions").at("recipe").at("id") == "mixed-adam");
+  CHECK_FALSE(out.at("assumptions").contains("copies"));
 }
 
 TEST_CASE("params names the offending field") {
-  Error e = params_json_error(R"({"model":"deepseek-v3","pp":16,"ep":48})");
+  Error e = params_json_error(R"({"model":"deepseek-v3","pp":16,"ep":48,"dp":96})");
   CHECK(e.code == ErrorCode::InvalidConfig);
   CHECK(e.message == "ep must divide the routed experts = 256 (got 48)");
   CHECK(e.path == "/ep");
@@ -167,11 +183,14 @@ TEST_CASE("params names the offending field") {
   CHECK(e.path == "/pp");
   e = params_json_error(R"({"model":"llama3-70b"})");
   CHECK(e.message == "missing field pp");
-  e = params_json_error(R"({"model":"llama3-70b","pp":8,"optimizer":"adam"})");
-  CHECK(e.message == "optimizer must be true or false (got \"adam\")");
-  CHECK(e.path == "/optimizer");
-  e = params_json_error(R"({"model":"llama3-70b","pp":8,"bytesPerParam":0})");
-  CHECK(e.message == "bytesPerParam must be a finite number > 0 (got 0)");
+  e = params_json_error(R"({"model":"deepseek-v3","pp":16,"ep":64,"dp":32})");
+  CHECK(e.message == "ep must divide dp = 32 (got 64)");
+  CHECK(e.path == "/ep");
+  e = params_json_error(R"({"model":"llama3-70b","pp":8,"recipe":"adam"})");
+  CHECK(e.message == "recipe must be one of mixed-adam, deepseek-v3 (got \"adam\")");
+  CHECK(e.path == "/recipe");
+  e = params_json_error(R"({"model":"llama3-70b","pp":8,"bytesPerParam":2})");
+  CHECK(e.message == "unknown field \"bytesPerParam\"");
   e = params_json_error(
       R"({"model":"custom","pp":8,"custom":{"layers":2,"hidden":100,"vocab":10,"heads":3,"intermediate":8}})");
   CHECK(e.message == "custom.heads must divide custom.hidden = 100 (got 3)");

@@ -215,10 +215,16 @@ TEST_CASE("reject: pipeline depth above 64, requested or needed to fit") {
   Plan p = plan_of(spec);
   REQUIRE(p.reject);
   CHECK(p.reject->rule == "depth-over-64");
-  spec["requested"] = Json{{"ranks", 64}};
+  spec["requested"] = Json{{"ranks", 32}};
   p = plan_of(spec);
   CHECK_FALSE(p.reject);
-  CHECK(p.ranks == 64);
+  CHECK(p.ranks == 32);
+  // At P = 64 each pipeline stage has 2048 / 64 = 32 data-parallel GPUs, too few for the 64-way
+  // expert parallelism carved out of them (the memory model's layout rule).
+  spec["requested"] = Json{{"ranks", 64}};
+  const Error e = error_of(spec);
+  CHECK(e.message == "model.expertParallel must divide cluster.gpus / requested.ranks = 32 (got 64)");
+  CHECK(e.path == "/requested/ranks");
   // Dense on 4096 GPUs at P = 64: 4 B x N / 64 + 12 B x N / 4096 = 0.0654296875 N bytes, within
   // 64 GB up to N = 978e9. 970e9 needs 63.47 GB (fits only at P = 64); 990e9 needs 64.78 GB.
   p = plan_of(dense(4096, 970e9, 128));
@@ -364,19 +370,27 @@ TEST_CASE("the planner's GPU-hours saved is recover's for the same run") {
   CHECK(*p.gpu_hours_saved_vs_1f1b == Approx(rec.recovered_gpu_hours_per_million_tokens));
 }
 
-TEST_CASE("the planner's parameters per GPU are pipesim params' for the DeepSeek-V3 preset") {
+TEST_CASE("the planner's memory is pipesim params' for the DeepSeek-V3 preset: one memory model") {
   // Issue 12: the planner counted all 37B active parameters as replicated by DualPipe (5.86B per
-  // GPU) where `pipesim params` replicates only the non-routed weights (3.42B).
+  // GPU) where `pipesim params` replicates only the non-routed weights (3.42B). Issue 26: both
+  // read the memory model, so under the same recipe, ZeRO stage and layout the bytes agree too.
   const Plan p = plan_of(Json::parse(read_text_file(kPresets + "deepseek-v3-2048-h800.json")));
   ParamsRequest q;
   q.model = model_preset("deepseek-v3").value();
   q.pp = p.ranks;
   q.ep = 64;
+  q.dp = 2048 / p.ranks;
+  q.recipe = p.spec.recipe;
+  q.zero = p.spec.zero;
   const ParamsResult counted = params(q).value();
   CHECK(Json::parse(read_text_file(kPresets + "deepseek-v3-2048-h800.json"))["model"]["routedParams"] ==
         counted.count.routed);
   for (const ScheduleFootprint& f : counted.schedules)
-    if (f.schedule == "dualpipe") CHECK(p.memory->params_per_gpu == Approx(f.params_per_gpu));
+    if (f.schedule == "dualpipe") {
+      CHECK(p.memory->params_per_gpu == Approx(f.memory.held.total()));
+      CHECK(p.memory->total_gb * 1e9 == Approx(f.memory.states.total()));
+      CHECK(p.memory->replication_gb * 1e9 == Approx(f.memory.extra_copy_bytes));
+    }
 }
 
 // ---- the schedules beside DualPipe: interleaved 1F1B (chunks), ZB-H2, ZB-V ----------------------

@@ -1,6 +1,6 @@
 // libFuzzer harness: JSON text as `pipesim simulate --input` and the JS API's simulate read it,
 // configs and hand-written schedules alike (parse_json, config_from_json, custom_schedule_from_json,
-// the engine), plus the sweep and exercise requests' readers. Properties: no crash or sanitizer
+// the engine), plus the sweep, exercise and memory requests' readers. Properties: no crash or sanitizer
 // report; every error is one short clean line (check_error); every result's streamed text is its
 // JSON tree's dump. Runs the fuzzer can afford only: above 20,000 ops the input is read, not run.
 #include <cstddef>
@@ -10,6 +10,7 @@
 #include "pipesim/custom_schedule.h"
 #include "pipesim/engine.h"
 #include "pipesim/exercises.h"
+#include "pipesim/memory.h"
 #include "pipesim/sweep.h"
 
 using namespace pipesim;
@@ -58,6 +59,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (auto sweep = sweep_from_json(json.value()); !sweep.ok()) fuzz::check_error(sweep.error());
   if (auto recover = recover_request_from_json(json.value()); !recover.ok()) fuzz::check_error(recover.error());
   if (auto params = params_request(json.value()); !params.ok()) fuzz::check_error(params.error());
+  if (auto memory = memory_request_from_json(json.value()); !memory.ok()) fuzz::check_error(memory.error());
   if (auto trace = trace_request_from_json(json.value()); !trace.ok()) fuzz::check_error(trace.error());
   return 0;
 }

@@ -147,3 +147,33 @@ test('hi: every glossary term is used in the lesson, rendered the one way, as th
     }
   }
 });
+
+// Exercise 4 follows the lesson's memory model (issue 26): its two calculators count both models
+// under one accounting (the same recipe and ZeRO stage, every layout on the same GPU count), the
+// lesson's own, and every number its solution states is what those calculators compute.
+test('exercise 4 counts both models as the lesson does, and its solution quotes the calculators', () => {
+  const exercise = JSON.parse(read('lessons/exercises/param-overhead.json'));
+  const calculators = exercise.config.calculators;
+  const results = {};
+  for (const [id, c] of Object.entries(calculators)) {
+    const args = c.cli.replace(/^pipesim /, '').split(/\s+/);
+    results[id] = JSON.parse(execFileSync(cli, args, { encoding: 'utf8' }));
+    assert.deepEqual({ ...results[id], breakdown: undefined }, { ...JSON.parse(execFileSync(cli, ['params', '--format', 'json', ...Object.entries(c.input).flatMap(([k, v]) => [`--${k.replace(/[A-Z]/g, (m) => `-${m.toLowerCase()}`)}`, String(v)])], { encoding: 'utf8' })), breakdown: undefined }, `${id}: cli and input agree`);
+  }
+  const accounting = (r) => ({ recipe: r.assumptions.recipe.id, zero: r.assumptions.sharding.zero, gpus: r.assumptions.layout.gpus });
+  const [first, ...rest] = Object.values(results);
+  for (const r of rest) assert.deepEqual(accounting(r), accounting(first));
+  // The lesson's comparison counts the same way.
+  const fence = /^```memory mem\n([\s\S]*?)^```$/m.exec(read('lessons/dualpipe.en.md'));
+  const lesson = JSON.parse(execFileSync(cli, ['memory', '--input', '-', '--format', 'json'], { input: fence[1] }));
+  assert.deepEqual(accounting(lesson.sides[0]), accounting(first));
+  const { llama, dsv3 } = results;
+  const expected = [
+    `${(llama.schedules['1f1b'].paramsPerGpu / 1e9).toFixed(2)}B`, `${(llama.schedules.dualpipe.paramsPerGpu / 1e9).toFixed(2)}B`,
+    `${(llama.dualpipeOverhead.bytesPerGpu / 1e9).toFixed(2)} GB`,
+    `${(dsv3.schedules['1f1b'].paramsPerGpu / 1e9).toFixed(2)}B`, `${(dsv3.schedules.dualpipe.paramsPerGpu / 1e9).toFixed(2)}B`,
+    `${(dsv3.dualpipeOverhead.bytesPerGpu / 1e9).toFixed(2)} GB`,
+    `${(100 * dsv3.dualpipeOverhead.shareOfGpuMemory).toFixed(0)}%`, `${(100 * llama.dualpipeOverhead.shareOfGpuMemory).toFixed(1)}%`,
+  ];
+  for (const lang of LANGS) for (const text of expected) assert.ok(exercise.solution[lang].includes(text), `${lang} solution states ${text}`);
+});

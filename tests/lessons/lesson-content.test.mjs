@@ -19,6 +19,13 @@ function simBlocks(markdown) {
   return blocks;
 }
 
+/** The ```memory id``` fences: the memory model's requests (pipesim memory --input). */
+function memoryBlocks(markdown) {
+  const blocks = new Map();
+  for (const m of markdown.matchAll(/^```memory ([\w-]+)\n([\s\S]*?)^```$/gm)) blocks.set(m[1], JSON.parse(m[2]));
+  return blocks;
+}
+
 /** The schedules drawn beside a block on the same time axis (```sim lead compare=1f1b```). */
 function compares(markdown) {
   return [...markdown.matchAll(/^```sim ([\w-]+) [^\n]*compare=([\w-]+)/gm)].map(([, id, schedule]) => ({ id, schedule }));
@@ -38,11 +45,17 @@ function simulate(config) {
   return JSON.parse(execFileSync(cli, ['simulate', '--input', '-', '--format', 'json'], { input: JSON.stringify(config) }));
 }
 
-// Formats `value` the way `quoted` is written: same decimals, percent when it ends in %.
+function memory(request) {
+  return JSON.parse(execFileSync(cli, ['memory', '--input', '-', '--format', 'json'], { input: JSON.stringify(request) }));
+}
+
+// Formats `value` the way `quoted` is written: same decimals, percent when it ends in %, and in
+// billions when it ends in "B" (parameters) or " GB" (bytes).
 function formatLike(value, quoted) {
-  const percent = quoted.endsWith('%');
-  const digits = quoted.replace('%', '').split('.')[1]?.length ?? 0;
-  return (percent ? value * 100 : value).toFixed(digits) + (percent ? '%' : '');
+  const unit = /( GB|B|%)$/.exec(quoted)?.[1] ?? '';
+  const digits = quoted.slice(0, quoted.length - unit.length).split('.')[1]?.length ?? 0;
+  const scaled = unit === '%' ? value * 100 : unit ? value / 1e9 : value;
+  return scaled.toFixed(digits) + unit;
 }
 
 const field = (result, path) => path.split('.').reduce((obj, key) => obj?.[key], result);
@@ -54,13 +67,14 @@ for (const lang of LESSON_LANGS) {
     const blocks = simBlocks(markdown);
     assert.ok(blocks.size >= 5, 'the lesson has live configs');
     const results = new Map([...blocks].map(([id, config]) => [id, simulate(config)]));
+    for (const [id, request] of memoryBlocks(markdown)) results.set(id, memory(request));
     for (const { id, schedule } of compares(markdown)) {
       assert.equal(simulate({ ...blocks.get(id), schedule }).schedule, schedule, `${id} compared with ${schedule}`);
     }
     const quoted = quotes(markdown);
     assert.ok(quoted.length >= 5, 'the lesson quotes simulated numbers');
     for (const q of quoted) {
-      assert.ok(results.has(q.id), `{{${q.id}.${q.field}}} names a sim block`);
+      assert.ok(results.has(q.id), `{{${q.id}.${q.field}}} names a sim or memory block`);
       const value = field(results.get(q.id), q.field);
       assert.equal(typeof value, 'number', `${q.id}.${q.field} is a number in the result`);
       assert.equal(formatLike(value, q.quoted), q.quoted, `${q.id}.${q.field}`);
@@ -84,6 +98,16 @@ for (const lang of LESSON_LANGS) {
         assert.equal(result.comm.ops.FB.duration, printed.duration);
       }
     }
+  });
+
+  // The DeepSeek-V3 case's stage costs are core's layer split, not a hand-typed copy of it.
+  test(`${lang}: the DeepSeek-V3 stage costs are pipesim split's`, () => {
+    const block = simBlocks(markdown).get('dsv3');
+    assert.ok(block, 'the lesson has the dsv3 block');
+    const stages = block.stageCosts.length;
+    const split = JSON.parse(execFileSync(cli, ['split', '--model', 'deepseek-v3', '--stages', String(stages), '--format', 'json']));
+    assert.deepEqual(block.stageCosts, split.stageCosts);
+    assert.deepEqual(block.costs, { ...split.costs, p2pLatency: block.costs.p2pLatency });
   });
 
   test(`${lang}: has every section, in order`, () => {
@@ -112,7 +136,38 @@ test('both languages run the same live configs', () => {
   for (const [id, config] of en) assert.deepEqual(hi.get(id), config, id);
   assert.deepEqual(compares(read('lessons/dualpipe.hi.md')), compares(read('lessons/dualpipe.en.md')));
   assert.deepEqual(pairFences(read('lessons/dualpipe.hi.md')), pairFences(read('lessons/dualpipe.en.md')));
+  assert.deepEqual([...memoryBlocks(read('lessons/dualpipe.hi.md'))], [...memoryBlocks(read('lessons/dualpipe.en.md'))]);
 });
+
+// Issue 26: a comparison of two models in the lesson counts both under one accounting. Every
+// memory fence that compares sides must use the same recipe, sharding rule and layout policy on
+// each, read from each side's own assumptions (not from the request), and the lesson's memory
+// numbers all come from such fences.
+for (const lang of LANGS) {
+  test(`${lang}: every memory comparison counts its sides under one accounting, read from their assumptions`, () => {
+    const markdown = read(`lessons/dualpipe.${lang}.md`);
+    const blocks = memoryBlocks(markdown);
+    assert.ok(blocks.size >= 1, 'the lesson has a memory fence');
+    for (const [id, request] of blocks) {
+      const result = memory(request);
+      const sides = result.sides ?? [result];
+      assert.ok(sides.length >= 2, `${id} compares at least two sides`);
+      const accounting = (side) => {
+        const a = side.assumptions;
+        return { recipe: a.recipe.id, zero: a.sharding.zero, policy: a.layout.policy, gpus: a.layout.gpus };
+      };
+      for (const side of sides.slice(1)) assert.deepEqual(accounting(side), accounting(sides[0]), `${id}: ${side.model.label} is counted like ${sides[0].model.label}`);
+      assert.equal(result.accounting.same, true, `${id}: ${result.accounting.text}`);
+      // The sides differ in what is compared (model, layout), not in how it is counted.
+      assert.notDeepEqual(sides[0].model.name, sides[1].model.name);
+    }
+    // A sentence quoting memory numbers of two models quotes them from one fence.
+    for (const paragraph of markdown.split(/\n\s*\n/)) {
+      const ids = new Set([...paragraph.matchAll(/\{\{([\w-]+)\.sides\./g)].map((m) => m[1]));
+      assert.ok(ids.size <= 1, `one paragraph quotes memory comparisons ${[...ids]}: counted differently?`);
+    }
+  });
+}
 
 test('the Hindi quiz asks the same questions with the same answers', () => {
   const en = JSON.parse(read('lessons/quiz.json'));

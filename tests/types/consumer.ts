@@ -4,6 +4,7 @@
 import {
   loadPipesim, METHODS, METHOD_NAMES, SimError, timelineFields, transferables,
   type Catalogue, type CustomSchedule, type Pipesim, type SimConfig, type SimResult, type Timeline,
+  type TraceReport,
 } from '../../wasm/pipesim.js';
 
 // Type-level equality: compiles only when A and B are the same type.
@@ -34,5 +35,10 @@ export async function example(): Promise<number> {
   } catch (error) {
     if (error instanceof SimError) return Object.keys(error.params).length + error.rule.length;
   }
-  return starts.length + ranks.length + fields.length + buffers.length + fromCustom.makespan;
+  // A profiler trace, as bytes, with the catalogue's comm pattern; its costs run as they are.
+  const report: TraceReport = api.traceImport(new Uint8Array(0), { commPattern: catalogue.trace.commPattern });
+  const measured = report.derived ? api.overlapPair(report.derived.costs).duration - report.derived.pairMs.value : 0;
+  const busy = report.streams.filter((s) => s.kind === 'comm').reduce((sum, s) => sum + s.busyMs, 0);
+  return starts.length + ranks.length + fields.length + buffers.length + fromCustom.makespan + measured + busy +
+    (report.overlap ?? 0);
 }

@@ -51,25 +51,49 @@ test('params(): Llama-3-70B counts 70,553,706,496 weights; DualPipe holds 2/8 of
   assert.equal(r.routedParams, 0);
   assert.equal(r.schedules['1f1b'].paramsPerGpu, 70553706496 / 8);
   assert.equal(r.schedules['1f1b'].weightBytesPerGpu, 2 * 70553706496 / 8); // 17.64 GB in bf16
+  // Mixed-precision Adam, no ZeRO (the defaults): 2 + 2 + 12 = 16 bytes per parameter.
+  assert.equal(r.schedules['1f1b'].bytesPerGpu, 16 * 70553706496 / 8);
   assert.equal(r.schedules.dualpipe.paramsPerGpu, 2 * 70553706496 / 8);
   assert.equal(r.schedules.dualpipev.paramsPerGpu, 70553706496 / 8); // 2 of 16 stages = 1/8
-  assert.equal(r.dualpipeOverhead.bytesPerGpu, 17638426624);
+  assert.equal(r.dualpipeOverhead.bytesPerGpu, 16 * 70553706496 / 8);
+  assert.equal(r.assumptions.recipe.id, 'mixed-adam');
   assert.deepEqual(r, JSON.parse(nativeCli(['params', '--model', 'llama3-70b', '--pp', '8', '--format', 'json'])));
 });
 
-test('params(): DeepSeek-V3 at P=16, EP=64: routed experts 58 x 256 x 3 x 7168 x 2048, DualPipe overhead 3.42 GB', async () => {
+test('params(): DeepSeek-V3 at P=16, EP=64: routed experts 58 x 256 x 3 x 7168 x 2048, DualPipe overhead 12.87 GB', async () => {
   const api = await pipesim();
-  const r = api.params({ model: 'deepseek-v3', pp: 16, ep: 64 });
+  const r = api.params({ model: 'deepseek-v3', pp: 16, ep: 64, dp: 128, recipe: 'deepseek-v3', zero: 1 });
   const routed = 58 * 256 * 3 * 7168 * 2048; // 653,908,770,816
   assert.equal(r.routedParams, routed);
   const nonRouted = r.totalParams - routed;
   // 1F1B per GPU = nonRouted / 16 + routed / (16 x 64); DualPipe twice that.
   assert.equal(r.schedules['1f1b'].paramsPerGpu, nonRouted / 16 + routed / 1024);
   assert.equal(r.schedules.dualpipe.paramsPerGpu, 2 * (nonRouted / 16 + routed / 1024));
-  assert.equal(r.dualpipeOverhead.bytesPerGpu, 2 * (nonRouted / 16 + routed / 1024));
-  assert.ok(Math.abs(r.dualpipeOverhead.bytesPerGpu / 1e9 - 3.417) < 1e-3);
+  // DeepSeek's recipe with ZeRO-1: bf16 weights and fp32 gradients (6 B) stay; fp32 master and
+  // bf16 moments (8 B) are sharded over DP 128, the experts' over expert DP 128 / 64 = 2.
+  close(r.dualpipeOverhead.bytesPerGpu, (nonRouted / 16) * (6 + 8 / 128) + (routed / 1024) * (6 + 8 / 2), 'second copy');
+  assert.ok(Math.abs(r.dualpipeOverhead.bytesPerGpu / 1e9 - 12.872) < 1e-3);
   assert.deepEqual(r.excluded.map((p) => p.part), ['mtp']);
-  assert.deepEqual(r, JSON.parse(nativeCli(['params', '--model', 'deepseek-v3', '--pp', '16', '--ep', '64', '--format', 'json'])));
+  assert.deepEqual(r, JSON.parse(nativeCli(['params', '--model', 'deepseek-v3', '--pp', '16', '--ep', '64', '--dp', '128',
+                                            '--recipe', 'deepseek-v3', '--zero', '1', '--format', 'json'])));
+});
+
+test('memory(): the ZeRO paper example and a comparison under one accounting, as the CLI prints them', async () => {
+  const api = await pipesim();
+  // Rajbhandari et al. §5: 7.5B parameters, K = 12, 64 GPUs, ZeRO-1: 4 x 7.5e9 + 12 x 7.5e9 / 64.
+  const r = api.memory({ params: 7.5e9, layout: { dp: 64 }, zero: 1 });
+  assert.equal(r.perGpu.bytes.total, 31406250000);
+  assert.equal(r.assumptions.recipe.id, 'mixed-adam');
+  assert.deepEqual(r, JSON.parse(nativeCli(['memory', '--params', '7.5e9', '--dp', '64', '--zero', '1', '--format', 'json'])));
+  const c = api.memory({ recipe: 'deepseek-v3', zero: 1, layout: { gpus: 2048 }, schedule: 'dualpipe',
+    sides: [{ model: 'llama3-70b', layout: { tp: 8, pp: 8 } }, { model: 'deepseek-v3', layout: { pp: 16, ep: 64 } }] });
+  assert.equal(c.accounting.same, true);
+  // 1,102,401,664 x (6 + 8/32) and 1,069,853,024 x (6 + 8/128) + 638,582,784 x (6 + 8/2).
+  close(c.sides[0].extraCopyBytes, 1102401664 * 6.25, 'Llama second copy');
+  close(c.sides[1].extraCopyBytes, 1069853024 * 6.0625 + 638582784 * 10, 'DeepSeek second copy');
+  throwsSimError(() => api.memory({ params: 7.5e9, zero: 4 }), 'invalid_config', 'zero must be an integer in [0, 3] (got 4)', '/zero');
+  throwsSimError(() => api.memory({ sides: [{ params: 1e9 }, { params: 1e9, layout: { ep: 2 } }] }), 'invalid_config',
+    'ep must be 1 for a model without routed experts (got 2)', '/sides/1/layout/ep');
 });
 
 test('traceGrid(): DualPipe 4x8 fills every rank by slot 1; 1F1B 4x8 only by slot 3', async () => {

@@ -11,6 +11,9 @@ import { METHODS, SimError, summary } from '../../wasm/pipesim.js';
 import { MODULE_URL, pipesim } from './helpers.mjs';
 
 const LIMIT_MS = 1000 * Number(process.env.HOSTILE_SECONDS ?? 10);
+// How many hostile calls ran and the slowest refusal, printed at the end (not asserted).
+const tally = { calls: 0, slowestMs: 0, slowest: '' };
+test.after(() => console.log(`hostile JS API calls: ${tally.calls}; slowest refusal ${tally.slowestMs.toFixed(1)} ms of CPU: ${tally.slowest}`));
 const base = { schedule: '1f1b', ranks: 4, microbatches: 8 };
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
@@ -36,6 +39,8 @@ function hostile(api, what, fn, code) {
   }
   const { user, system } = process.cpuUsage(started);
   const ms = (user + system) / 1000;
+  tally.calls++;
+  if (ms > tally.slowestMs) Object.assign(tally, { slowestMs: ms, slowest: what });
   assert.ok(caught instanceof SimError, `${what}: expected a SimError, got ${String(caught).slice(0, 200)}`);
   assert.equal(caught.code, code, `${what}: ${caught.message}`);
   const line = `pipesim: ${caught.code}: ${caught.message}`;
@@ -57,7 +62,7 @@ test('every hostile call is a SimError with one short line, and the next call wo
   const big = 'x'.repeat(10_000_000);
   const cases = [
     ['100,000 nested arrays as text', () => api.simulateJson('['.repeat(100_000) + ']'.repeat(100_000)), 'parse_error'],
-    ['100,000 nested arrays as ranks', () => api.simulate({ ...base, ranks: nested(100_000) }), 'invalid_config'],
+    ['100,000 nested arrays as ranks', () => api.simulate({ ...base, ranks: nested(100_000) }), 'parse_error'],
     ['4,000 nested arrays as ranks', () => api.simulate({ ...base, ranks: nested(4000) }), 'parse_error'],
     ['4,000 nested objects as costs', () => api.simulate({ ...base, costs: nested(4000, 'object') }), 'parse_error'],
     ['100 MB of text', () => api.simulateJson(`{"schedule":"1f1b","ranks":[${'0,'.repeat(50_000_000)}0]}`), 'too_large'],
@@ -88,6 +93,96 @@ test('every hostile call is a SimError with one short line, and the next call wo
     hostile(api, what, fn, code);
     assert.equal(api.simulateJson(base), reference, `after ${what}`);
   }
+});
+
+/** A value whose every read throws `thrown`, in each way a caller's argument can (issue 30). */
+function throwing(thrown) {
+  const raise = () => { throw thrown; };
+  const revoked = Proxy.revocable({}, {});
+  revoked.revoke();
+  return [
+    ['a getter', { ...base, get ranks() { return raise(); } }, '/ranks'],
+    ['a getter inside costs', { ...base, costs: { forward: 1, get backward() { return raise(); } } }, '/costs/backward'],
+    ['a getter in an array', { schedules: ['1f1b'], ranks: Object.defineProperty([4, 8], '1', { get: raise, enumerable: true }), microbatches: [8] }, '/ranks/1'],
+    ['a toJSON', { ...base, costs: { toJSON: raise } }, '/costs'],
+    ['a Proxy get trap', new Proxy({ ...base }, { get: raise }), ''],
+    ['a Proxy ownKeys trap', { ...base, costs: new Proxy({}, { ownKeys: raise }) }, '/costs'],
+    ['a Proxy getOwnPropertyDescriptor trap', new Proxy({ ...base }, { getOwnPropertyDescriptor: raise }), ''],
+    ['a Proxy of an array whose length throws', { schedules: ['1f1b'], ranks: new Proxy([4], { get: (t, k) => (k === 'length' ? raise() : t[k]) }), microbatches: [8] }, '/ranks'],
+    ['a valueOf of a boxed number', { ...base, ranks: Object.assign(new Number(4), { valueOf: raise }) }, '/ranks'],
+    ['a revoked Proxy', { ...base, costs: revoked.proxy }, '/costs'],
+  ];
+}
+
+test('an argument that throws while it is read is a SimError of its own rule, at its path', async () => {
+  const api = await pipesim();
+  const reference = api.simulateJson(base);
+  const revoked = Proxy.revocable({}, {});
+  revoked.revoke();
+  const angry = new Proxy({}, { get: () => { throw new Error('and again'); } });
+  // What the caller's code throws: an Error, a string, a SimError of its own (still not ours to
+  // pass on), a value whose message cannot be read, a revoked Proxy, a 1 MB multi-line message.
+  const thrownValues = [['an Error', new Error('boom')], ['a string', 'a string'],
+    ['a SimError of its own', new SimError('invalid_config', 'forged', '/x', 'ranks.even')],
+    ['a Proxy whose every read throws', angry], ['a revoked Proxy', revoked.proxy], ['a symbol', Symbol('s')],
+    ['a 1 MB two-line message', new Error(`line\n${'x'.repeat(1_000_000)}`)]];
+  let count = 0;
+  for (const [what, thrown] of thrownValues) {
+    for (const [how, value, path] of throwing(thrown)) {
+      for (const name of ['simulate', 'validate', 'sweep', 'exportCsv']) {
+        const e = hostile(api, `${how} throwing ${what} in ${name}`, () => api[name](value), 'invalid_config');
+        assert.equal(e.rule, 'input.unreadable', how);
+        assert.equal(e.path, path, how);
+        assert.ok(Buffer.byteLength(e.params.detail) <= api.catalogue().limits.summaryBytes, how);
+        assert.equal(api.simulateJson(base), reference, `after ${how}`);
+        count++;
+      }
+    }
+  }
+  let e = hostile(api, 'a getter', () => api.simulate({ ...base, get ranks() { throw new Error('boom'); } }), 'invalid_config');
+  assert.deepEqual([e.rule, e.message, e.path, e.params], ['input.unreadable', 'ranks could not be read: boom', '/ranks', { field: 'ranks', detail: 'boom' }]);
+  e = hostile(api, 'a revoked Proxy', () => api.simulate(revoked.proxy), 'invalid_config');
+  assert.deepEqual([e.rule, e.path, e.params.field], ['input.unreadable', '', 'config']);
+  e = hostile(api, 'a message that cannot be read', () => api.plan({ get cluster() { throw angry; } }), 'invalid_config');
+  assert.equal(e.message, 'cluster could not be read: an exception that cannot be read either');
+  // The rule is core's, so the catalogue and the page's error text know it.
+  assert.ok(api.catalogue().rules.some((r) => r.id === 'input.unreadable' && r.code === 'invalid_config'));
+  assert.ok(count >= 200, `${count} calls`);
+});
+
+test('a huge or sparse array is refused before any of it is read', async () => {
+  const api = await pipesim();
+  const { maxInputBytes } = api.catalogue().limits;
+  // Counts the reads of an array's elements: the size check runs on the way in, on its length.
+  const counted = (array) => {
+    const reads = { count: 0 };
+    return [reads, new Proxy(array, { get: (t, k) => { if (typeof k === 'string' && /^\d+$/.test(k)) reads.count++; return t[k]; } })];
+  };
+  for (const length of [1e8, 2 ** 32 - 1, Math.ceil(maxInputBytes / 2)]) {
+    const [reads, ranks] = counted(new Array(length));
+    const e = hostile(api, `a sparse array of length ${length}`, () => api.simulate({ ...base, ranks }), 'too_large');
+    assert.deepEqual([e.rule, e.path], ['input.too_large', ''], String(length));
+    assert.equal(reads.count, 0, `${length}: ${reads.count} elements read`);
+  }
+  // Dense, under the length bound (2 bytes an element) but over the limit as text: refused once
+  // the text passes the limit, not after writing all of it.
+  const [reads, ranks] = counted(new Array(Math.floor(maxInputBytes / 4)).fill(1.25));
+  hostile(api, 'a dense array of 4 million 1.25s', () => api.sweep({ schedules: ['1f1b'], ranks, microbatches: [8] }), 'too_large');
+  assert.ok(reads.count < maxInputBytes / 4, `${reads.count} elements read`);
+  const e = hostile(api, 'a 20 MB string', () => api.simulate({ ...base, schedule: 's'.repeat(20_000_000) }), 'too_large');
+  assert.equal(e.rule, 'input.too_large');
+});
+
+test('nesting deeper than core reads is refused where core refuses it, without a stack overflow', async () => {
+  const api = await pipesim();
+  const fromText = (() => { try { api.simulateJson(JSON.stringify({ ...base, ranks: nested(65) })); } catch (error) { return error; } })();
+  for (const levels of [65, 4000, 100_000]) {
+    const e = hostile(api, `${levels} nested arrays`, () => api.simulate({ ...base, ranks: nested(levels) }), 'parse_error');
+    assert.deepEqual([e.rule, e.message, e.path], [fromText.rule, fromText.message, fromText.path], String(levels));
+  }
+  assert.equal(api.simulate({ schedule: 'custom', stages: 1, microbatches: 1, rankOps: [['F0.0@0', 'B0.0@0']], costs: { forward: new Number(2) } }).makespan, 4);
+  const e = hostile(api, 'a boxed NaN', () => api.simulate({ ...base, costs: { forward: new Number(NaN) } }), 'invalid_config');
+  assert.deepEqual([e.rule, e.path], ['field.finite', '/costs/forward']);
 });
 
 test('values quoted in messages are summaries: escaped, cut to 80 bytes, with their length', async () => {

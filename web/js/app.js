@@ -11,10 +11,13 @@ import { h } from './ui/dom.js';
 import { lazyView, loadStyle } from './ui/lazy-view.js';
 import * as timelineView from './views/timeline.js';
 import * as costView from './views/cost-controls.js';
+import * as stageCostView from './views/stage-costs.js';
 import * as formView from './views/config-form.js';
+import * as memoryControls from './views/memory-controls.js';
 import * as lessonView from './views/lesson-reader.js';
 import * as lessonWidget from './views/lesson-widget.js';
 import * as pairTable from './views/pair-table.js';
+import * as memoryTable from './views/memory-table.js';
 import { gateTimeline } from './ui/stale-gate.js';
 import { explain } from './ui/field-error.js';
 import { createScrollMemory } from './ui/scroll-memory.js';
@@ -133,8 +136,9 @@ function mountRun(el, config, { streams = false, link = '' } = {}) {
   return { update, destroy: () => { view.destroy(); anchor?.remove(); } };
 }
 
-// The lesson reader mounts a timeline into each ```sim``` placeholder and a pair's table into each
-// ```pairs``` placeholder through these mounters; the quiz, the progress panel and the exercises
+// The lesson reader mounts a timeline into each ```sim``` placeholder, a pair's table into each
+// ```pairs``` placeholder and a memory table into each ```memory``` placeholder through these
+// mounters; the quiz, the progress panel and the exercises
 // (lesson-activities.js) add theirs to the list.
 function lessonMounters() {
   activities = createActivities({
@@ -143,6 +147,12 @@ function lessonMounters() {
     linkFor: (id) => `#${serializeState({ ...store.get(), view: 'lesson', t: null, exercise: id })}`,
   });
   return [...activities.mounters, {
+    // A ```memory``` fence: the memory model's table, with what it assumes.
+    selector: '.memory-widget[data-request]',
+    mount(el, ctx) {
+      return memoryTable.mount(el, { sim, t: ctx.t, request: JSON.parse(el.dataset.request) });
+    },
+  }, {
     selector: '.sim-widget[data-config]',
     mount(el, ctx) {
       const view = lessonWidget.mount(el, {
@@ -172,6 +182,8 @@ function mountViews() {
   views = {
     form: formView.mount($('#form-root'), { ...common, onChange }),
     costs: costView.mount($('#costs-root'), { ...common, onChange }),
+    stageCosts: stageCostView.mount($('#stage-costs-root'), { ...common, onChange }),
+    memory: memoryControls.mount($('#memory-root'), { ...common, onChange }),
   };
   mountedLang = store.get().lang;
 }
@@ -247,7 +259,8 @@ function settingsSummary(state) {
   const count = (key, n) => (typeof n === 'number' ? t.plural(key, n) : String(n));
   const costs = [`F ${c.forward}, B ${c.backward}, W ${c.weight}, F&B ${c.overlapped}`,
     c.p2pLatency ? `${t('cost.p2pLatency')} ${c.p2pLatency}` : '',
-    c.comm ? t('summary.comm', { ratio: c.comm.ratio }) : ''].filter(Boolean).join(', ');
+    c.comm ? t('summary.comm', { ratio: c.comm.ratio }) : '',
+    state.view === 'timeline' && state.stageCosts ? t('stages.summary') : ''].filter(Boolean).join(', ');
   const names = [state.schedule, ...comparedSchedules(state)].map((name) => scheduleTitle(name, t)).join(' vs ');
   // Chunks per rank (Megatron's V) when a schedule run takes them: the form's value or default.
   const chunked = chunkedSchedule(state.view === 'sweep' ? SCHEDULE_NAMES : [state.schedule, ...comparedSchedules(state)]);
@@ -266,6 +279,8 @@ function updatePanels(state) {
   $('#side-summary').textContent = settingsSummary(state);
   views.form.update({ ...state, fieldErrors });
   views.costs.update({ costs: state.costs, config: configOf(state), fieldErrors });
+  views.stageCosts.update({ view: state.view, costs: state.costs, stageCosts: state.stageCosts, config: configOf(state), fieldErrors });
+  views.memory.update({ view: state.view, memoryModel: state.memoryModel, fieldErrors });
 }
 
 function render(state) {

@@ -63,10 +63,10 @@ export function createActivities(deps) {
       const lead = el.nextElementSibling?.matches('.sim-widget') ? el.nextElementSibling : el;
       lead.after(panelSlot);
       nodes.push(panelSlot);
-      const panel = progressView.mount(panelSlot, { t, onReset: () => deps.progress.reset() });
+      const panel = progressView.mount(panelSlot, { t, onReset: () => deps.progress.reset(), onResetShared: () => deps.progress.resetShared() });
       views.push(panel);
       const refresh = (entry) => {
-        panel.update({ summary: summaryOf(entry) });
+        panel.update({ summary: summaryOf(entry), storage: deps.progress.status() });
         for (const v of views) if (v !== panel) v.update({ answers: entry.answers });
       };
       const unsubscribe = deps.progress.onChange((entry) => { refresh(entry); maybeComplete(entry); });

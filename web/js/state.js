@@ -15,6 +15,7 @@ import { translator } from './lib/i18n.js';
 import { VIEWS } from './lib/first-view.js';
 import { SUPPORTED_LANGS } from './lib/lang-pref.js';
 import { summary } from '../generated/pipesim.js';
+import { parseStageCosts, formatStageCosts } from './lib/stage-costs-text.js';
 
 export { VIEWS };
 export const THEMES = ['auto', 'light', 'dark'];
@@ -49,6 +50,29 @@ const COMM_KEYS = {
   layers: { key: 'commLayers', aliases: ['comm-layers'] },
 };
 
+// The memory model's keys: the model first (it is what switches the memory lane to GB), then the
+// accounting, layout and activations. Choices and defaults are core's (catalogue().memory).
+const MEMORY = CATALOGUE.memory;
+const MEMORY_KEYS = [
+  { key: 'model', path: ['memoryModel', 'model'], type: 'choice', values: MEMORY.models.map((m) => m.name), default: MEMORY.models[0].name },
+  { key: 'recipe', path: ['memoryModel', 'recipe'], type: 'choice', values: MEMORY.recipes.map((r) => r.id), default: MEMORY.defaults.recipe },
+  { key: 'zero', path: ['memoryModel', 'zero'], type: 'choice', values: MEMORY.zeroStages, default: MEMORY.defaults.zero },
+  { key: 'tp', path: ['memoryModel', 'layout', 'tp'], type: 'sim', default: MEMORY.defaults.tp },
+  { key: 'dp', path: ['memoryModel', 'layout', 'dp'], type: 'sim', default: MEMORY.defaults.dp },
+  { key: 'ep', path: ['memoryModel', 'layout', 'ep'], type: 'sim', default: MEMORY.defaults.ep },
+  { key: 'sp', path: ['memoryModel', 'layout', 'sequenceParallel'], type: 'choice', values: [false, true], default: false },
+  { key: 'seq', path: ['memoryModel', 'activations', 'seqLength'], type: 'sim', default: MEMORY.defaults.seqLength },
+  { key: 'mbs', path: ['memoryModel', 'activations', 'microBatchSize'], type: 'sim', default: MEMORY.defaults.microBatchSize },
+  { key: 'recompute', path: ['memoryModel', 'activations', 'recompute'], type: 'choice', values: MEMORY.recompute, default: MEMORY.defaults.recompute },
+];
+
+/** The memory model with every key at its default (the group's object once a model is named). */
+export function defaultMemoryModel() {
+  const model = { layout: {}, activations: {} };
+  for (const entry of MEMORY_KEYS) assign(model, entry.path.slice(1), entry.default);
+  return model;
+}
+
 /**
  * The address's keys, in the order they are written. Each entry:
  *   key      the parameter's name in the address
@@ -57,8 +81,9 @@ const COMM_KEYS = {
  *   default  its value when absent (also left out of the address when equal)
  *   values   the allowed values (type 'choice')
  *   aliases  other names accepted on the way in (embeds: attributes, figure configs)
- *   group    'comm': the object holding it (costs.comm) exists only when one of its keys is given;
- *            the group's first key is always written, since it is what switches the model on
+ *   group    'comm' or 'memory': the object holding it (costs.comm, memoryModel) exists only when
+ *            one of its keys is given; the group's first key is always written, since it is what
+ *            switches the model on
  *   embed    false: not a parameter of an embedded widget
  */
 export const PARAMS = Object.freeze([
@@ -86,6 +111,12 @@ export const PARAMS = Object.freeze([
   ...Object.entries(DEFAULT_COMM).map(([field, value]) => ({
     key: field, aliases: [], ...COMM_KEYS[field], path: ['costs', 'comm', field], type: 'sim', default: value, group: 'comm',
   })),
+  // Per-stage costs (core's stageCosts), in the CLI's --stage-costs form
+  // (lib/stage-costs-text.js); null: every stage costs the costs above.
+  { key: 'stageCosts', path: ['stageCosts'], type: 'stages', default: null, aliases: ['stage-costs'] },
+  // The memory model (core's pipesim/memory.h), for the explorer's memory lane in GB: on once a
+  // model is named; its other keys take core's defaults (catalogue().memory). Not for embeds.
+  ...MEMORY_KEYS.map((entry) => ({ aliases: [], ...entry, group: 'memory', embed: false })),
   // The time cursor; null = the end of the schedule (everything drawn).
   { key: 't', path: ['t'], type: 'time', default: null },
   // The data-table view instead of the chart.
@@ -115,14 +146,24 @@ function numberOrRaw(text) {
   return text;
 }
 
+/**
+ * A value the user gave (an address parameter, an embed attribute, a pasted answer or label) as
+ * every message on the page quotes it: as core quotes values (the JS API's summary(), the same
+ * function, at the catalogue's summaryBytes), one line of at most 80 bytes, so a 1 MB or
+ * multi-line value makes a short message.
+ * @param {unknown} value
+ */
+export function quoteValue(value) {
+  return summary(String(value), CATALOGUE.limits.summaryBytes);
+}
+
 const english = translator('en');
 /**
  * A problem with a page-level key: {key, rule, params, message}; rule is an i18n key. The value
- * received is quoted as core quotes values (the JS API's summary(), at the catalogue's length), so a
- * 1 MB or multi-line hash makes a short notice.
+ * received is quoted by quoteValue.
  */
 function problem(key, rule, params) {
-  const quoted = params.got === undefined ? params : { ...params, got: summary(String(params.got), CATALOGUE.limits.summaryBytes) };
+  const quoted = params.got === undefined ? params : { ...params, got: quoteValue(params.got) };
   return { key, rule, params: quoted, message: english(rule, quoted) };
 }
 
@@ -156,7 +197,13 @@ const TYPES = {
     write: (value) => String(atTick(value)),
   },
   plan: { read: (text) => ({ value: text.trim() }), write: (value) => (typeof value === 'string' ? value : null) },
+  stages: {
+    read: (text) => ({ value: text.trim() === '' ? null : parseStageCosts(text) }),
+    write: (value) => (Array.isArray(value) && value.length ? formatStageCosts(value) : null),
+  },
 };
+
+const deepCopy = (value) => JSON.parse(JSON.stringify(value));
 
 const read = (object, path) => path.reduce((node, name) => (node == null ? undefined : node[name]), object);
 
@@ -195,6 +242,7 @@ export function parseParams(params, base = DEFAULT_STATE) {
   // A group's object is made once one of its keys is given: the others take their defaults.
   const groupGiven = (group) => PARAMS.some((entry) => entry.group === group && given(p, entry) !== null);
   if (groupGiven('comm')) state.costs.comm = { ...DEFAULT_COMM, ...base.costs.comm };
+  if (groupGiven('memory')) state.memoryModel = deepCopy(base.memoryModel ?? defaultMemoryModel());
   for (const entry of PARAMS) {
     const text = given(p, entry);
     if (text === null) continue;
@@ -253,7 +301,9 @@ export function paramsFrom(input) {
         continue;
       }
       const entry = byPath(path) || byPath(['costs', ...path]);
-      params.set(entry ? entry.key : path.join('.'), String(value));
+      // A list (a figure's stageCosts) is written as its address form.
+      const text = entry && Array.isArray(value) ? TYPES[entry.type].write(value, entry) : String(value);
+      if (text !== null) params.set(entry ? entry.key : path.join('.'), text);
     }
   };
   visit(input, []);
@@ -268,6 +318,8 @@ export function paramsFrom(input) {
  */
 export function configOf(state, schedule = state.schedule) {
   const config = { schedule, ranks: state.ranks, microbatches: state.microbatches, costs: { ...state.costs } };
+  // The memory model, when a model is named: the result then counts memory in bytes.
+  if (state.memoryModel) config.memoryModel = deepCopy(state.memoryModel);
   const info = CATALOGUE.schedules.find((s) => s.name === schedule);
   if (info?.chunks && state.chunks !== null && state.chunks !== undefined) config.chunks = state.chunks;
   // A timing other than the default goes only to a schedule that runs under it (timing.schedule
@@ -278,6 +330,9 @@ export function configOf(state, schedule = state.schedule) {
     if (state.a2aOverlap) config.a2aOverlap = true;
     if (state.delayWgrad) config.delayWgrad = true;
   }
+  // Per-stage costs go to both runs of a comparison: one assumption on both sides (a schedule
+  // with another number of stages is refused with core's stage_costs.count, and says so).
+  if (Array.isArray(state.stageCosts) && state.stageCosts.length) config.stageCosts = state.stageCosts;
   return config;
 }
 

@@ -3,8 +3,10 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "pipesim/error.h"
 
@@ -36,6 +38,19 @@ struct CommCosts {
   int layers = 1;  ///< layers per chunk, in [1, kMaxCommLayers]: each component splits evenly
 };
 
+/// One pipeline stage's op costs (docs/schema.md "Per-stage costs"), in the units of Costs. A
+/// stage's chunks cost these on whatever rank runs them and in either direction: stage s of
+/// DualPipe's or Chimera's direction 1 runs the same layers as stage s of direction 0 (of the
+/// other parameter copy), DualPipeV's and ZB-V's 2R stages are the V's, interleaved 1F1B's
+/// V x R are its virtual stages. An overlapped pair of a forward on stage a and a backward on
+/// stage b lasts stage_pair_cost(a, b) (pipesim/stage_costs.h).
+struct StageCost {
+  double forward = 1.0;     ///< F of this stage (> 0)
+  double backward = 2.0;    ///< full B of this stage (> 0)
+  double weight = 1.0;      ///< W of this stage (0 <= W <= B)
+  double overlapped = 3.0;  ///< F&B of a forward and a backward both of this stage (> 0)
+};
+
 /// Execution time of each kind of op, in arbitrary time units (DeepSeek's table uses F, B, W, F&B).
 struct Costs {
   double forward = 1.0;     ///< F: forward of one micro-batch through one stage (> 0)
@@ -46,6 +61,11 @@ struct Costs {
   /// Communication model; absent means no communication: every op costs exactly F, B, B-W, W or
   /// F&B, as before the model existed. See pipesim/comm.h.
   std::optional<CommCosts> comm;
+  /// Per-stage costs (JSON "stageCosts", next to "costs"), one per pipeline stage along direction
+  /// 0; empty: every stage costs forward, backward, weight and overlapped above. When set they
+  /// replace those four for every op (p2p_latency and comm stay shared), and their count must be
+  /// the schedule's stages (rule stage_costs.count).
+  std::vector<StageCost> stages;
 
   Costs() = default;
   /// Positional form Costs{F, B, W, F&B, p2p}, kept working now that `comm` exists.
@@ -70,6 +90,8 @@ enum class Timing {
 /// "dependency" or "runtime".
 const char* timing_name(Timing timing);
 
+struct MemoryRequest;  // pipesim/memory.h
+
 /// One simulation request. Field names match the JSON schema (docs/schema.md).
 struct SimConfig {
   std::string schedule = "1f1b";  ///< one of list_schedules()
@@ -91,9 +113,10 @@ struct SimConfig {
   /// asserts): the weight-gradient GEMMs run after their backward node without holding up the
   /// next all-to-all, so more computation lies under it (PartOrder::MegatronDelayWgrad).
   bool delay_wgrad = false;
-  /// The whole model's parameters, when given: results then state each GPU's training state in
-  /// bytes as well as in rank shares (SimResult's trainingState). In (0, kMaxModelParams].
-  std::optional<double> model_params = std::nullopt;
+  /// A model whose memory the result counts in bytes (pipesim/memory.h): model, recipe, ZeRO
+  /// stage, TP, DP, EP and activations; the schedule, P (= ranks), M and chunks are this config's.
+  /// JSON "memoryModel"; absent: memory only in units of a rank's share.
+  std::shared_ptr<const MemoryRequest> memory_model = nullptr;
 };
 
 /// Upper bounds that keep every request fast and small: a larger request fails with too_large
@@ -108,7 +131,7 @@ inline constexpr int kMaxMicrobatches = 1 << 20;
 inline constexpr int kMaxChunks = 16;
 inline constexpr std::int64_t kMaxOps = 2'000'000;
 inline constexpr double kMaxCost = 1e6;
-/// Most parameters a model may have (SimConfig::model_params, the planner's model.totalParams).
+/// Most parameters a model may have (the memory model's params, the planner's model.totalParams).
 inline constexpr double kMaxModelParams = 1e16;
 /// The engine counts time in integer ticks of 1e-6 units, so sums are exact and identical on every
 /// platform; costs are rounded to that resolution and a positive cost must be at least 1e-6.

@@ -9,6 +9,7 @@
 
 #include "pipesim/config.h"
 #include "pipesim/error.h"
+#include "pipesim/recycling_allocator.h"
 #include "pipesim/schedule.h"
 #include "pipesim/timeline_columns.h"
 
@@ -20,6 +21,10 @@ struct TimedOp {
   double start = 0.0;
   double end = 0.0;
 };
+
+/// One rank's timed ops in execution order. Its storage is recycled within a thread
+/// (pipesim/recycling_allocator.h), so repeated simulations do not fault fresh pages in.
+using RankTimeline = std::vector<TimedOp, RecyclingAllocator<TimedOp>>;
 
 /// What one stage-micro-batch of activations is in per-GPU units, one unit being one
 /// micro-batch's activations through 1/ranks of the model (so schedules whose stages are smaller
@@ -82,7 +87,7 @@ struct SimResult {
   std::optional<CommSummary> comm;  ///< set exactly when config.costs.comm is
   /// Per rank, with SimOptions::activation_steps; else empty.
   std::vector<ActivationSteps> activation_steps;
-  std::vector<std::vector<TimedOp>> timeline;  ///< per rank, in execution order (TimelineForm::Ops)
+  std::vector<RankTimeline> timeline;  ///< per rank, in execution order (TimelineForm::Ops)
   TimelineTable columns;  ///< the same timeline as columns (TimelineForm::Columns), else empty
 };
 

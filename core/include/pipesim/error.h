@@ -32,6 +32,10 @@ enum class ErrorCode {
   Deadlock,         ///< the op lists can never complete: ops wait on each other
   ParseError,       ///< the input is not valid JSON
   Internal,         ///< a broken invariant inside pipesim (a bug)
+  /// The CLI could not write its output (a full disk, a closed stdout): the environment, not
+  /// the input. Core and the JS API do no I/O and never raise it, so the catalogue's
+  /// `errorCodes` (the codes a request can meet) stop at Internal.
+  OutputFailed,
 };
 
 /// The snake_case id of an error code, e.g. "invalid_config".

@@ -1,5 +1,5 @@
 // Calculators behind the lesson's exercises (issue 5): recovered GPU-hours between two schedules,
-// parameter counts and per-GPU weight memory under 1F1B, DualPipe, DualPipeV and Chimera, and the
+// parameter counts and what one GPU holds under every schedule (the memory model's view), and the
 // rank x time-slot grid of a hand trace. Each has a request struct validated with exact messages
 // and JSON-pointer paths, a pure calculation, and camelCase JSON in and out, so the CLI
 // (pipesim recover | params | trace) and the WASM module return the same answers.
@@ -14,6 +14,8 @@
 #include "pipesim/engine.h"
 #include "pipesim/error.h"
 #include "pipesim/json.h"
+#include "pipesim/memory.h"
+#include "pipesim/model.h"
 
 namespace pipesim {
 
@@ -94,114 +96,48 @@ Result<RecoverResult> recover_request(const Json& json);
 Json recover_result_to_json(const RecoverResult& result);
 
 // ---------------------------------------------------------------------------------------------
-// params: parameter counts from a published configuration, and weight memory per GPU.
+// params: the parameter breakdown of a model (pipesim/model.h) and what one GPU holds of it under
+// every schedule of the catalogue, counted by the memory model (pipesim/memory.h).
 
-enum class AttentionKind { GroupedQuery, MultiHeadLatent };
-
-/// A decoder-only transformer as its configuration file describes it. Dense models have
-/// routed_experts = 0 and dense_layers = layers; MoE models use dense FFNs in the first
-/// dense_layers layers and shared + routed experts after them.
-struct ModelConfig {
-  std::string name = "custom";  ///< "llama3-70b", "deepseek-v3" or "custom"
-  std::string label;            ///< display name
-  std::string source;           ///< where the figures come from
-  int layers = 0, hidden = 0, vocab = 0;
-  int intermediate = 0;          ///< dense FFN width (SwiGLU: three hidden x intermediate matrices)
-  bool tied_embeddings = false;  ///< output head shares the embedding matrix
-  AttentionKind attention = AttentionKind::GroupedQuery;
-  int heads = 0, kv_heads = 0,
-      head_dim = 0;                       ///< grouped-query attention (head_dim 0: hidden/heads)
-  int q_lora_rank = 0, kv_lora_rank = 0;  ///< multi-head latent attention (DeepSeek-V2/V3)
-  int qk_nope_head_dim = 0, qk_rope_head_dim = 0, v_head_dim = 0;
-  int dense_layers = 0;  ///< leading layers with a dense FFN
-  int routed_experts = 0, shared_experts = 0, expert_intermediate = 0;
-  bool router_bias =
-      false;            ///< a per-expert bias in the gate (DeepSeek-V3's aux-loss-free balancing)
-  int mtp_modules = 0;  ///< multi-token-prediction modules: counted separately, excluded
-};
-
-/// The presets: "llama3-70b" and "deepseek-v3". Errors: invalid_config (/model) naming the choices.
-Result<ModelConfig> model_preset(const std::string& name);
-/// Checks a custom model's fields; paths are /custom/<camelCase field>.
-Status validate_model(const ModelConfig& model);
-
-struct ParamPart {
-  std::string part;  ///< e.g. "embedding", "attention", "routedExperts"
-  std::int64_t params = 0;
-  std::string formula;  ///< how it was counted, in the configuration's terms
-};
-
-struct ParamCount {
-  std::int64_t total = 0;   ///< sum of breakdown
-  std::int64_t routed = 0;  ///< routed-expert weights (sharded by expert parallelism)
-  std::vector<ParamPart> breakdown;
-  std::vector<ParamPart> excluded;  ///< counted for reference only (the MTP module)
-};
-
-/// Counts every weight matrix, bias and norm vector of a validated model.
-ParamCount count_params(const ModelConfig& model);
-
-/// Parameters one GPU holds when a model of `non_routed` + `routed` parameters is spread evenly
-/// over `stages` stages and the GPU holds `stages_per_rank` of them, its routed experts further
-/// divided over `ep` GPUs. The one model behind `pipesim params` and the planner's memory.
-double params_per_gpu(int stages, int stages_per_rank, double non_routed, double routed, int ep);
-
-/// Training state (weights, gradients and optimizer state) one GPU holds under a simulated
-/// schedule. `per_gpu` is in units of one rank's share of the model (the whole model's state /
-/// ranks): the schedule's parameter copies (StageLayout::param_copies: 2 for DualPipe and
-/// Chimera, 1 for DualPipeV, ZB-V and the rest). With SimConfig::model_params, the parameters a
-/// GPU holds (params_per_gpu) and their bytes at the planner's 16 per parameter
-/// (kPlanWeightGradBytes + kPlanOptimizerBytes, optimizer state not sharded: one data-parallel
-/// replica).
-struct TrainingState {
-  double per_gpu = 1;
-  std::optional<double> params_per_gpu;
-  std::optional<double> bytes_per_gpu;
-};
-
-/// The training state of `result`'s schedule, for result.config.model_params if given.
-TrainingState training_state(const SimResult& result);
-
+/// A params request: the model and the accounting every schedule's row shares (the memory
+/// model's recipe, ZeRO stage and layout; the schedule is each row's own).
 struct ParamsRequest {
   ModelConfig model;
-  int pp = 8;                    ///< pipeline-parallel ranks P
-  int ep = 1;                    ///< expert-parallel degree: routed experts sharded over EP GPUs
-  double bytes_per_param = 2.0;  ///< weights in bf16 by default
-  bool optimizer = false;        ///< add fp32 master weights + Adam m and v (12 bytes/param)
-  int dp = 1;                    ///< ZeRO-1: optimizer states sharded over DP ranks
-  double gpu_memory_gb = 80.0;   ///< GPU memory, 1 GB = 1e9 bytes
+  int pp = 8;  ///< pipeline-parallel ranks P
+  int tp = 1;  ///< tensor parallelism
+  int ep = 1;  ///< expert parallelism: routed experts over EP GPUs of the data-parallel group
+  int dp = 1;  ///< data parallelism; ZeRO shards over it
+  std::string recipe = kDefaultRecipe;  ///< precision recipe (pipesim/memory.h)
+  int zero = 0;                         ///< ZeRO stage
+  double gpu_memory_gb = 80.0;          ///< GPU memory, 1 GB = 1e9 bytes
 };
 
-/// What one GPU holds under a schedule. The model (embeddings and head included) is spread
-/// evenly over `stages` stages; a GPU holds `stages_per_rank` of them, routed experts / EP.
+/// The memory model's request for `request` under `schedule`, without activations.
+MemoryRequest params_memory_request(const ParamsRequest& request, const std::string& schedule);
+
+/// What one GPU holds under one schedule: the memory model's result for it.
 struct ScheduleFootprint {
   std::string schedule;
-  int stages = 0;
-  int stages_per_rank = 1;
-  int param_copies = 1;
-  double params_per_gpu = 0;
-  double weight_bytes_per_gpu = 0;     ///< params_per_gpu * bytes_per_param
-  double optimizer_bytes_per_gpu = 0;  ///< 12 * params_per_gpu / dp when optimizer is set
-  double bytes_per_gpu = 0;            ///< weights + optimizer states
-  double share_of_gpu_memory = 0;      ///< bytes_per_gpu / (gpu_memory_gb * 1e9)
+  MemoryResult memory;
 };
 
+/// The breakdown and every catalogue schedule's footprint under one accounting.
 struct ParamsResult {
   ParamsRequest request;
   ParamCount count;
-  std::vector<ScheduleFootprint> schedules;  ///< 1f1b, dualpipe, dualpipev, chimera
+  std::vector<ScheduleFootprint> schedules;  ///< every catalogue schedule, in catalogue order
   /// DualPipe minus 1F1B per GPU: the second copy's slice.
   double overhead_params_per_gpu = 0, overhead_bytes_per_gpu = 0;
   double overhead_share_of_model = 0;       ///< overhead_params_per_gpu / total params
   double overhead_share_of_gpu_memory = 0;  ///< overhead_bytes_per_gpu / GPU memory
 };
 
-/// Errors: invalid_config with paths /pp, /ep, /dp, /bytesPerParam, /gpuMemoryGb, /custom/...
+/// Errors: invalid_config with paths /pp, /tp, /ep, /dp, /recipe, /zero, /gpuMemoryGb, /custom/...
 Status validate_params(const ParamsRequest& request);
 Result<ParamsResult> params(const ParamsRequest& request);
 /// {"model": "llama3-70b"|"deepseek-v3"|"custom", "custom"?: {layers, hidden, intermediate,
 ///  vocab, heads, kvHeads, headDim?, tiedEmbeddings?, denseLayers?, routedExperts?,
-///  sharedExperts?, expertIntermediate?}, "pp", "ep"?, "bytesPerParam"?, "optimizer"?, "dp"?,
+///  sharedExperts?, expertIntermediate?}, "pp", "tp"?, "ep"?, "dp"?, "recipe"?, "zero"?,
 ///  "gpuMemoryGb"?}; runs validate_params.
 Result<ParamsRequest> params_request_from_json(const Json& json);
 /// params_request_from_json then params, validating once.

@@ -33,6 +33,9 @@ struct ReferenceBubble {
   std::string note;       ///< what the clauses do not say, in English ("" for none)
   std::string condition;  ///< the region in words, written from the clauses and the note
   std::string source;
+  /// Why the formula misses when the region's own terms cannot say: "" unless the stages' costs
+  /// differ (Costs::stages), which every closed form's region excludes.
+  std::string reason;
 };
 
 /// The published value for `schedule` on `ranks` ranks with `stages` pipeline stages per direction
@@ -47,7 +50,10 @@ struct ReferenceBubble {
 /// at every shape it runs; ZB-H2: the paper's (PP-1)(F+B-3W) where PP = 1, W = 0, or M >= 2PP-1,
 /// W <= F and B >= 3W (below B = 3W the last rank's wait for its first forward, (PP-1)F, is
 /// longer); ZB-V: the paper's 0 (at F = B-W = W, inside each rank's span) only on one rank.
-/// All need p2pLatency = 0.
+/// All need p2pLatency = 0 and equal stages: with per-stage costs (Costs::stages) that differ,
+/// applies is false, `reason` says why, and the formula is evaluated at the stages' mean costs
+/// (mean_stage_cost: the equal-stage run with the same work); equal per-stage costs count as
+/// those costs.
 ReferenceBubble reference_bubble(const std::string& schedule, int ranks, int stages,
                                  int microbatches, const Costs& costs);
 

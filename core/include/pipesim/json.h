@@ -44,14 +44,22 @@ std::optional<Json> parse_json_number(const std::string& text);
 /// itself if that would exceed kMaxPathBytes.
 std::string json_pointer_child(const std::string& parent, const std::string& key);
 
-/// Reads a config object {schedule, ranks, microbatches, costs{...}}. schedule, ranks and
-/// microbatches are required; missing costs take the Costs defaults. Unknown fields are errors
+/// Reads a config object {schedule, ranks, microbatches, costs{...}, stageCosts?[...]}. schedule,
+/// ranks and microbatches are required; missing costs take the Costs defaults. Unknown fields are errors
 /// (a typo must not silently fall back to a default). Runs validate() too.
 Result<SimConfig> config_from_json(const Json& json);
 Result<SimConfig> config_from_json_text(const std::string& text);
 
 /// Reads only the costs object at `path` (e.g. "/costs"); used by sweeps and exercises.
 Result<Costs> costs_from_json(const Json& json, const std::string& path);
+
+/// Reads the per-stage cost list at `path` ("/stageCosts"): an array of 1 to kMaxStages objects
+/// {"forward"?, "backward"?, "weight"?, "overlapped"?}, a field left out taking `costs`' value.
+/// The ranges are checked by validate_costs (pipesim/stage_costs.h).
+Result<std::vector<StageCost>> stage_costs_from_json(const Json& json, const std::string& path,
+                                                     const Costs& costs);
+/// [{"forward","backward","weight","overlapped"}, ...]
+Json stage_costs_to_json(const std::vector<StageCost>& stages);
 
 /// Reads an integer field: a JSON integer, or a float with no fractional part.
 Result<int> int_from_json(const Json& json, const std::string& path, const std::string& name);

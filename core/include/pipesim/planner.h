@@ -12,6 +12,7 @@
 
 #include "pipesim/error.h"
 #include "pipesim/json.h"
+#include "pipesim/memory.h"
 #include "pipesim/plan_texts.h"
 
 namespace pipesim {
@@ -42,12 +43,10 @@ inline constexpr double kPlanUsableMemoryFraction =
 inline constexpr double kPlanReferenceCommRatio = 1.0;
 inline constexpr double kPlanReferenceInterconnectGbps = 400;
 
-// Training-state bytes per parameter for mixed-precision Adam (ZeRO paper, Rajbhandari et al.,
-// SC'20, §3.1: 2 + 2 + 12 = 16 bytes): bf16 weights and gradients stay with every copy; the 12
-// bytes of fp32 master weights, momentum and variance are sharded over data-parallel replicas
-// (ZeRO-1, which DeepSeek-V3 uses, report §3.2).
-inline constexpr double kPlanWeightGradBytes = 4;
-inline constexpr double kPlanOptimizerBytes = 12;
+// Training state per GPU comes from the memory model (pipesim/memory.h) under the spec's
+// recipe and ZeRO stage: by default mixed-precision Adam (ZeRO paper, §3.1: 2 + 2 + 12 bytes)
+// with ZeRO-1, which DeepSeek-V3 uses (report §3.2).
+inline constexpr int kPlanDefaultZeroStage = 1;
 
 // GPU-hours estimate when the spec gives none: DeepSeek-V3 report §1 (Table 1) spent 180K H800
 // GPU-hours per trillion tokens on a 37B-active model; we scale by active parameters x tokens
@@ -101,6 +100,8 @@ struct PlanSpec {
   bool custom_all_to_all_kernel = false;
   std::optional<double> gpu_hours;  ///< the training budget; estimated when absent
   PlanRequest requested;
+  std::string recipe = kDefaultRecipe;  ///< precision recipe (training.recipe)
+  int zero = kPlanDefaultZeroStage;     ///< ZeRO stage over the data-parallel group (training.zero)
 };
 
 /// A refusal: the plan declines `refused` and recommends `instead` ("" when it plans nothing).
@@ -118,7 +119,7 @@ struct PlanReject {
   PlanText recommend;
 };
 
-/// Per-GPU training state at the planned P (see the kPlan*Bytes constants).
+/// Per-GPU training state at the planned P, from the memory model.
 struct PlanMemory {
   double params_per_gpu = 0;  ///< parameters held by one GPU, all copies
   int param_copies = 1;       ///< 2 for DualPipe
@@ -126,6 +127,7 @@ struct PlanMemory {
   double replication_gb = 0;  ///< the part due to copies beyond the first
   double usable_gb = 0;       ///< memory_per_gpu_gb x kPlanUsableMemoryFraction
   bool fits = false;          ///< total_gb <= usable_gb
+  MemoryResult model;         ///< the memory model's result, with its assumptions
 };
 
 /// The plan re-simulated under the communication model (pipesim/comm.h), for plans with expert
@@ -200,9 +202,6 @@ Json plan_to_json(const Plan& plan);
 
 /// The one-page plan as Markdown.
 std::string plan_to_markdown(const Plan& plan);
-
-/// Estimated training state per GPU for `spec` at depth `ranks` with `copies` parameter copies.
-PlanMemory plan_memory(const PlanSpec& spec, int ranks, int copies);
 
 /// Dense BF16 peak of `gpu_model` relative to the H800 (1 for H800/H100/H200, ~0.32 for
 /// A100/A800); empty when the model is not in our table.

@@ -49,6 +49,7 @@ namespace pipesim {
   X(FieldStrings, "field.strings", InvalidConfig, "{field} entries must be strings")             \
   X(FieldFinite, "field.finite", InvalidConfig, "{field} must be a finite number (got {got})")    \
   X(FieldNotJson, "field.not_json", InvalidConfig, "{field} cannot be written as JSON: {detail}") \
+  X(InputUnreadable, "input.unreadable", InvalidConfig, "{field} could not be read: {detail}")    \
   X(FieldAtMostField, "field.at_most_field", InvalidConfig,                                       \
     "{field} must be <= {target} = {value} (got {got})")                                          \
   X(FieldOneOf, "field.one_of", InvalidConfig, "{field} must be one of {allowed} (got \"{got}\")")\
@@ -102,6 +103,25 @@ namespace pipesim {
   X(ConfigTooLarge, "config.too_large", TooLarge,                                                 \
     "ranks x microbatches is too large: about {ops} ops for {schedule}, above the limit of "      \
     "{limit}")                                                                                    \
+  /* per-stage costs */                                                                           \
+  X(StageCostsSize, "stage_costs.size", InvalidConfig,                                            \
+    "stageCosts must have between 1 and {max} entries, one per pipeline stage (got {got})")       \
+  X(StageCostsCount, "stage_costs.count", InvalidConfig,                                          \
+    "stageCosts must have one entry per pipeline stage: {stages} here (got {got})")               \
+  X(StageCostsPair, "stage_costs.pair", InvalidConfig,                                            \
+    "stageCosts: a forward of stage {forward} overlapped with a backward of stage {backward} "    \
+    "would last {got} (F + B less the smaller stage's F + B - F&B); it must be > 0")              \
+  X(StageCostsComm, "stage_costs.comm", InvalidConfig,                                            \
+    "stageCosts needs costs.comm in its ratio form: explicit components fix one stage's "         \
+    "forward, backward and weight")                                                               \
+  /* the layer split (pipesim/layer_split.h) */                                                   \
+  X(LayerSplitCount, "layer_split.count", InvalidConfig,                                          \
+    "layersPerStage must have one entry per stage: {stages} (got {got})")                         \
+  X(LayerSplitSum, "layer_split.sum", InvalidConfig,                                              \
+    "layersPerStage must add up to the model's {layers} layers (got {got})")                      \
+  X(LayerSplitEmptyStage, "layer_split.empty_stage", InvalidConfig,                               \
+    "stage {stage} would hold no layer and no module; a stage must have work (layers = {layers}, "\
+    "stages = {stages})")                                                                         \
   /* the communication model */                                                                   \
   X(CommBothForms, "comm.both_forms", InvalidConfig,                                              \
     "{field} takes either ratio (and attnShare) or forward and backward components, not both")    \
@@ -190,6 +210,18 @@ namespace pipesim {
     "{layers}")                                                                                   \
   X(FieldDivides, "field.divides", InvalidConfig,                                                 \
     "{field} must divide {target} = {value} (got {got})")                                         \
+  /* the memory model (pipesim/memory.h) */                                                      \
+  X(MemoryModelOrParams, "memory.model_or_params", InvalidConfig,                                 \
+    "give either model ({models}, custom) or params (a parameter count), not both")              \
+  X(MemoryShapeMissing, "memory.shape_missing", InvalidConfig,                                    \
+    "activations need the model's shape: give model (a preset or custom) or shape (layers, "      \
+    "hidden, heads)")                                                                             \
+  X(MemoryGpusProduct, "memory.gpus_product", InvalidConfig,                                      \
+    "gpus must equal tp x pp x dp = {product} (got {got})")                                       \
+  X(MemoryGpusDivide, "memory.gpus_divide", InvalidConfig,                                        \
+    "gpus must be a multiple of tp x pp = {product} (got {got})")                                 \
+  X(MemorySides, "memory.sides", InvalidConfig,                                                   \
+    "sides must be an array of 2 to {max} requests (got {got})")                                  \
   X(TraceSlotMultiple, "trace.slot_multiple", InvalidConfig,                                      \
     "{field} must be a multiple of slotLength = {slot} for a slot grid (got {got})")              \
   X(TraceTooLarge, "trace.too_large", TooLarge,                                                   \
@@ -210,6 +242,16 @@ namespace pipesim {
   X(PlanNoDepthEp, "plan.no_depth_ep", InvalidConfig,                                             \
     "no pipeline depth P in [{from}, {max}] divides cluster.gpus = {gpus} into whole pipelines "  \
     "with gpus / P a multiple of model.expertParallel and at most model.layers = {layers} stages")\
+  /* traces (pipesim/trace.h) */                                                                  \
+  X(ProfileNotTrace, "profile.not_trace", InvalidConfig,                                          \
+    "input is not a trace: expected an array of trace events or an object with a traceEvents "    \
+    "array (got {got})")                                                                          \
+  X(ProfileId, "profile.id", InvalidConfig, "{field} must be an integer or a string (got {got})") \
+  X(ProfileAnnotationDepth, "profile.annotation_depth", InvalidConfig,                            \
+    "user annotations nest more than {limit} levels deep on one thread (at {field})")             \
+  X(ProfileCommPattern, "profile.comm_pattern", InvalidConfig,                                    \
+    "commPattern must be 1 to {maxParts} non-empty kernel-name substrings separated by |, at "     \
+    "most {maxBytes} bytes in all (got \"{got}\")")                                               \
   /* a bug, not the input */                                                                      \
   X(Internal, "internal", Internal, "{detail}")
 

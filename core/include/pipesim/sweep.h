@@ -53,8 +53,9 @@ Status validate_sweep(const SweepRequest& request);
 /// Runs every cell in order schedule-major, then ranks, then micro-batches.
 Result<std::vector<SweepRow>> run_sweep(const SweepRequest& request);
 
-/// {"schedules":[..], "ranks":[..], "microbatches":[8, "4R", ..], "costs":{..}, "chunks"?}; runs
-/// validate_sweep.
+/// {"schedules":[..], "ranks":[..], "microbatches":[8, "4R", ..], "costs":{..}, "stageCosts"?,
+/// "chunks"?}; runs validate_sweep. A cell whose stages differ from stageCosts' count is a row
+/// with that error (stage_costs.count).
 Result<SweepRequest> sweep_from_json(const Json& json);
 /// sweep_from_json then the sweep, validating once: what the CLI's and the page's sweeps call.
 Result<std::vector<SweepRow>> sweep_request(const Json& json);

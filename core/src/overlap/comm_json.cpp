@@ -3,6 +3,8 @@
 #include "comm_json.h"
 
 #include <cctype>
+#include <cstdint>
+#include <cstring>
 
 #include "comm_ticks.h"
 #include "fields.h"
@@ -135,17 +137,63 @@ Json comm_result_to_json(const SimResult& r) {
                                               {"Bz", Op{OpKind::Backward, true, {}, {}}},
                                               {"W", Op{OpKind::Weight, false, {}, {}}},
                                               {"FB", Op{OpKind::ForwardBackward, false, {}, {}}}};
-  const CommTicks ticks = comm_ticks(costs, order);
-  for (const auto& [key, op] : kinds)
-    ops[key] = timing_to_json(op_timing(op, costs, order), part_hiding(ticks.of(op)));
-  return Json{{"total", s.total},
-              {"exposed", s.exposed},
-              {"hidden", s.hidden},
-              {"hiddenFraction", s.hidden_fraction},
-              {"computeUtilization", s.compute_utilization},
-              {"partOrder", part_order_name(order)},
-              {"components", components_to_json(resolve_components(costs))},
-              {"ops", std::move(ops)}};
+  // An op's timing and what hides its all-to-alls, from the same tick layout (with per-stage
+  // costs, the layout of the op's own stages).
+  const auto op_json = [&](const Op& op) {
+    const KindTicks ticks = costs.stages.empty() ? comm_ticks(costs, order).of(op)
+                                                 : staged_comm_ticks(op, costs, order);
+    return timing_to_json(op_timing(op, costs, order), part_hiding(ticks));
+  };
+  for (const auto& [key, op] : kinds) ops[key] = op_json(op);
+  Json out{{"total", s.total},
+           {"exposed", s.exposed},
+           {"hidden", s.hidden},
+           {"hiddenFraction", s.hidden_fraction},
+           {"computeUtilization", s.compute_utilization},
+           {"partOrder", part_order_name(order)},
+           {"components", components_to_json(resolve_components(costs))},
+           {"ops", std::move(ops)}};
+  if (costs.stages.empty()) return out;
+  // Under per-stage costs an op's parts depend on its stage (a pair's on both): every stage's
+  // lone ops, "<stage>:<key>", and each pair of stages the run overlaps, "<forward>:<backward>:FB".
+  Json staged = Json::object();
+  for (int stage = 0; stage < static_cast<int>(costs.stages.size()); ++stage)
+    for (const auto& [key, op] : kinds) {
+      if (op.kind == OpKind::ForwardBackward) continue;
+      Op at = op;
+      at.chunk.stage = stage;
+      staged[std::to_string(stage) + ":" + key] = op_json(at);
+    }
+  const auto add_pair = [&](int forward_stage, int backward_stage) {
+    const std::string key = std::to_string(forward_stage) + ":" + std::to_string(backward_stage) + ":FB";
+    if (staged.contains(key)) return;
+    const Op pair{OpKind::ForwardBackward, false, {0, 0, forward_stage}, {0, 0, backward_stage}};
+    staged[key] = op_json(pair);
+  };
+  for (const auto& rank : r.timeline)  // the timeline as ops, or as columns (the JS API's)
+    for (const TimedOp& t : rank)
+      if (t.op.kind == OpKind::ForwardBackward) add_pair(t.op.chunk.stage, t.op.backward_chunk.stage);
+  const TimelineTable& c = r.columns;
+  if (c.count() > 0) {
+    const auto column = [&](const char* name) {
+      const auto& infos = timeline_column_infos();
+      for (std::size_t i = 0; i < infos.size(); ++i)
+        if (std::string(infos[i].name) == name) return c.data() + c.offsets()[i];
+      return static_cast<const std::uint8_t*>(nullptr);
+    };
+    const std::uint8_t* kind = column("op");
+    const std::uint8_t* stage = column("stage");
+    const std::uint8_t* bstage = column("bstage");
+    for (std::size_t i = 0; i < c.count(); ++i) {
+      if (kind[i] != static_cast<std::uint8_t>(OpKind::ForwardBackward)) continue;
+      std::int16_t f = 0, b = 0;  // int16 columns (timeline_columns.h)
+      std::memcpy(&f, stage + 2 * i, sizeof f);
+      std::memcpy(&b, bstage + 2 * i, sizeof b);
+      add_pair(f, b);
+    }
+  }
+  out["stageOps"] = std::move(staged);
+  return out;
 }
 
 }  // namespace pipesim::detail

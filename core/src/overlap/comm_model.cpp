@@ -7,8 +7,10 @@
 #include <string>
 #include <utility>
 
+#include "../stage_ticks.h"
 #include "comm_ticks.h"
 #include "pipesim/rules.h"
+#include "pipesim/stage_costs.h"
 
 namespace pipesim {
 
@@ -174,6 +176,20 @@ ChunkComponents resolve_components(const Costs& costs) {
 }
 
 OpTiming op_timing(const Op& op, const Costs& costs, PartOrder order) {
+  if (!costs.stages.empty()) {
+    PIPESIM_CHECK(op.chunk.stage >= 0 && static_cast<std::size_t>(op.chunk.stage) < costs.stages.size() &&
+                      (op.kind != OpKind::ForwardBackward ||
+                       static_cast<std::size_t>(op.backward_chunk.stage) < costs.stages.size()),
+                  "an op's stage has a stage cost");
+    if (costs.comm) return to_timing(detail::staged_comm_ticks(op, costs, order));
+    OpTiming t;
+    t.duration = op.kind == OpKind::ForwardBackward
+                     ? stage_pair_cost(stage_cost(costs, op.chunk.stage),
+                                       stage_cost(costs, op.backward_chunk.stage))
+                     : op_timing(op, single_stage_costs(costs, op.chunk.stage), order).duration;
+    t.compute = t.duration;
+    return t;
+  }
   if (costs.comm) return to_timing(detail::comm_ticks(costs, order).of(op));
   OpTiming t;
   switch (op.kind) {
@@ -207,9 +223,21 @@ std::vector<OpPart> op_parts(const TimedOp& op, const Costs& costs, PartOrder or
 
 Costs effective_costs(const Costs& costs, PartOrder order) {
   if (!costs.comm) return costs;
-  const detail::CommTicks t = detail::comm_ticks(costs, order);
-  return Costs{detail::comm_units(t.forward.duration), detail::comm_units(t.backward.duration), detail::comm_units(t.weight.duration),
-               detail::comm_units(t.pair.duration), costs.p2p_latency};
+  const auto lone = [&](const Costs& c) {
+    const detail::CommTicks t = detail::comm_ticks(c, order);
+    return Costs{detail::comm_units(t.forward.duration), detail::comm_units(t.backward.duration),
+                 detail::comm_units(t.weight.duration), detail::comm_units(t.pair.duration), c.p2p_latency};
+  };
+  if (costs.stages.empty()) return lone(costs);
+  Costs base = costs;
+  base.stages.clear();
+  Costs out = lone(base);
+  // Each stage's ops as they run, its pair being one of its own forward and backward.
+  for (int s = 0; s < static_cast<int>(costs.stages.size()); ++s) {
+    const Costs c = lone(single_stage_costs(costs, s));
+    out.stages.push_back(StageCost{c.forward, c.backward, c.weight, c.overlapped});
+  }
+  return out;
 }
 
 }  // namespace pipesim

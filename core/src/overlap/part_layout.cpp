@@ -24,7 +24,9 @@
 #include <iterator>
 #include <utility>
 
+#include "../stage_ticks.h"
 #include "comm_ticks.h"
+#include "pipesim/stage_costs.h"
 
 namespace pipesim::detail {
 namespace {
@@ -240,6 +242,28 @@ CommTicks comm_ticks(const Costs& costs, PartOrder order) {
   return CommTicks{lone_forward(t, layers), lone_backward(t, layers, true, order),
                    lone_backward(t, layers, false, order), lone_weight(t, layers),
                    pair(t, comm_to_ticks(costs.overlapped), layers, order)};
+}
+
+KindTicks comm_pair_ticks(const Costs& forward_stage, const Costs& backward_stage,
+                          CommTick overlapped, PartOrder order) {
+  PIPESIM_CHECK(forward_stage.comm.has_value(), "comm_pair_ticks needs a communication model");
+  const TickComponents f = tick_components(forward_stage);
+  TickComponents t = tick_components(backward_stage);
+  t.f_attn = f.f_attn;
+  t.f_dispatch = f.f_dispatch;
+  t.f_mlp = f.f_mlp;
+  t.f_combine = f.f_combine;
+  return pair(t, overlapped, forward_stage.comm->layers, order);
+}
+
+KindTicks staged_comm_ticks(const Op& op, const Costs& costs, PartOrder order) {
+  const Costs own = single_stage_costs(costs, op.chunk.stage);
+  if (op.kind != OpKind::ForwardBackward) return comm_ticks(own, order).of(op);
+  const Costs other = single_stage_costs(costs, op.backward_chunk.stage);
+  return comm_pair_ticks(own, other,
+                         pair_ticks(stage_ticks_of(stage_cost(costs, op.chunk.stage)),
+                                    stage_ticks_of(stage_cost(costs, op.backward_chunk.stage))),
+                         order);
 }
 
 }  // namespace pipesim::detail

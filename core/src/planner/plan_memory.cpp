@@ -1,5 +1,6 @@
-// The planner's memory model (16 bytes of training state per parameter, the optimizer's 12
-// sharded ZeRO-1 style; constants and sources in planner.h) and its table of GPU speeds.
+// The planner's view of the memory model (pipesim/memory.h): its model as a bare parameter count
+// with its routed experts, the spec's recipe and ZeRO stage, DP = gpus / P, experts over EP; and
+// its table of GPU speeds.
 #include "plan_memory.h"
 
 #include <algorithm>
@@ -7,7 +8,7 @@
 #include <string>
 #include <utility>
 
-#include "pipesim/exercises.h"
+#include "pipesim/memory.h"
 
 namespace pipesim {
 namespace detail {
@@ -16,32 +17,42 @@ bool expert_parallel(const ModelSpec& m) {
   return m.type == ModelType::Moe && m.expert_parallel > 1;
 }
 
-PlanMemory memory_at(const PlanSpec& spec, int ranks, int copies, bool shard_experts) {
+bool layout_fits(const PlanSpec& spec, int ranks) {
+  if (spec.cluster.gpus % ranks != 0) return false;
+  return !expert_parallel(spec.model) || (spec.cluster.gpus / ranks) % spec.model.expert_parallel == 0;
+}
+
+PlanMemory memory_at(const PlanSpec& spec, int ranks, const std::string& schedule, int chunks,
+                     bool shard_experts) {
   const ModelSpec& m = spec.model;
-  const double dp = static_cast<double>(spec.cluster.gpus) / ranks;
-  double non_routed = m.total_params, routed = 0, expert_dp = dp;
-  int ep = 1;
+  MemoryRequest q;
+  q.model.label = spec.title.empty() ? "the model" : spec.title;
+  q.model.source = "the planner spec (model.totalParams, model.routedParams)";
+  q.model.params = m.total_params;
+  q.recipe = spec.recipe;
+  q.zero = spec.zero;
+  q.layout.pp = ranks;
+  q.layout.dp = spec.cluster.gpus / ranks;
+  q.schedule = schedule;
+  q.chunks = chunks;
+  q.gpu_memory_gb = spec.cluster.memory_per_gpu_gb;
   if (shard_experts && expert_parallel(m)) {
     // Routed experts are spread over the EP group; the rest (attention, dense and shared layers,
-    // router, embeddings) is replicated by every copy, as in `pipesim params`. Without
-    // model.routedParams the active parameters stand in for the replicated part (an overestimate:
-    // they include the routed experts a token picks).
-    routed = m.routed_params > 0 ? m.routed_params : m.total_params - m.active_params;
-    non_routed = m.total_params - routed;
-    ep = m.expert_parallel;
-    expert_dp = std::max(1.0, dp / m.expert_parallel);
+    // router, embeddings) is replicated by every copy. Without model.routedParams the active
+    // parameters stand in for the replicated part (an overestimate: they include the routed
+    // experts a token picks).
+    q.model.routed_params = m.routed_params > 0 ? m.routed_params : m.total_params - m.active_params;
+    q.layout.ep = m.expert_parallel;
   }
-  const double replicated = params_per_gpu(ranks, 1, non_routed, 0, 1);
-  const double experts = params_per_gpu(ranks, 1, 0, routed, ep);
-  const double one_copy_bytes = kPlanWeightGradBytes * (replicated + experts) +
-                                kPlanOptimizerBytes * (replicated / dp + experts / expert_dp);
+  const MemoryResult r = memory_of(q, 0);
   PlanMemory mem;
-  mem.param_copies = copies;
-  mem.params_per_gpu = copies * (replicated + experts);
-  mem.total_gb = copies * one_copy_bytes / 1e9;
-  mem.replication_gb = (copies - 1) * one_copy_bytes / 1e9;
+  mem.param_copies = r.param_copies;
+  mem.params_per_gpu = r.held.total();
+  mem.total_gb = r.states.total() / 1e9;
+  mem.replication_gb = r.extra_copy_bytes / 1e9;
   mem.usable_gb = spec.cluster.memory_per_gpu_gb * kPlanUsableMemoryFraction;
   mem.fits = mem.total_gb <= mem.usable_gb;
+  mem.model = r;
   return mem;
 }
 
@@ -62,10 +73,6 @@ std::optional<double> relative_gpu_speed(const std::string& gpu_model) {
       return peak / 989;
   }
   return std::nullopt;
-}
-
-PlanMemory plan_memory(const PlanSpec& spec, int ranks, int copies) {
-  return detail::memory_at(spec, ranks, copies, true);
 }
 
 }  // namespace pipesim

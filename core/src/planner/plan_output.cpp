@@ -94,6 +94,8 @@ Json plan_to_json(const Plan& p) {
   j["usableMemoryGb"] = mem ? Json(mem->usable_gb) : Json(nullptr);
   j["replicationGb"] = mem ? Json(mem->replication_gb) : Json(nullptr);
   j["fits"] = mem ? Json(mem->fits) : Json(nullptr);
+  // What the memory numbers assume (recipe, sharding, layout, copies), each with its source.
+  j["memoryAssumptions"] = mem ? memory_result_to_json(mem->model).at("assumptions") : Json(nullptr);
   j["comm"] = p.comm ? Json{{"ratio", p.comm->ratio},
                             {"layers", p.comm->layers},
                             {"computeUtilization", p.comm->compute_utilization},
@@ -178,6 +180,10 @@ std::string plan_to_markdown(const Plan& p) {
     md += "| Training state per GPU | " + fixed(mem.total_gb, 1) + " GB of " +
           fixed(mem.usable_gb, 1) + " GB usable: " + (mem.fits ? "fits" : "**does not fit**") +
           " |\n\n";
+    md += "Memory counted under these assumptions (`pipesim memory` shows the same model):\n\n";
+    for (const MemoryAssumption& a : mem.model.assumptions)
+      md += "- **" + a.topic + "**: " + a.text + " (" + a.source + ")\n";
+    md += "\n";
     if (p.refusal)
       md += "> **Refusal** (rule `" + p.refusal->rule + "`): " + p.refusal->message.english() +
             "\n\n";

@@ -158,12 +158,25 @@ Status read_requested(const FieldReader& root, const ClusterSpec& cluster, PlanR
   return read_int(j, "microbatches", 1, kMaxMicrobatches, r.microbatches, 0);
 }
 
+// training: {recipe, zero}, the memory model's accounting (pipesim/memory.h); both optional.
+Status read_training(const FieldReader& root, PlanSpec& spec) {
+  if (!root.has("training")) return Ok{};
+  auto reader = open_object(root, "training", {"recipe", "zero"});
+  if (!reader.ok()) return reader.error();
+  const FieldReader& j = reader.value();
+  if (j.has("recipe")) {
+    if (Status st = read_string(j, "recipe", spec.recipe); !st.ok()) return st;
+    if (auto recipe = find_recipe(spec.recipe, "/training/recipe"); !recipe.ok()) return recipe.error();
+  }
+  return read_int(j, "zero", 0, kMaxZeroStage, spec.zero, kPlanDefaultZeroStage);
+}
+
 }  // namespace
 
 Result<PlanSpec> plan_spec_from_json(const Json& json) {
   auto reader = FieldReader::open(json, "", "planner spec",
                                   {"title", "cluster", "model", "trainingTokens",
-                                   "customAllToAllKernel", "gpuHours", "requested"});
+                                   "customAllToAllKernel", "gpuHours", "requested", "training"});
   if (!reader.ok()) return reader.error();
   const FieldReader& f = reader.value();
   PlanSpec spec;
@@ -186,6 +199,7 @@ Result<PlanSpec> plan_spec_from_json(const Json& json) {
                       {{"field", "model.expertParallel"}, {"target", "cluster.gpus"},
                        {"value", spec.cluster.gpus}, {"got", spec.model.expert_parallel}});
   if (Status st = read_requested(f, spec.cluster, spec.requested); !st.ok()) return st.error();
+  if (Status st = read_training(f, spec); !st.ok()) return st.error();
   return spec;
 }
 

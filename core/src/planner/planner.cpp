@@ -34,6 +34,7 @@ namespace pipesim {
 namespace {
 
 using detail::expert_parallel;
+using detail::layout_fits;
 using detail::memory_at;
 using Phrase = PlanTextId;
 
@@ -85,7 +86,7 @@ class Planner {
   Result<Plan> run() {
     if (s_.training_tokens < kPlanMinTokens) return refuse_tokens();
     note("tokens", plan_text(Phrase::StepTokens, {{"tokens", s_.training_tokens}, {"min", kPlanMinTokens}}));
-    const PlanMemory whole = memory_at(s_, 1, 1, false);
+    const PlanMemory whole = memory_at(s_, 1, "1f1b", 0, false);
     if (whole.fits)
       return reject("fits-one-gpu",
                     plan_text(Phrase::RejectFitsOneGpu,
@@ -218,21 +219,31 @@ class Planner {
       if (ranks_ * per_rank > m_.layers)
         return make_error(Rule::PlanStagesFitLayers, "/requested/ranks",
                           {{"perRank", per_rank}, {"layers", m_.layers}, {"got", ranks_}});
+      if (!layout_fits(s_, ranks_))  // expert parallelism is carved out of the data-parallel group
+        return make_error(Rule::FieldDivides, "/requested/ranks",
+                          {{"field", "model.expertParallel"}, {"target", "cluster.gpus / requested.ranks"},
+                           {"value", c_.gpus / ranks_}, {"got", m_.expert_parallel}});
       note("depth", plan_text(Phrase::StepDepthRequested, {{"ranks", ranks_}}));
     } else {
       const bool frontier = m_.type == ModelType::Moe && m_.total_params >= kPlanFrontierMoeParams;
       const int guide = c_.gpus < kPlanSmallRunGpus ? kPlanSmallClusterDepth
                         : frontier                  ? kPlanFrontierMoeDepth
                                                     : kPlanDefaultDepth;
-      int fit = 0;
-      for (int p = 1; p <= kPlanMaxDepth && fit == 0; ++p)
-        if (memory_at(s_, p, shape.copies, true).fits) fit = p;
-      if (fit == 0) {
-        const PlanMemory at64 = memory_at(s_, kPlanMaxDepth, shape.copies, true);
+      // The smallest P whose layout the memory model can count (whole pipelines, whole EP
+      // groups) that fits; memory falls as P grows, so a P the depth search below would take is
+      // never skipped.
+      int fit = 0, deepest = 0;
+      for (int p = 1; p <= kPlanMaxDepth; ++p) {
+        if (!layout_fits(s_, p)) continue;
+        deepest = p;
+        if (fit == 0 && memory_at(s_, p, schedule_, s_.requested.chunks, true).fits) fit = p;
+      }
+      if (fit == 0 && deepest > 0) {
+        const PlanMemory at = memory_at(s_, deepest, schedule_, s_.requested.chunks, true);
         reject("depth-over-64",
-               plan_text(Phrase::RejectDepthToFit, {{"max", kPlanMaxDepth},
-                                               {"perGpu", at64.total_gb},
-                                               {"usable", at64.usable_gb}}),
+               plan_text(Phrase::RejectDepthToFit, {{"max", deepest},
+                                               {"perGpu", at.total_gb},
+                                               {"usable", at.usable_gb}}),
                plan_text(Phrase::RecommendMoreMemory));
         return Ok{};
       }
@@ -269,7 +280,7 @@ class Planner {
       note("chunks", plan_text(s_.requested.chunks > 0 ? Phrase::StepChunksRequested : Phrase::StepChunksDefault,
                                {{"chunks", per_rank}}));
     }
-    p_.memory = memory_at(s_, ranks_, shape.copies, true);
+    p_.memory = memory_at(s_, ranks_, schedule_, s_.requested.chunks, true);
     note("layers", plan_text(Phrase::StepLayers,
                              {{"layers", m_.layers},
                               {"stages", p_.stages},

@@ -24,8 +24,8 @@
 // costs. With F = B every op lands in its slot; with B > F the concatenated units leave
 // intermediate bubbles, which is why the paper also proposes forward doubling and backward halving.
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
-#include <utility>
 #include <vector>
 
 #include "generators.h"
@@ -38,28 +38,34 @@ void generate_chimera(const SimConfig& config, OpPlan& out) {
   const int units = config.microbatches / d;
   out.begin(two_direction_shell(config, "chimera"),
             2 * static_cast<std::size_t>(d) * static_cast<std::size_t>(config.microbatches));
-  std::vector<std::pair<std::int64_t, Op>> slotted;
-  slotted.reserve(2 * static_cast<std::size_t>(config.microbatches));
+  // A rank's slots run from 0 to below 2D x units + 2D (the last unit's last B), each holding at
+  // most one op, so placing every op in its slot and reading the slots in order gives the rank's
+  // list without sorting. A slot holds the plan op itself (an idle slot a key no chunk has), so
+  // reading them back takes no branch on the op's kind.
+  constexpr std::uint32_t kIdle = UINT32_MAX;
+  std::vector<PlanOp> slots(2 * static_cast<std::size_t>(d) * (static_cast<std::size_t>(units) + 1));
   for (int r = 0; r < d; ++r) {
-    slotted.clear();
+    std::fill(slots.begin(), slots.end(), PlanOp{kIdle, 0, 0});
+    const int stage_of[2] = {r, d - 1 - r};
+    const OpPlan::Lane lanes[2] = {out.lane(0, stage_of[0]), out.lane(1, stage_of[1])};
+    const auto place = [&](std::size_t slot, const PlanOp& op) {
+      PIPESIM_CHECK(slots[slot].key == kIdle, "Chimera's two directions must never share a slot on a rank");
+      slots[slot] = op;
+    };
     for (int u = 0; u < units; ++u)
       for (int k = 0; k < per_direction_unit; ++k) {
         const int mb = u * per_direction_unit + k;
-        const std::int64_t entry = 2 * static_cast<std::int64_t>(d) * u + 2 * k;
+        const std::size_t entry = 2 * static_cast<std::size_t>(d) * static_cast<std::size_t>(u) +
+                                  2 * static_cast<std::size_t>(k);
         for (int dir = 0; dir < 2; ++dir) {
-          const int stage = dir == 0 ? r : d - 1 - r;
-          slotted.emplace_back(entry + stage, forward_op(dir, mb, stage));
-          slotted.emplace_back(entry + 2 * d - 1 - stage, backward_op(dir, mb, stage));
+          const auto stage = static_cast<std::size_t>(stage_of[dir]);
+          place(entry + stage, OpPlan::forward_op(lanes[dir], mb));
+          place(entry + 2 * static_cast<std::size_t>(d) - 1 - stage, OpPlan::backward_op(lanes[dir], mb));
         }
       }
-    std::sort(slotted.begin(), slotted.end(),
-              [](const auto& a, const auto& b) { return a.first < b.first; });
     out.open_rank();
-    for (std::size_t i = 0; i < slotted.size(); ++i) {
-      PIPESIM_CHECK(i == 0 || slotted[i - 1].first < slotted[i].first,
-                    "Chimera's two directions must never share a slot on a rank");
-      out.push(slotted[i].second);
-    }
+    for (const PlanOp& op : slots)
+      if (op.key != kIdle) out.append(op);
   }
 }
 

@@ -28,12 +28,4 @@ Schedule one_stage_per_rank(const SimConfig& config, const char* name);
 /// copies of the parameters. No op lists.
 Schedule two_direction_shell(const SimConfig& config, const char* name);
 
-/// Ops for generators that sort them before pushing (Chimera).
-inline Op forward_op(int dir, int mb, int stage) {
-  return Op{OpKind::Forward, false, {dir, mb, stage}, {}};
-}
-inline Op backward_op(int dir, int mb, int stage) {
-  return Op{OpKind::Backward, false, {dir, mb, stage}, {}};
-}
-
 }  // namespace pipesim::detail

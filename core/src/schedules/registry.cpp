@@ -97,7 +97,8 @@ const std::vector<ScheduleEntry>& entries() {
                                 {1, false, false, 0, true}, {1, 2, 1, 2}, generate_interleaved_1f1b,
                                 {1, kMaxChunks, 2}))),
       falls_back_to("zb-h1", entry("zb-h2", "ZB-H2",
-                                   "Qi et al., Zero Bubble Pipeline Parallelism (ICLR 2024), ZB-H2",
+                                   "Qi et al., Zero Bubble Pipeline Parallelism (ICLR 2024), ZB-H2; "
+                                   "sail-sg/zero-bubble-pipeline-parallelism efficiency.py",
                                    {}, {1, 1, 1, 3}, generate_zb_h2)),
       // ZB-V keeps DualPipeV's V: rank r holds stages r and 2R-1-r of one copy.
       falls_back_to("zb-h1", entry("zb-v", "ZB-V",

@@ -5,7 +5,7 @@
 import { createSimClient } from '../lib/sim-client.js';
 import { withCache } from '../lib/sim-cache.js';
 import { translator, loadLanguage, isLoaded } from '../lib/i18n.js';
-import { parseParams, paramsFrom, configOf, comparedSchedules } from '../state.js';
+import { parseParams, paramsFrom, configOf, comparedSchedules, quoteValue } from '../state.js';
 import { h, errorBox } from '../ui/dom.js';
 import { laneTitle } from '../lib/schedules.js';
 import * as timelineView from '../views/timeline.js';
@@ -78,7 +78,7 @@ export function mountWidget(element, input, defaults = {}) {
       view?.destroy();
       view = null;
       kind = null;
-      root.replaceChildren(errorBox({ code: 'invalid_config', message: t('embed.badWidget', { w: widget }), path: '/widget' }, t('error.heading')));
+      root.replaceChildren(errorBox({ code: 'invalid_config', message: t('embed.badWidget', { w: quoteValue(widget) }), path: '/widget' }, t('error.heading')));
       return;
     }
     if (widget !== kind || state.lang !== lang) {

@@ -45,12 +45,19 @@ export function formatFixed(x, decimals) {
   return Number(down.at(-1)) % 2 === 0 ? down : rounded;
 }
 
-/** How a quoted number is written: percent or plain, and with how many decimals. */
+/**
+ * Units a quote may carry after its number, each a power of ten of the value it quotes: "B"
+ * (attached, as the lesson writes "671B") counts billions of parameters, " GB" bytes in 1e9.
+ */
+export const QUOTE_UNITS = Object.freeze({ B: 1e9, ' GB': 1e9 });
+
+/** How a quoted number is written: percent, a unit of QUOTE_UNITS or plain, and with how many decimals. */
 export function quotedShape(quoted) {
   const text = String(quoted).trim();
-  const match = /^-?\d+(?:\.(\d+))?(%?)$/.exec(text);
+  const match = /^-?\d+(?:\.(\d+))?(%|B| GB)?$/.exec(text);
   if (!match) return null;
-  return { decimals: match[1] ? match[1].length : 0, percent: match[2] === '%' };
+  const unit = match[2] && match[2] !== '%' ? match[2] : '';
+  return { decimals: match[1] ? match[1].length : 0, percent: match[2] === '%', unit, scale: unit ? QUOTE_UNITS[unit] : 1 };
 }
 
 /** Decimal places the simulator's own precision (its 1e-6 tick) needs for `value`: 4.2 -> 1. */
@@ -69,6 +76,8 @@ export function formatLike(value, quoted, field = '') {
   const shape = quoted ? quotedShape(quoted) : null;
   if (shape) {
     if (shape.percent) return formatPercent(value, shape.decimals);
+    // A quantity in a unit (bytes, parameters) is an estimate, shown at the quote's precision.
+    if (shape.unit) return `${(value / shape.scale).toFixed(shape.decimals)}${shape.unit}`;
     return value.toFixed(Math.max(shape.decimals, simDecimals(value)));
   }
   if (/(fraction|utilization)$/i.test(field)) return formatPercent(value, 1);

@@ -36,6 +36,9 @@ export const PLAN_FIELDS = Object.freeze([
   // The run's GPU-hours, when known (the planner estimates them from DeepSeek-V3's otherwise).
   ['/gpuHours', 'number'],
   ['/customAllToAllKernel', 'check'],
+  // The memory model's accounting (the spec's `training`): "" keeps the planner's default.
+  ['/training/recipe', 'recipe'],
+  ['/training/zero', 'zero'],
   // Choices the learner fixes instead of letting the planner pick (the spec's `requested`):
   // a schedule from core's catalogue ("" lets the planner choose), and chunks where it takes them.
   ['/requested/schedule', 'schedule'],

@@ -14,164 +14,209 @@
 // ({picked, correct, t}) plus our `first` ({picked, correct}: the first try, never overwritten),
 // `wrong` (options tried and wrong) and `tries`. Completion follows the course's rule (every
 // quiz question answered right, as its latest answer) plus every exercise solved that its definition does not mark `optional`; the first-try
-// score is reported beside it, not used for completion. Everything here tolerates missing, corrupt or foreign data: it never throws,
-// and it only ever rewrites this lesson's entry. DOM-free: `storage` is injected.
+// score is reported beside it, not used for completion.
+//
+// Nothing here throws, and nothing of another lesson is ever lost (issue 30). The record is only
+// changed in place, member by member (lib/progress-record.js), so every byte of other lessons'
+// entries, and of fields and entries of our own written by another version, stays as it was. A
+// record this lesson cannot write into (not JSON, another shape, truncated, a repeated key) is
+// left exactly as it is: before this lesson first writes, it is copied aside under a dated key
+// (`aifs:progress:v1:unreadable:<ISO time>`, since the course's own tracker replaces a record it
+// cannot parse), and this lesson's progress goes to a key of its own
+// (`aifs:progress:v1:pending:<lesson path>`) until the record can be merged again, on a later
+// visit or when the learner asks for a fresh record (status(), resetShared(): the progress
+// panel's notice). Without storage at all, progress lives in memory for the visit. DOM-free:
+// `storage` is injected.
+
+import { emptyLesson, normalizeLesson, inspectRecord, writeChanges, removeLesson, mergeChanges, applyToEntry } from './progress-record.js';
+
+export { emptyLesson, normalizeLesson };
 
 export const STORAGE_KEY = 'aifs:progress:v1';
 /** This lesson's path in the course (phases/10-llms-from-scratch/19-dualpipe-parallelism). */
 export const LESSON_PATH = 'phases/10-llms-from-scratch/19-dualpipe-parallelism';
+/** Where a copy of an unreadable record is kept: this prefix and the ISO time it was copied. */
+export const UNREADABLE_PREFIX = `${STORAGE_KEY}:unreadable:`;
+/** Where a lesson keeps its progress while the record cannot take it: this prefix and its path. */
+export const PENDING_PREFIX = `${STORAGE_KEY}:pending:`;
 
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
-const isTime = (v) => typeof v === 'number' && Number.isFinite(v);
-
-/** An empty lesson entry, as the course creates it (plus our exercises). */
-export function emptyLesson() {
-  return { answers: {}, completedAt: null, visitedAt: 0, exercises: {} };
-}
-
-/** A clean copy of a stored lesson entry: bad fields dropped, unknown fields kept. */
-export function normalizeLesson(entry) {
-  if (!isObject(entry)) return emptyLesson();
-  const out = { ...entry };
-  out.answers = {};
-  if (isObject(entry.answers)) {
-    for (const [qid, a] of Object.entries(entry.answers)) {
-      if (isObject(a) && Number.isInteger(a.picked)) out.answers[qid] = { ...a, correct: a.correct === true };
-    }
-  }
-  out.exercises = {};
-  if (isObject(entry.exercises)) {
-    for (const [id, e] of Object.entries(entry.exercises)) {
-      if (!isObject(e)) continue;
-      const answers = {};
-      if (isObject(e.answers)) {
-        for (const [aid, a] of Object.entries(e.answers)) {
-          if (isObject(a)) answers[aid] = { ...a, correct: a.correct === true };
-        }
-      }
-      out.exercises[id] = {
-        ...e,
-        correct: e.correct === true,
-        attempts: Number.isInteger(e.attempts) && e.attempts >= 0 ? e.attempts : 0,
-        answers,
-      };
-    }
-  }
-  out.completedAt = isTime(entry.completedAt) ? entry.completedAt : null;
-  out.visitedAt = isTime(entry.visitedAt) ? entry.visitedAt : 0;
-  return out;
-}
 
 /**
- * Parses the stored text. Returns {state, intact}: `state` always has a `lessons` object;
- * `intact` is false when the text was unreadable or not the course's shape (then nothing of it
- * can be kept, except other top-level fields of an object).
- */
-export function parseStored(text) {
-  if (text === null || text === undefined || text === '') return { state: { lessons: {}, updatedAt: 0 }, intact: true };
-  let parsed;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return { state: { lessons: {}, updatedAt: 0 }, intact: false };
-  }
-  if (!isObject(parsed)) return { state: { lessons: {}, updatedAt: 0 }, intact: false };
-  if (!isObject(parsed.lessons)) return { state: { ...parsed, lessons: {} }, intact: false };
-  return { state: parsed, intact: true };
-}
-
-/**
- * Progress of one lesson in `storage` (a Storage, or anything with getItem/setItem; null when
- * storage is unavailable: progress then lives in memory for the visit).
+ * Progress of one lesson in `storage` (a Storage, or anything with getItem/setItem, and
+ * removeItem, length and key where it has them; null when storage is unavailable: progress then
+ * lives in memory for the visit).
  */
 export function createProgress({ storage = null, path = LESSON_PATH, now = () => Date.now() } = {}) {
-  let memory = null; // fallback when storage throws or is absent
+  const pendingKey = PENDING_PREFIX + path;
+  let memory = null; // this lesson's entry when storage took neither the record nor our own key
   const listeners = new Set();
 
-  function readText() {
-    if (memory !== null) return memory;
+  const read = (key) => {
     try {
-      return storage ? storage.getItem(STORAGE_KEY) : null;
+      return storage ? storage.getItem(key) : null;
+    } catch {
+      return null;
+    }
+  };
+  const write = (key, text) => {
+    try {
+      if (!storage) return false;
+      storage.setItem(key, text);
+      return true;
+    } catch {
+      return false; // quota, or storage disabled
+    }
+  };
+  const remove = (key) => {
+    try { storage?.removeItem?.(key); } catch { /* it stays; merged again next time, to the same result */ }
+  };
+
+  /** This lesson's entry kept apart, or null. */
+  function pending() {
+    const text = read(pendingKey);
+    if (text === null) return null;
+    try {
+      const entry = JSON.parse(text);
+      return isObject(entry) ? normalizeLesson(entry) : null;
     } catch {
       return null;
     }
   }
 
-  function writeText(text) {
+  /** The key of a copy of `text` already set aside, if any. */
+  function copyOf(text) {
     try {
-      if (!storage) throw new Error('no storage');
-      storage.setItem(STORAGE_KEY, text);
-      memory = null;
-    } catch {
-      memory = text; // quota or disabled storage: keep it for this visit
+      for (let i = 0; i < (storage?.length ?? 0); i++) {
+        const key = storage.key(i);
+        if (typeof key === 'string' && key.startsWith(UNREADABLE_PREFIX) && storage.getItem(key) === text) return key;
+      }
+    } catch { /* no listing: a copy is made again */ }
+    return null;
+  }
+
+  /** Copies the unreadable record aside (once per content); its key, or null if it did not fit. */
+  function setAside(text) {
+    const existing = copyOf(text);
+    if (existing) return existing;
+    const key = UNREADABLE_PREFIX + new Date(now()).toISOString();
+    return write(key, text) ? key : null;
+  }
+
+  /**
+   * Writes `changes` into the record, with anything kept apart (in our own key, or in memory)
+   * merged in first; false when the record cannot take them (unreadable, or storage full), and
+   * nothing was written there.
+   */
+  function commit(changes) {
+    const text = read(STORAGE_KEY);
+    const view = inspectRecord(text, path);
+    if (!view.ok) return false;
+    const apart = memory ?? pending();
+    const all = apart ? [...mergeChanges(view.entry, apart), ...changes] : changes;
+    const next = writeChanges(text, path, all, now());
+    if (next === null || !write(STORAGE_KEY, next)) return false;
+    remove(pendingKey);
+    memory = null;
+    return true;
+  }
+
+  /** Makes `changes` to this lesson's entry wherever they can be kept; returns the new entry. */
+  function change(changes) {
+    const entry = applyToEntry(api.get(), changes);
+    if (!commit(changes)) {
+      const text = read(STORAGE_KEY);
+      if (text !== null && !inspectRecord(text, path).ok) setAside(text); // before any write
+      memory = write(pendingKey, JSON.stringify(entry)) ? null : entry;
     }
+    notify(entry, false);
+    return normalizeLesson(entry);
   }
 
-  function load() {
-    return parseStored(readText()).state;
-  }
-
-  /** Read-modify-write of this lesson's entry only; returns the new entry. */
-  function change(fn) {
-    const state = load();
-    const entry = normalizeLesson(state.lessons[path]);
-    fn(entry);
-    state.lessons = { ...state.lessons, [path]: entry };
-    state.updatedAt = now();
-    writeText(JSON.stringify(state));
+  function notify(entry, reset) {
     const copy = normalizeLesson(entry);
     for (const listener of listeners) {
-      try { listener(copy, { reset: false }); } catch { /* a listener's bug must not break recording */ }
+      try { listener(copy, { reset }); } catch { /* a listener's bug must not break recording */ }
     }
-    return copy;
   }
 
   const api = {
     path,
     /** This lesson's entry (normalised copy; an empty one when nothing is stored). */
     get() {
-      return normalizeLesson(load().lessons[path]);
+      if (memory) return normalizeLesson(memory);
+      const view = inspectRecord(read(STORAGE_KEY), path);
+      const apart = pending();
+      if (!view.ok) return apart ?? emptyLesson();
+      return apart ? applyToEntry(view.entry, mergeChanges(view.entry, apart)) : normalizeLesson(view.entry);
+    },
+    /**
+     * Where progress is kept: {unreadable} when the shared record cannot be read or written into
+     * (this lesson's progress is then kept apart), with {copy} the key of its copy (null when none
+     * could be made).
+     */
+    status() {
+      const text = read(STORAGE_KEY);
+      const unreadable = text !== null && !inspectRecord(text, path).ok;
+      return { unreadable, copy: unreadable ? copyOf(text) : null };
+    },
+    /** Merges what was kept apart into the record, when it can now take it (on each load). */
+    sync() {
+      if (memory !== null || pending() !== null) commit([]);
+    },
+    /**
+     * Replaces an unreadable record with a fresh one holding this lesson's progress, once a copy
+     * of it is set aside (nothing is replaced when no copy fits). Returns whether it did.
+     */
+    resetShared() {
+      const text = read(STORAGE_KEY);
+      if (text === null || inspectRecord(text, path).ok) return true;
+      if (!setAside(text)) return false;
+      const entry = api.get();
+      const fresh = writeChanges(null, path, [], now());
+      const next = writeChanges(fresh, path, mergeChanges(undefined, entry), now());
+      if (next === null || !write(STORAGE_KEY, next)) return false;
+      remove(pendingKey);
+      memory = null;
+      notify(api.get(), false);
+      return true;
     },
     recordVisit() {
-      return change((e) => { e.visitedAt = now(); });
+      return change([[['visitedAt'], now()]]);
     },
     /** A quiz answer, as the course records it; the first try stays in `first`. */
     recordAnswer(qid, picked, correct) {
       if (!qid || !Number.isInteger(picked)) return api.get();
-      return change((e) => {
-        const before = e.answers[qid];
-        const first = before ? (isObject(before.first) ? before.first : { picked: before.picked, correct: before.correct }) : { picked, correct: Boolean(correct) };
-        const earlierWrong = before ? (Array.isArray(before.wrong) ? before.wrong : before.correct ? [] : [before.picked]) : [];
-        const wrong = [...new Set([...earlierWrong, ...(correct ? [] : [picked])])];
-        const tries = (before ? (Number.isInteger(before.tries) ? before.tries : 1) : 0) + 1;
-        e.answers[qid] = { picked, correct: Boolean(correct), t: now(), first, wrong, tries };
-      });
+      const before = api.get().answers[qid];
+      const first = before ? (isObject(before.first) ? { picked: before.first.picked, correct: before.first.correct === true } : { picked: before.picked, correct: before.correct }) : { picked, correct: Boolean(correct) };
+      const earlierWrong = before ? (Array.isArray(before.wrong) ? before.wrong.filter(Number.isInteger) : before.correct ? [] : [before.picked]) : [];
+      const wrong = [...new Set([...earlierWrong, ...(correct ? [] : [picked])])];
+      const tries = (before ? (Number.isInteger(before.tries) ? before.tries : 1) : 0) + 1;
+      return change([[['answers', qid], { picked, correct: Boolean(correct), t: now(), first, wrong, tries }]]);
     },
     /** An exercise attempt: `answers` {answerId: {text, correct}}; `correct` when all are right. */
     recordExercise(id, { correct, answers = {}, ...extra }) {
       if (!id) return api.get();
-      return change((e) => {
-        const before = e.exercises[id] || { attempts: 0, correct: false };
-        // Once solved, an exercise stays solved: trying other inputs afterwards must not undo it.
-        e.exercises[id] = { ...extra, correct: before.correct || Boolean(correct), lastCorrect: Boolean(correct), attempts: before.attempts + 1, t: now(), answers };
-      });
+      const before = api.get().exercises[id] || { attempts: 0, correct: false };
+      // Once solved, an exercise stays solved: trying other inputs afterwards must not undo it.
+      return change([[['exercises', id], { ...extra, correct: before.correct || Boolean(correct), lastCorrect: Boolean(correct), attempts: before.attempts + 1, t: now(), answers }]]);
     },
     markComplete() {
-      return change((e) => { if (!e.completedAt) e.completedAt = now(); });
+      const entry = api.get();
+      return entry.completedAt ? entry : change([[['completedAt'], now()]]);
     },
     unmarkComplete() {
-      return change((e) => { e.completedAt = null; });
+      return change([[['completedAt'], null]]);
     },
     /** Forgets this lesson only; other lessons' entries stay as they are. */
     reset() {
-      const state = load();
-      const lessons = { ...state.lessons };
-      delete lessons[path];
-      writeText(JSON.stringify({ ...state, lessons, updatedAt: now() }));
+      const text = read(STORAGE_KEY);
+      const next = removeLesson(text, path, now());
+      if (next) write(STORAGE_KEY, next);
+      remove(pendingKey);
+      memory = null;
       const empty = emptyLesson();
-      for (const listener of listeners) {
-        try { listener(empty, { reset: true }); } catch { /* ignore */ }
-      }
+      notify(empty, true);
       return empty;
     },
     /** Calls fn(entry, {reset}) after every change; returns an unsubscribe function. */
@@ -180,6 +225,7 @@ export function createProgress({ storage = null, path = LESSON_PATH, now = () =>
       return () => listeners.delete(fn);
     },
   };
+  api.sync();
   return api;
 }
 

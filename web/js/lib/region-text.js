@@ -15,6 +15,8 @@ function expression(text, t) {
 }
 
 function clause({ left, op, right }, t) {
+  // Core's clause for equal stages (stageCosts = equal) is a sentence of its own.
+  if (left === 'stageCosts') return t('ref.equalStages');
   // A worded quantity reads as a sentence ("the link latency is 0"), a formula's as an equation.
   if (WORDED.has(left) && op === '=') return t('ref.is', { x: expression(left, t), v: expression(right, t) });
   return `${expression(left, t)} ${OPS[op] ?? op} ${expression(right, t)}`;

@@ -1,6 +1,6 @@
 // The communication model's op parts (docs/schema.md "Communication model") placed on the
-// timeline: every op of a kind has the same parts, listed once in result.comm.ops[key] with
-// times relative to the op's start, so a rank's compute and communication streams are its ops'
+// timeline: every op of a kind has the same parts (of a kind and stage, under per-stage costs),
+// listed once in result.comm.ops[key] (comm.stageOps) with times relative to the op's start, so a rank's compute and communication streams are its ops'
 // parts shifted by each op's start. Also the stretches inside an op where the compute stream
 // waits for an all-to-all (exposed communication), the CSS classes and short labels the stream
 // view and exercise 3's pair view share, and text for tooltips and tables. DOM-free.
@@ -16,6 +16,18 @@ export function commKey(o) {
   return o.kind === 'B' && o.zb ? 'Bz' : o.kind;
 }
 
+/**
+ * An op's entry: result.comm.ops[commKey], or under per-stage costs (where parts depend on the
+ * stage) result.comm.stageOps["<stage>:<key>"], a pair's "<fstage>:<bstage>:FB". Also its key,
+ * for caches of per-entry values.
+ */
+export function commEntry(o, comm) {
+  if (!comm) return { key: '', entry: null };
+  if (!comm.stageOps) return { key: commKey(o), entry: comm.ops?.[commKey(o)] ?? null };
+  const key = o.kind === 'FB' ? `${o.fstage}:${o.bstage}:FB` : `${o.stage}:${commKey(o)}`;
+  return { key, entry: comm.stageOps[key] ?? null };
+}
+
 /** The chunk a part belongs to: an FB pair's forward parts are its forward chunk's, the rest its backward's. */
 function chunkOf(o, pass) {
   if (o.kind !== 'FB') return { dir: o.dir, mb: o.mb };
@@ -27,7 +39,7 @@ function chunkOf(o, pass) {
  * [{rank, op (index on its rank), kind, stream, part, pass, layer, label, dir, mb, start, end}].
  */
 export function opParts(o, comm) {
-  const entry = comm && comm.ops && comm.ops[commKey(o)];
+  const { entry } = commEntry(o, comm);
   if (!entry) return [];
   return entry.parts.map((p) => ({
     rank: o.rank, op: o.seq, kind: o.kind, stream: p.stream, part: p.part, pass: p.pass, layer: p.layer,
@@ -53,9 +65,9 @@ export function computeGaps(entry) {
 
 /** The exposed stretches of op `o` at absolute times: [{rank, op, start, end}]. */
 export function opExposed(o, comm, gapsByKey) {
-  const key = commKey(o);
-  if (!comm || !comm.ops || !comm.ops[key]) return [];
-  if (!gapsByKey.has(key)) gapsByKey.set(key, computeGaps(comm.ops[key]));
+  const { key, entry } = commEntry(o, comm);
+  if (!entry) return [];
+  if (!gapsByKey.has(key)) gapsByKey.set(key, computeGaps(entry));
   return gapsByKey.get(key).map((g) => ({ rank: o.rank, op: o.seq, start: atTick(o.start + g.start), end: atTick(o.start + g.end) }));
 }
 

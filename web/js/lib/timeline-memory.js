@@ -1,7 +1,8 @@
 // The memory-over-time lane: each rank's in-flight activations as a step function of time, as
 // core reports them (result.activationSteps, docs/schema.md: per-GPU units, +1 when an F ends,
 // -1 when a B ends), with the rank's peak in those units and in stage-micro-batches (core's
-// perRank[].peakActivationMemory and peakActivations). memoryEnvelope() reduces the steps in a
+// perRank[].peakActivationMemory and peakActivations); in GB when the run has a memory model
+// (core's result.memory: model states plus activations at its bytes per unit). memoryEnvelope() reduces the steps in a
 // view to at most a few points per pixel, keeping each column's highest level so no peak
 // disappears when zoomed out. DOM-free.
 import { firstAfter } from './timeline-lod.js';
@@ -9,15 +10,27 @@ import { firstAfter } from './timeline-lod.js';
 /**
  * Every rank's memory steps of `result` (the JS API's simulate()): {time, level} as core gives
  * them (at time[i] the level becomes level[i]; time[0] = 0 at level 0), `peak` the highest level
- * and `peakCount` the same in stage-micro-batches.
+ * and `peakCount` the same in stage-micro-batches, `label` the peak as the lane writes it. With a
+ * memory model that counts activations (config.memoryModel, core's result.memory), the levels
+ * are GB: each rank's model states plus its in-flight activations, core's bytes per unit times
+ * the level (`unit` 'GB'); otherwise per-GPU units (`unit` 'units').
  */
 export function memorySteps(result) {
-  return result.activationSteps.map(({ time, level }, r) => ({
-    time,
-    level,
-    peak: result.perRank[r].peakActivationMemory,
-    peakCount: result.perRank[r].peakActivations,
-  }));
+  const memory = result.memory?.activations ? result.memory : null;
+  const base = memory ? memory.perGpu.bytes.total / 1e9 : 0;
+  const perUnit = memory ? memory.activations.bytesPerUnit / 1e9 : 1;
+  return result.activationSteps.map(({ time, level }, r) => {
+    const peak = result.perRank[r].peakActivationMemory;
+    const gb = base + peak * perUnit;
+    return {
+      time,
+      level: memory ? Float64Array.from(level, (v) => base + v * perUnit) : level,
+      peak: memory ? gb : peak,
+      peakCount: result.perRank[r].peakActivations,
+      unit: memory ? 'GB' : 'units',
+      label: memory ? gb.toFixed(1) : null,
+    };
+  });
 }
 
 /** A reusable buffer of step points: from x[j] (pixels) until x[j + 1] the level is y[j]. */

@@ -4,6 +4,7 @@
 import { h, uniqueId } from './dom.js';
 import { parseAnswer, unitKind, judge, describeTolerance, acceptedUnits } from '../lib/answer-parse.js';
 import { plainNumber, countWords } from '../lib/plain-number.js';
+import { quoteValue } from '../state.js';
 
 /** A number with `digits` significant digits, trailing zeros dropped, never in e-notation: 0.19323 -> "0.1932". */
 export function sig(value, digits = 4) {
@@ -32,9 +33,9 @@ export function parseMessage(parsed, text, kind, t) {
   if (parsed.reason === 'decimalComma') return t('ex.parse.decimalComma');
   if (parsed.reason === 'unit') {
     const units = acceptedUnits(kind);
-    return units.length ? t('ex.parse.unit', { unit: parsed.unit, units: units.slice(0, 6).join(', ') }) : t('ex.parse.noUnit', { unit: parsed.unit });
+    return units.length ? t('ex.parse.unit', { unit: quoteValue(parsed.unit), units: units.slice(0, 6).join(', ') }) : t('ex.parse.noUnit', { unit: quoteValue(parsed.unit) });
   }
-  return t('ex.parse.syntax', { text: String(text).trim(), examples: t(`ex.format.${kind}`) });
+  return t('ex.parse.syntax', { text: quoteValue(String(text).trim()), examples: t(`ex.format.${kind}`) });
 }
 
 /** What a wrong number says: too high or too low, nothing the answer could be worked out from. */

@@ -1,9 +1,9 @@
-// Exercise 4's calculator: pick a preset (Llama-3-70B at P = 8, DeepSeek-V3 at P = 16, EP = 64)
-// or change P, EP, bytes per parameter, optimizer states and GPU memory, and see core's
-// parameter breakdown of the model (every part with what it counts, in words). What one GPU holds
-// under each schedule (core lists every catalogue schedule, shown in the catalogue's order) is
-// the exercise's answer, so that table stays hidden until the learner has made an attempt.
-// Every number comes from pipesim params().
+// Exercise 4's calculator: pick a preset (the exercise's models and layouts) or change P, TP, EP,
+// DP, the precision recipe, the ZeRO stage and GPU memory, and see core's parameter breakdown of
+// the model (every matrix family with its formula). What one GPU holds under each schedule (core
+// lists every catalogue schedule, shown in the catalogue's order) is the exercise's answer, so that
+// table stays hidden until the learner has made an attempt; beside it, what every row assumes,
+// with its source. Every number comes from pipesim params(), a view of core's memory model.
 import { h, uniqueId } from './dom.js';
 import { sig } from './exercise-fields.js';
 import { SCHEDULE_NAMES, scheduleTitle } from '../lib/schedules.js';
@@ -12,9 +12,13 @@ import { showFieldError, withFieldNames } from './field-error.js';
 import { setStale } from './stale.js';
 import { labelCells } from './table-labels.js';
 import { countWords } from '../lib/plain-number.js';
+import { assumptionsList } from './memory-assumptions.js';
+import CATALOGUE from '../../generated/catalogue.js';
 const FIELDS = [
-  ['pp', 'ex.params.pp'], ['ep', 'ex.params.ep'], ['bytesPerParam', 'ex.params.bytes'], ['dp', 'ex.params.dp'], ['gpuMemoryGb', 'ex.params.memory'],
+  ['pp', 'ex.params.pp'], ['tp', 'ex.params.tp'], ['ep', 'ex.params.ep'], ['dp', 'ex.params.dp'], ['gpuMemoryGb', 'ex.params.memory'],
 ];
+// The memory model's choices and defaults: core's catalogue, never restated here.
+const MEMORY = CATALOGUE.memory;
 
 const grouped = (n) => Math.round(n).toLocaleString('en-US');
 const gb = (bytes) => `${sig(bytes / 1e9)} GB`;
@@ -32,11 +36,17 @@ export function createParamsCalculator({ t, sim, presets }) {
     messages[name] = h('p', { class: 'dpl-field-msg', id: `${id}-msg`, 'aria-live': 'polite' });
     return h('div', { class: 'dpl-field' }, [h('label', { for: id, text: t(key) }), inputs[name], messages[name]]);
   });
-  const optimizer = h('input', { type: 'checkbox', id: `${prefix}-opt`, name: 'optimizer' });
+  const select = (name, key, options) => {
+    const id = `${prefix}-${name}`;
+    inputs[name] = h('select', { id, name, 'aria-describedby': `${id}-msg` }, options.map(([value, label]) => h('option', { value, text: label })));
+    messages[name] = h('p', { class: 'dpl-field-msg', id: `${id}-msg`, 'aria-live': 'polite' });
+    return h('div', { class: 'dpl-field' }, [h('label', { for: id, text: t(key) }), inputs[name], messages[name]]);
+  };
+  const recipeField = select('recipe', 'ex.params.recipe', MEMORY.recipes.map((r) => [r.id, r.label]));
+  const zeroField = select('zero', 'ex.params.zero', MEMORY.zeroStages.map((z) => [String(z), `ZeRO-${z}`]));
   const form = h('div', { class: 'dpl-ex-inputs dpl-params-form' }, [
     h('div', { class: 'dpl-field dpl-field-wide' }, [h('label', { for: presetSelect.id, text: t('ex.params.preset') }), presetSelect]),
-    ...fieldNodes,
-    h('div', { class: 'dpl-field dpl-check dpl-field-span' }, [h('label', { for: optimizer.id }, [optimizer, h('span', { text: t('ex.params.optimizer') })])]),
+    ...fieldNodes, recipeField, zeroField,
   ]);
   const breakdown = h('div', { class: 'dpl-params-breakdown', 'aria-live': 'polite' });
   const footprint = h('div', { class: 'dpl-params-footprint', hidden: true });
@@ -57,17 +67,18 @@ export function createParamsCalculator({ t, sim, presets }) {
 
   function fill(preset) {
     const r = preset.request;
-    inputs.pp.value = r.pp ?? 8;
-    inputs.ep.value = r.ep ?? 1;
-    inputs.bytesPerParam.value = r.bytesPerParam ?? 2;
-    inputs.dp.value = r.dp ?? 1;
-    inputs.gpuMemoryGb.value = r.gpuMemoryGb ?? 80;
-    optimizer.checked = Boolean(r.optimizer);
+    inputs.pp.value = r.pp;
+    inputs.tp.value = r.tp ?? MEMORY.defaults.tp;
+    inputs.ep.value = r.ep ?? MEMORY.defaults.ep;
+    inputs.dp.value = r.dp ?? MEMORY.defaults.dp;
+    inputs.gpuMemoryGb.value = r.gpuMemoryGb ?? MEMORY.defaults.gpuMemoryGb;
+    inputs.recipe.value = r.recipe ?? MEMORY.defaults.recipe;
+    inputs.zero.value = String(r.zero ?? MEMORY.defaults.zero);
   }
 
   function request() {
     const preset = presets.find((p) => p.id === presetSelect.value) || presets[0];
-    const req = { model: preset.request.model, optimizer: optimizer.checked };
+    const req = { model: preset.request.model, recipe: inputs.recipe.value, zero: Number(inputs.zero.value) };
     if (preset.request.custom) req.custom = preset.request.custom;
     for (const [name] of FIELDS) {
       const raw = inputs[name].value.trim();
@@ -78,16 +89,25 @@ export function createParamsCalculator({ t, sim, presets }) {
 
   function footprintTable(result) {
     return labelCells(h('table', { class: 'dpl-table dpl-params-table dpl-ex-table' }, [
-      h('caption', { text: t('ex.params.footprintCaption', { model: result.model.label || result.model.name, pp: result.pp, ep: result.ep }) }),
+      h('caption', { text: t('ex.params.footprintCaption', { model: result.model.label || result.model.name, tp: result.tp, pp: result.pp, ep: result.ep, dp: result.dp }) }),
       h('thead', {}, [h('tr', {}, ['ex.params.col.schedule', 'ex.params.col.stages', 'ex.params.col.perRank', 'ex.params.col.copies',
-        'ex.params.col.params', 'ex.params.col.bytes', 'ex.params.col.share'].map((k) => h('th', { scope: 'col', text: t(k) })))]),
+        'ex.params.col.params', 'ex.params.col.weights', 'ex.params.col.bytes', 'ex.params.col.share'].map((k) => h('th', { scope: 'col', text: t(k) })))]),
       h('tbody', {}, SCHEDULE_NAMES.filter((name) => result.schedules[name]).map((name) => {
         const f = result.schedules[name];
         return h('tr', {}, [h('th', { scope: 'row', text: scheduleTitle(name, t) }), h('td', { text: String(f.stages) }), h('td', { text: String(f.stagesPerRank) }),
-          h('td', { text: String(f.paramCopies) }), h('td', { text: grouped(f.paramsPerGpu) }), h('td', { text: gb(f.bytesPerGpu) }),
-          h('td', { text: `${sig(f.shareOfGpuMemory * 100, 3)}%` })]);
+          h('td', { text: String(f.paramCopies) }), h('td', { text: grouped(f.paramsPerGpu) }), h('td', { text: gb(f.weightBytesPerGpu) }),
+          h('td', { text: gb(f.bytesPerGpu) }), h('td', { text: `${sig(f.shareOfGpuMemory * 100, 3)}%` })]);
       })),
     ]));
+  }
+
+  /** The table with what every row assumes, each assumption with its source. */
+  function footprintBlock(result) {
+    return [
+      h('div', { class: 'dpl-table-wrap', tabindex: 0, role: 'region', 'aria-label': t('ex.params.footprintTitle') }, [footprintTable(result)]),
+      h('p', { class: 'dpl-params-assumptions', text: t('ex.params.assumptions') }),
+      assumptionsList(result.assumptions, t),
+    ];
   }
 
   function render(result) {
@@ -111,7 +131,7 @@ export function createParamsCalculator({ t, sim, presets }) {
       ]))]),
       excluded.length ? h('ul', { class: 'dpl-params-excluded' }, excluded) : '',
     );
-    footprint.replaceChildren(h('div', { class: 'dpl-table-wrap', tabindex: 0, role: 'region', 'aria-label': t('ex.params.footprintTitle') }, [footprintTable(result)]));
+    footprint.replaceChildren(...footprintBlock(result));
   }
 
   async function run() {
@@ -136,8 +156,13 @@ export function createParamsCalculator({ t, sim, presets }) {
   }
 
   presetSelect.addEventListener('change', () => { fill(presets.find((p) => p.id === presetSelect.value)); run(); });
-  form.addEventListener('input', (e) => { if (e.target !== presetSelect) { clearTimeout(timer); timer = setTimeout(run, 350); } });
-  optimizer.addEventListener('change', run);
+  form.addEventListener('input', (e) => {
+    if (e.target === presetSelect || e.target.tagName === 'SELECT') return;  // selects run on change
+    clearTimeout(timer);
+    timer = setTimeout(run, 350);
+  });
+  inputs.recipe.addEventListener('change', run);
+  inputs.zero.addEventListener('change', run);
   fill(presets[0]);
   run();
 
@@ -149,7 +174,7 @@ export function createParamsCalculator({ t, sim, presets }) {
     async solution() {
       const tables = await Promise.all(presets.map(async (p) => {
         try {
-          return h('div', { class: 'dpl-table-wrap', tabindex: 0, role: 'region', 'aria-label': p.label }, [footprintTable(await sim.params(p.request))]);
+          return h('div', {}, footprintBlock(await sim.params(p.request)));
         } catch (err) {
           return h('p', { class: 'dpl-field-msg', text: errorText(err, t.lang) });
         }

@@ -218,7 +218,7 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }
   const axisCtx = axis.getContext('2d');
   const cursor = cursorLayer(L);
   // The plot keeps the whole lane's height; the canvas's window is placed over the ranks it holds.
-  const element = h('div', { class: 'dpl-lane-plot is-canvas' }, [frame, axis, cursor.element, drawGutter(ranks, L, t), drawIdleColumn(lane, L, t)]);
+  const element = h('div', { class: 'dpl-lane-plot is-canvas' }, [frame, axis, cursor.element, drawGutter(ranks, L, t, lane.memory?.[0]?.unit), drawIdleColumn(lane, L, t)]);
   element.style.height = `${L.height}px`;
   const batches = createBatches();
   const dots = Object.fromEntries(CATEGORY_KINDS.map((kind) => [kind, dotPattern(ctx, palette.dot[kind])]));

@@ -10,7 +10,7 @@
 import { h, s } from './dom.js';
 import { ticks } from '../lib/scale.js';
 import { opDataset, describeOp } from '../lib/timeline-data.js';
-import { commKey } from '../lib/stream-parts.js';
+import { commEntry } from '../lib/stream-parts.js';
 import { formatNumber } from '../lib/format.js';
 import { timeToX } from '../lib/timeline-viewport.js';
 import { drawStreams } from './timeline-streams.js';
@@ -69,7 +69,7 @@ function label(x, y, text, kind, dir) {
 
 /** With the communication model, what an op of this kind spends computing and waiting. */
 function commNote(o, comm, t) {
-  const entry = comm && comm.ops && comm.ops[commKey(o)];
+  const { entry } = commEntry(o, comm);
   if (!entry) return '';
   return ` ${t('op.comm', { compute: formatNumber(entry.compute), comm: formatNumber(entry.comm), exposed: formatNumber(entry.exposed) })}`;
 }
@@ -178,7 +178,7 @@ export function drawLane(lane, { view, layout, makespan, prefix, id, t, streams 
   svg.append(memoryG);
 
   const cursor = cursorLayer(L);
-  const element = h('div', { class: 'dpl-lane-plot' }, [svg, cursor.element, drawGutter(lane.rows.length, L, t), drawIdleColumn(lane, L, t)]);
+  const element = h('div', { class: 'dpl-lane-plot' }, [svg, cursor.element, drawGutter(lane.rows.length, L, t, lane.memory?.[0]?.unit), drawIdleColumn(lane, L, t)]);
   const setCursor = (time) => cursor.set(timeToX(view, plotWidth, Math.min(time, makespan)), time >= makespan);
   return { svg, element, cells, where, setCursor };
 }

@@ -8,8 +8,11 @@ import { memoryEnvelope, createSteps } from '../lib/timeline-memory.js';
 import { SUB_ROWS } from '../lib/timeline-layout.js';
 import { formatNumber } from '../lib/format.js';
 
-/** The gutter: one SVG as tall as the lane, with a name per rank and per sub-row. */
-export function drawGutter(ranks, layout, t) {
+/**
+ * The gutter: one SVG as tall as the lane, with a name per rank and per sub-row. `memoryUnit`
+ * 'GB' names the memory row for a lane whose memory is counted in GB (lib/timeline-memory.js).
+ */
+export function drawGutter(ranks, layout, t, memoryUnit = 'units') {
   const L = layout;
   const gutter = s('svg', { class: 'dpl-gutter-svg', width: L.left, height: L.height, viewBox: `0 0 ${L.left} ${L.height}` });
   gutter.append(s('text', { x: L.left - 8, y: L.top - 10, class: 'dpl-tick dpl-axis-name', 'text-anchor': 'end' }, [t('axis.time')]));
@@ -24,7 +27,7 @@ export function drawGutter(ranks, layout, t) {
       });
     }
     if (L.memoryY >= 0 && !L.compact) {
-      gutter.append(s('text', { x: L.left - 8, y: y + L.memoryY + L.memoryHeight / 2, class: 'dpl-stream-label', 'text-anchor': 'end', 'dominant-baseline': 'central' }, [t('memory.short')]));
+      gutter.append(s('text', { x: L.left - 8, y: y + L.memoryY + L.memoryHeight / 2, class: 'dpl-stream-label', 'text-anchor': 'end', 'dominant-baseline': 'central' }, [t(memoryUnit === 'GB' ? 'memory.shortGb' : 'memory.short')]));
     }
   }
   return h('div', { class: 'dpl-gutter', 'aria-hidden': 'true' }, [gutter]);
@@ -47,7 +50,7 @@ export function drawIdleColumn(lane, layout, t) {
       column.append(s('text', { x, y: y + L.rowHeight / 2, class: `dpl-idle-total${small}`, 'text-anchor': 'middle', 'dominant-baseline': 'central' }, [formatNumber(rank.idle)]));
     }
     if (L.memoryY >= 0 && lane.memory && !L.compact) {
-      column.append(s('text', { x, y: y + L.memoryY + L.memoryHeight / 2, class: 'dpl-mem-peak', 'text-anchor': 'middle', 'dominant-baseline': 'central' }, [formatNumber(lane.memory[r].peak)]));
+      column.append(s('text', { x, y: y + L.memoryY + L.memoryHeight / 2, class: 'dpl-mem-peak', 'text-anchor': 'middle', 'dominant-baseline': 'central' }, [lane.memory[r].label ?? formatNumber(lane.memory[r].peak)]));
     }
   });
   const element = h('div', { class: 'dpl-idle-column', 'aria-hidden': 'true' }, [column]);

@@ -62,7 +62,9 @@ export function buildLegend(lanes, prefix, t, { streams = false, memory = false 
   const items = order.map((kind) => item(swatch(kind, 0, prefix), `legend.${kind}`, { dataset: { kind } }));
   if (idle) items.push(item(swatch('idle', 0, prefix), 'legend.idle', { dataset: { kind: 'idle' } }));
   if (dirs.has(1) && order.length) items.push(item(swatch(order.find((k) => k !== 'FB') ?? 'F', 1, prefix), 'legend.dir1', { dataset: { kind: 'dir1' } }));
-  if (memory) items.push(item(swatch('memory', 0, prefix), 'legend.memory', { class: 'dpl-legend-memory', dataset: { kind: 'memory' } }));
+  // In GB when a run carries core's memory model with activations (lib/timeline-memory.js).
+  const gb = lanes.some((l) => l.result.memory?.activations);
+  if (memory) items.push(item(swatch('memory', 0, prefix), gb ? 'legend.memoryGb' : 'legend.memory', { class: 'dpl-legend-memory', dataset: { kind: 'memory' } }));
   const legend = h('div', { class: 'dpl-legend' }, [h('ul', { 'aria-label': t('legend.title') }, items)]);
   if (streams && lanes.some((l) => l.result.comm)) {
     const partItems = PART_NAMES.map((part) => item(swatch(part, 0, prefix), `legend.part.${part}`, { dataset: { part } }));
@@ -87,8 +89,14 @@ export function buildLaneHeading(lane, t) {
     t('stat.bubbleFraction', { v: formatPercent(r.bubble.fraction) }),
     t('stat.peak', { v: formatNumber(r.maxPeakActivationMemory) }),
     // Weights, gradients and optimizer state: core's copies per GPU, one = a rank's share.
-    t('stat.trainingState', { v: formatNumber(r.trainingState.perGpu) }),
+    t('stat.trainingState', { v: formatNumber(r.paramCopies) }),
   ];
+  // With a memory model: what one GPU holds at the peak, in GB (core's result.memory).
+  const m = r.memory;
+  if (m) {
+    const act = m.activations ? m.activations.peakBytes : 0;
+    stats.push(t('stat.memoryGb', { total: (m.totalBytes / 1e9).toFixed(1), states: (m.perGpu.bytes.total / 1e9).toFixed(1), act: (act / 1e9).toFixed(1) }));
+  }
   if (r.comm) {
     stats.push(t('stat.hidden', { v: formatPercent(r.comm.hiddenFraction) }), t('stat.computeUtil', { v: formatPercent(r.comm.computeUtilization) }));
   }

@@ -174,7 +174,9 @@ export function mount(element, deps) {
     // A result's reference has no region; the catalogue's is the same for any shape, said here in
     // the page's language from its clauses (lib/region-text.js), not from core's English.
     const region = regionText(scheduleInfo(config.schedule)?.reference?.region, t);
-    const condition = region ? ` ${t('ref.condition', { c: region })}` : '';
+    // Unequal per-stage costs are outside every region: say that rather than the region.
+    // A reason puts the config outside the region: combined 1F1B, or unequal per-stage costs.
+    const condition = ref.reason ? ` ${t(config.a2aOverlap ? 'ref.a2aOverlap' : 'ref.unequal')}` : region ? ` ${t('ref.condition', { c: region })}` : '';
     reference.replaceChildren(
       h('p', { class: 'dpl-ref-formula' }, [
         h('span', { text: t('ref.formula', { schedule: scheduleTitle(config.schedule, t) }) }), ' ',

@@ -13,7 +13,7 @@ import { h, uniqueId } from '../ui/dom.js';
 import { errorText } from '../lib/error-text.js';
 import { readScheduleText, locate, scheduleText } from '../lib/custom-schedule-text.js';
 import { normalizeTimeline } from '../lib/timeline-data.js';
-import { MAX_CUSTOM_URL_CHARS } from '../state.js';
+import { MAX_CUSTOM_URL_CHARS, quoteValue } from '../state.js';
 
 const TYPING_DELAY_MS = 500;
 
@@ -73,7 +73,7 @@ export function mount(element, deps) {
     place.hidden = !spot;
     select.hidden = !spot?.end;
     if (!spot) return;
-    const label = spot.end !== undefined ? box.value.slice(spot.start, spot.end) : '';
+    const label = spot.end !== undefined ? quoteValue(box.value.slice(spot.start, spot.end)) : '';
     if (current.kind === 'csv') {
       where.textContent = spot.end !== undefined
         ? t('own.atCell', { row: spot.rank + 1, column: spot.index + 1, label })

@@ -130,7 +130,7 @@ export function mount(element, deps) {
     extra = { kind: 'pair', ui: createPairView({ t, sim: deps.sim, reducedMotion: deps.reducedMotion }) };
   } else if (calculators.some((c) => c.calculator === 'params')) {
     const presets = Object.entries(def.config.calculators).filter(([, c]) => c.calculator === 'params').map(([id, c]) => ({
-      id, request: c.input, label: t(`ex.params.preset.${c.input.model}`, { pp: c.input.pp, ep: c.input.ep ?? 1 }),
+      id, request: c.input, label: t(`ex.params.preset.${c.input.model}`, { pp: c.input.pp, tp: c.input.tp ?? 1, ep: c.input.ep ?? 1 }),
     }));
     extra = { kind: 'params', ui: createParamsCalculator({ t, sim: deps.sim, presets }) };
   } else if (Object.values(def.config?.runs || {}).some((r) => r.schedule === 'chimera')) {

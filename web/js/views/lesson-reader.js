@@ -1,13 +1,13 @@
 // Lesson reader: loads the lesson rendered at build time (web/generated/lessons/<name>.<lang>.html),
 // mounts a live widget into every placeholder the build left in it, and fills every quoted number
-// with the value the simulator computes, flagging any that differ from the text. Every widget runs
+// with the value the simulator computes (a ```memory``` fence's with the memory model's), flagging any that differ from the text. Every widget runs
 // its own settings, shown and changed where it stands (nothing outside the lesson sets them): a
 // widget the learner has changed reports its run, and the numbers quoting its id follow it.
 // The fragment's first layout is long (a dozen widgets, every section): when the lesson opens with
 // a widget, the sections after its opening stay out of the layout (`is-opening`) until that widget
 // is drawn and painted, so the first screen does not wait for the whole lesson's layout.
 // mount(element, deps) -> { update(state), destroy() }
-//   deps.t   deps.sim.simulate   deps.lesson (name, default "dualpipe")   deps.fetchText?(url)
+//   deps.t   deps.sim.simulate, deps.sim.memory   deps.lesson (name, default "dualpipe")   deps.fetchText?(url)
 //   deps.openAtTop?() -> boolean   false when the page will scroll into the lesson at once (a link
 //     to an exercise): then the whole lesson is laid out from the start
 //   deps.mounters: [{ selector, mount(el, ctx) -> {update(ctx), destroy()} }]. The app registers the
@@ -40,6 +40,7 @@ export function mount(element, deps) {
   let widgets = []; // { view, el }
   let traces = []; // the trace grids of the lesson's trace text blocks
   let configs = new Map(); // sim id -> config written in the lesson
+  let memories = new Map(); // memory id -> the memory model's request written in the lesson
   const runs = new Map(); // sim id -> the config its widget runs instead, after the learner changed it
   let token = 0;
   let reveal = null; // shows the sections held back while the first widget is drawn (see load)
@@ -175,9 +176,13 @@ export function mount(element, deps) {
    */
   function mountWidgets(later = null) {
     configs = new Map();
+    memories = new Map();
     runs.clear();
     root.querySelectorAll('.sim-widget[data-sim-id]').forEach((el) => {
       try { configs.set(el.dataset.simId, JSON.parse(el.dataset.config)); } catch { /* shown by the widget */ }
+    });
+    root.querySelectorAll('.memory-widget[data-memory-id]').forEach((el) => {
+      try { memories.set(el.dataset.memoryId, JSON.parse(el.dataset.request)); } catch { /* shown by the widget */ }
     });
     // The first widget is known from the fragment: it asks for its run now, so the worker answers
     // it before the quoted numbers (fillNumbers runs after this) and before the fragment's layout.
@@ -214,6 +219,12 @@ export function mount(element, deps) {
     const spans = [...root.querySelectorAll('.sim-number[data-ref]')];
     const results = new Map();
     await Promise.all([...new Set(spans.map((s) => s.dataset.ref.split('.')[0]))].map(async (id) => {
+      // A ```memory``` fence: the memory model's request, which the costs do not touch.
+      const memory = memories.get(id);
+      if (memory) {
+        try { results.set(id, await deps.sim.memory(memory)); } catch (error) { results.set(id, error); }
+        return;
+      }
       const config = runs.get(id) ?? configs.get(id) ?? null;
       if (!config) return;
       try { results.set(id, await deps.sim.simulate(config)); } catch (error) { results.set(id, error); }

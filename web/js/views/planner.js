@@ -22,11 +22,13 @@ import { showFieldError } from '../ui/field-error.js';
 import { setStale } from '../ui/stale.js';
 import { explainError } from '../lib/error-fix.js';
 import { formatPercent } from '../lib/format.js';
-import { DEFAULT_COSTS } from '../state.js';
+import { DEFAULT_COSTS, quoteValue } from '../state.js';
 import { localizedError } from '../lib/error-text.js';
 import { planText as phraseText } from '../lib/plan-text.js';
 import { SCHEDULE_NAMES, scheduleTitle, scheduleInfo } from '../lib/schedules.js';
 import { PLANNER_PRESETS, presetSpec, PLAN_FIELDS as FIELDS, PLAN_URL_KEYS, planKey as key } from '../lib/planner-presets.js';
+import { assumptionsList } from '../ui/memory-assumptions.js';
+import CATALOGUE from '../../generated/catalogue.js';
 
 const TYPING_DELAY_MS = 350;
 const DEFAULT_PRESET = PLANNER_PRESETS[0].id;
@@ -36,11 +38,19 @@ const FALSE_TEXT = ['false', '0'];
 /** A plan's URL text in a fixed order, to tell whether two plan states differ. */
 const planText = (plan) => PLAN_URL_KEYS.filter((k) => typeof plan?.[k] === 'string').map((k) => `${k}=${plan[k]}`).join('&');
 
+// Fields chosen from a list ("" leaves the choice to the planner): the requested schedule from
+// core's catalogue, and the memory model's precision recipe and ZeRO stage (catalogue().memory).
+const CHOICES = {
+  schedule: { values: SCHEDULE_NAMES, label: (v, t) => scheduleTitle(v, t), none: 'plan.requested.choose' },
+  recipe: { values: CATALOGUE.memory.recipes.map((r) => r.id), label: (v) => CATALOGUE.memory.recipes.find((r) => r.id === v).label, none: 'plan.training.default' },
+  zero: { values: CATALOGUE.memory.zeroStages.map(String), label: (v) => `ZeRO-${v}`, none: 'plan.training.default' },
+};
 const MOE_ONLY = new Set(['/model/activeParams', '/model/routedParams', '/model/experts', '/model/expertParallel']);
 const REQUESTED_SCHEDULE = '/requested/schedule';
 const REQUESTED_CHUNKS = '/requested/chunks';
 /** The form's field groups in order: a legend and the prefix of its fields' pointers ("/": the rest). */
 const GROUPS = [['plan.cluster', '/cluster/'], ['plan.model', '/model/'], ['plan.training', '/'], ['plan.requested', '/requested/']];
+// The memory model's accounting sits with the training fields (its pointers start with /training/).
 /** The legend of `path`'s group: the one with the longest prefix it starts with. */
 const groupOf = (path) => GROUPS.filter(([, prefix]) => path.startsWith(prefix)).sort((a, b) => b[1].length - a[1].length)[0][0];
 // Outcomes that are advice, not failure: the planner recommends something simpler than a pipeline.
@@ -84,11 +94,12 @@ export function mount(element, deps) {
     let control;
     if (kind === 'type') {
       control = h('select', {}, ['dense', 'moe'].map((v) => h('option', { value: v, text: t(`plan.type.${v}`) })));
-    } else if (kind === 'schedule') {
+    } else if (kind in CHOICES) {
       // core's catalogue, in its order; "" leaves the choice to the planner's rules
+      const choice = CHOICES[kind];
       control = h('select', {}, [
-        h('option', { value: '', text: t('plan.requested.choose') }),
-        ...SCHEDULE_NAMES.map((name) => h('option', { value: name, text: scheduleTitle(name, t) })),
+        h('option', { value: '', text: t(choice.none) }),
+        ...choice.values.map((v) => h('option', { value: v, text: choice.label(v, t) })),
       ]);
     } else if (kind === 'check') {
       control = h('input', { type: 'checkbox' });
@@ -151,7 +162,7 @@ export function mount(element, deps) {
       const value = name ? (spec[group] || {})[name] : spec[group];
       if (kind === 'check') controls[path].checked = Boolean(value);
       else if (kind === 'type') controls[path].value = value === 'moe' ? 'moe' : 'dense';
-      else if (kind === 'schedule') controls[path].value = SCHEDULE_NAMES.includes(value) ? value : '';
+      else if (kind in CHOICES) controls[path].value = CHOICES[kind].values.includes(String(value)) ? String(value) : '';
       else controls[path].value = numberText(value, t);
     }
     applyType();
@@ -195,7 +206,7 @@ export function mount(element, deps) {
     const value = name ? (spec[group] || {})[name] : spec[group];
     if (kind === 'check') return String(Boolean(value));
     if (kind === 'type') return value === 'moe' ? 'moe' : 'dense';
-    if (kind === 'schedule') return typeof value === 'string' ? value : '';
+    if (kind in CHOICES) return value === undefined || value === null ? '' : String(value);
     return typeof value === 'number' ? String(value) : value === undefined || value === null ? '' : String(value);
   }
 
@@ -214,7 +225,7 @@ export function mount(element, deps) {
   function applyPlan(plan) {
     const wanted = plan.plan ?? DEFAULT_PRESET;
     const known = PLANNER_PRESETS.some((p) => p.id === wanted);
-    presetMsg.textContent = known ? '' : t('plan.badPreset', { list: PLANNER_PRESETS.map((p) => p.id).join(', '), v: wanted });
+    presetMsg.textContent = known ? '' : t('plan.badPreset', { list: PLANNER_PRESETS.map((p) => p.id).join(', '), v: quoteValue(wanted) });
     if (known) preset.removeAttribute('aria-invalid');
     else preset.setAttribute('aria-invalid', 'true');
     base = known ? wanted : DEFAULT_PRESET;
@@ -229,8 +240,8 @@ export function mount(element, deps) {
       const c = controls[path];
       if (kind === 'type' && (text === 'dense' || text === 'moe')) c.value = text;
       else if (kind === 'check' && (TRUE_TEXT.includes(text) || FALSE_TEXT.includes(text))) c.checked = TRUE_TEXT.includes(text);
-      else if (kind === 'schedule' && (text === '' || SCHEDULE_NAMES.includes(text))) c.value = text;
-      else if (kind === 'type' || kind === 'check' || kind === 'schedule') raw[path] = text; // the simulator names what is wrong with it
+      else if (kind in CHOICES && (text === '' || CHOICES[kind].values.includes(text))) c.value = text;
+      else if (kind === 'type' || kind === 'check' || kind in CHOICES) raw[path] = text; // the simulator names what is wrong with it
       else c.value = numberText(parseNumber(text), t);
     }
     preset.value = changed || !known ? '' : base;
@@ -255,7 +266,7 @@ export function mount(element, deps) {
       if (!moe && MOE_ONLY.has(path)) continue;
       const [, group, name] = path.split('/');
       const c = controls[path];
-      const value = path in raw ? raw[path] : kind === 'check' ? c.checked : kind === 'number' ? parseNumber(c.value) : c.value.trim();
+      const value = path in raw ? raw[path] : kind === 'check' ? c.checked : kind === 'number' || kind === 'zero' ? parseNumber(c.value) : c.value.trim();
       if (value === '') continue; // left out: the simulator names the missing field
       if (name) (spec[group] ??= {})[name] = value; // "requested" only when something is
       else spec[group] = value;
@@ -272,7 +283,7 @@ export function mount(element, deps) {
   /** The repair for an error at `path`: the base preset's value, when it differs from what is there. */
   function presetFix(path, error) {
     const kind = FIELDS.find((f) => f[0] === path)?.[1];
-    if (!kind || kind === 'check' || kind === 'type' || kind === 'schedule') return null;
+    if (!kind || kind === 'check' || kind === 'type' || kind in CHOICES) return null;
     const value = baseText(path, kind);
     if (value === '' || value === fieldText(path, kind)) return null;
     const info = explainError(error, null, tField);
@@ -369,6 +380,11 @@ export function mount(element, deps) {
         h('caption', { text: t('plan.tableCaption', { f: DEFAULT_COSTS.forward, b: DEFAULT_COSTS.backward, w: DEFAULT_COSTS.weight, fb: DEFAULT_COSTS.overlapped }) }),
         h('tbody', {}, rows),
       ]));
+      // What the memory numbers above assume, each with its source (core's memory model).
+      if (plan.memoryAssumptions) {
+        parts.push(h('p', { class: 'dpl-planner-assumptions', text: t('plan.memoryAssumptions') }),
+          assumptionsList(plan.memoryAssumptions, t, ['recipe', 'sharding', 'layout', 'copies']));
+      }
     }
     if (Array.isArray(plan.reasoning) && plan.reasoning.length) {
       parts.push(h('h3', { text: t('plan.reasoning') }), h('ol', { class: 'dpl-planner-reasoning' },

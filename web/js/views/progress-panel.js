@@ -1,9 +1,12 @@
 // The learner's progress in this lesson, shown under its title: quiz questions answered right,
 // exercises solved, whether the lesson is complete, and a "Reset progress" control that asks
-// once more before it forgets this lesson's answers (other lessons are never touched).
+// once more before it forgets this lesson's answers (other lessons are never touched). When the
+// course's shared record cannot be read (lib/progress.js), a short notice says that it is left
+// as it is and this lesson's progress is kept apart, names its copy, and offers a fresh record.
 // mount(element, deps) -> { update(state), destroy() }
-//   deps.t  deps.onReset()
-// state: { summary: {quizAnswered, quizCorrect, quizFirstTry, quizTotal, exercisesSolved, exercisesTotal, complete} }
+//   deps.t  deps.onReset()  deps.onResetShared() -> boolean (false: nothing was replaced)
+// state: { summary: {quizAnswered, quizCorrect, quizFirstTry, quizTotal, exercisesSolved, exercisesTotal, complete},
+//          storage?: {unreadable, copy} (lib/progress.js status()) }
 import { h } from '../ui/dom.js';
 
 export function mount(element, deps) {
@@ -15,8 +18,12 @@ export function mount(element, deps) {
   const confirmBox = h('div', { class: 'dpl-progress-confirm', role: 'group', 'aria-label': t('progress.confirmLabel'), hidden: true }, [
     h('span', { text: t('progress.confirmQuestion') }), confirmYes, confirmNo,
   ]);
+  const noticeText = h('p', {});
+  const noticeStatus = h('p', { 'aria-live': 'polite' });
+  const freshRecord = h('button', { type: 'button', class: 'dpl-btn', dataset: { action: 'reset-shared' } }, [t('progress.resetShared')]);
+  const notice = h('div', { class: 'dpl-notice dpl-progress-notice', role: 'status', hidden: true }, [noticeText, freshRecord, noticeStatus]);
   const root = h('section', { class: 'dpl dpl-progress', 'aria-label': t('progress.label') }, [
-    h('div', { class: 'dpl-progress-row' }, [text, reset]), confirmBox,
+    h('div', { class: 'dpl-progress-row' }, [text, reset]), confirmBox, notice,
   ]);
   element.append(root);
 
@@ -37,8 +44,18 @@ export function mount(element, deps) {
     reset.focus();
   });
 
+  freshRecord.addEventListener('click', () => {
+    noticeStatus.textContent = deps.onResetShared?.() === false ? t('progress.resetSharedFailed') : '';
+  });
+
   return {
-    update({ summary }) {
+    update({ summary, storage }) {
+      if (storage) {
+        notice.hidden = !storage.unreadable;
+        noticeText.textContent = storage.unreadable
+          ? [t('progress.unreadable'), storage.copy ? t('progress.unreadableCopy', { key: storage.copy }) : ''].filter(Boolean).join(' ')
+          : '';
+      }
       if (!summary) return;
       const parts = [
         t('progress.quiz', { right: summary.quizCorrect, first: summary.quizFirstTry ?? summary.quizCorrect, answered: summary.quizAnswered, total: summary.quizTotal }),

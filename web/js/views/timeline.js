@@ -26,6 +26,7 @@ import { normalizeTimeline, nextEvent, prevEvent, describeOp } from '../lib/time
 import { rendererFor } from '../lib/timeline-lod.js';
 import { runSet } from '../lib/timeline-runs.js';
 import { memorySteps } from '../lib/timeline-memory.js';
+import { assumptionsList } from '../ui/memory-assumptions.js';
 import { laneLayout } from '../lib/timeline-layout.js';
 import { viewLimits, fitView, clampView, zoomView, panView, followView, revealSpan, isFit, magnification, xToTime, viewKeyAction, applyViewAction, ZOOM_STEP } from '../lib/timeline-viewport.js';
 import { describePart, partLabel } from '../lib/stream-parts.js';
@@ -64,7 +65,9 @@ export function mount(element, deps) {
   const viewBar = buildViewBar(t, overview.element, transport.toggles);
   const tooltip = h('div', { class: 'dpl-tooltip', role: 'tooltip', id: `${prefix}-tip`, hidden: true });
   const status = h('p', { class: 'dpl-status', 'aria-live': 'polite' });
-  const body = h('div', { class: 'dpl-timeline-body' }, [legendSlot, transport.bar, help, transport.streamsHint, scroll, viewBar.bar, tables, status]);
+  // Under the lanes: what a memory lane in GB assumes (core's memory model), when a run has one.
+  const memoryNote = h('div', { class: 'dpl-memory-note' });
+  const body = h('div', { class: 'dpl-timeline-body' }, [legendSlot, transport.bar, help, transport.streamsHint, scroll, memoryNote, viewBar.bar, tables, status]);
   root.append(defs, body, tooltip);
   element.append(root);
 
@@ -112,6 +115,7 @@ export function mount(element, deps) {
   function showMessage(node) {
     scroll.style.minHeight = '';
     clear(legendSlot);
+    clear(memoryNote);
     clear(scroll).append(node);
     scroll.classList.add('is-message');
     scroll.hidden = false;
@@ -146,6 +150,11 @@ export function mount(element, deps) {
       scroll.append(h('div', { class: 'dpl-lane' }, [buildLaneHeading(lane, t), lane.drawn.element]));
     });
     clear(legendSlot).append(buildLegend(lanes, prefix, t, { streams, memory: memoryWanted }));
+    // What the GB numbers assume, each with its source (core's memory model, the first run's:
+    // a compared run is counted the same way, from the same memoryModel).
+    const memory = memoryWanted ? lanes.find((l) => l.result.memory)?.result.memory : null;
+    clear(memoryNote);
+    if (memory) memoryNote.append(h('p', { class: 'dpl-legend-note', text: t('tl.memoryAssumptions') }), assumptionsList(memory.assumptions, t));
     clear(tables); // built on first use: thousands of rows are wasted work if never shown
     transport.bar.hidden = false;
     viewBar.bar.hidden = false;

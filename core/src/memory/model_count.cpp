@@ -10,10 +10,11 @@
 // (README_WEIGHTS.md: 11.5B unique parameters, sharing embedding and head) is listed as excluded.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "fields.h"
 #include "pipesim/rules.h"
-#include "pipesim/exercises.h"
+#include "pipesim/model.h"
 
 namespace pipesim {
 namespace {
@@ -56,6 +57,7 @@ ModelConfig deepseek_v3() {
   m.routed_experts = 256;
   m.shared_experts = 1;
   m.expert_intermediate = 2048;
+  m.activated_experts = 8;  // n_activated_experts
   m.router_bias = true;
   m.mtp_modules = 1;
   return m;
@@ -88,11 +90,22 @@ I swiglu(I hidden, I width) { return 3 * hidden * width; }
 
 }  // namespace
 
+const std::vector<ModelConfig>& model_presets() {
+  static const std::vector<ModelConfig> kPresets = {llama3_70b(), deepseek_v3()};
+  return kPresets;
+}
+
+std::string model_preset_names() {
+  std::string names;
+  for (const ModelConfig& m : model_presets()) names += (names.empty() ? "" : ", ") + m.name;
+  return names;
+}
+
 Result<ModelConfig> model_preset(const std::string& name) {
-  if (name == "llama3-70b") return llama3_70b();
-  if (name == "deepseek-v3") return deepseek_v3();
+  for (const ModelConfig& m : model_presets())
+    if (m.name == name) return m;
   return make_error(Rule::FieldOneOf, "/model",
-                    {{"field", "model"}, {"allowed", "llama3-70b, deepseek-v3, custom"}, {"got", summary(name)}});
+                    {{"field", "model"}, {"allowed", model_preset_names() + ", custom"}, {"got", summary(name)}});
 }
 
 Status validate_model(const ModelConfig& m) {

@@ -1,0 +1,66 @@
+// The memory model's assumptions beside its numbers (core's pipesim/memory.h): one line per topic
+// (model, precision recipe, sharding, layout, parameter copies, activations), said in the page's
+// language from the structured values core returns, each with core's source. Used by the lesson's
+// memory tables, the parameter calculator, the planner and the timeline's memory lane.
+import { h } from './dom.js';
+
+/** The topics in core's order. */
+export const MEMORY_TOPICS = ['model', 'recipe', 'sharding', 'layout', 'copies', 'activations'];
+
+const grouped = (n) => Math.round(n).toLocaleString('en-US');
+const num = (n) => String(Number(n.toPrecision(6)));
+
+/** One assumption of a memory result (`a` = result.assumptions[topic]) in words. */
+export function assumptionText(topic, a, t) {
+  switch (topic) {
+    case 'model':
+      return t(a.routedParams > 0 ? 'mem.a.modelRouted' : 'mem.a.model',
+        { label: a.label, params: grouped(a.params), routed: grouped(a.routedParams) });
+    case 'recipe': {
+      const text = t('mem.a.recipe', {
+        label: a.label, w: num(a.weightBytes), wf: a.weightFormat, g: num(a.gradientBytes), gf: a.gradientFormat,
+        m: num(a.masterBytes), mf: a.masterFormat, o: num(a.optimizerBytes), of: a.optimizerFormat,
+      });
+      // What we read into the source where it is silent: said per recipe in the page's language.
+      return a.reading ? `${text} ${t('mem.a.reading', { text: t(`mem.reading.${a.id}`) })}` : text;
+    }
+    case 'sharding':
+      if (a.zero === 0) return t('mem.a.sharding0');
+      return `${t('mem.a.sharding', { zero: a.zero, what: t(`mem.shards.${a.zero}`), dp: a.dp })
+        + (a.routed ? t('mem.a.shardingExperts', { expertDp: a.expertDp }) : '')}${t('mem.a.end')}`;
+    case 'layout':
+      return t('mem.a.layout', { tp: a.tp, pp: a.pp, dp: a.dp, gpus: grouped(a.gpus) })
+        + (a.policy === 'gpus' ? t('mem.a.layoutFromGpus') : '')
+        + (a.ep > 1 ? t('mem.a.layoutEp', { ep: a.ep, expertDp: a.expertDp }) : '')
+        + (a.sequenceParallel ? t('mem.a.layoutSp') : '')
+        + t('mem.a.layoutEven');
+    case 'copies':
+      return t('mem.a.copies', { title: a.title, stages: a.stages, perRank: a.stagesPerRank, copies: a.paramCopies });
+    case 'activations':
+      return t('mem.a.activations', {
+        recompute: t(`mem.recompute.${a.recompute}`), formula: a.formula, s: a.seqLength, b: a.microBatchSize,
+        layers: num(a.layersPerUnit), peak: num(a.peakUnits), schedule: a.schedule, pp: a.pp, m: a.microbatches,
+      }) + (a.sequenceParallel ? t('mem.a.activationsSp') : '');
+    default:
+      return a.text;
+  }
+}
+
+/**
+ * A definition list of `assumptions` (a memory result's, or params' shared ones), the topics in
+ * `topics` only, each with its source: <dl class="dpl-assumptions">.
+ */
+export function assumptionsList(assumptions, t, topics = MEMORY_TOPICS) {
+  const items = [];
+  for (const topic of topics) {
+    const a = assumptions?.[topic];
+    if (!a) continue;
+    const text = assumptionText(topic, a, t);
+    items.push(
+      h('dt', { text: t(`mem.topic.${topic}`) }),
+      // Each line a sentence before its source.
+      h('dd', {}, [h('span', { text: /[.।]$/.test(text) ? text : `${text}${t('mem.a.end')}` }), ' ', h('span', { class: 'dpl-assumption-source', text: t('mem.source', { source: a.source }) })]),
+    );
+  }
+  return h('dl', { class: 'dpl-assumptions' }, items);
+}
