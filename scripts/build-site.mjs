@@ -12,7 +12,7 @@ import { copyFile, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promi
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { renderLesson, LessonError } from './render-lesson.mjs';
-import { lessonTime, statedMinutes } from './lesson-time.mjs';
+import { lessonFilesTime, statedMinutes } from './lesson-time.mjs';
 import { bundlePage, minifyModule } from './bundle-page.mjs';
 import { writeFirstRuns } from './first-runs.mjs';
 import { writeFontSets, FontError } from './font-sets.mjs';
@@ -29,13 +29,8 @@ class BuildError extends Error {}
  * its translations follow), its exercises and its quiz: every language states the same.
  */
 async function lessonMinutes() {
-  const read = async (file) => readFile(path.join(LESSONS, file), 'utf8');
   try {
-    const exercises = [];
-    for (const f of (await readdir(path.join(LESSONS, 'exercises'))).filter((f) => f.endsWith('.json')).sort()) {
-      exercises.push(JSON.parse(await read(path.join('exercises', f))));
-    }
-    const time = lessonTime({ markdown: await read('dualpipe.en.md'), exercises, quiz: JSON.parse(await read('quiz.json')) });
+    const time = await lessonFilesTime(LESSONS);
     return { core: statedMinutes(time, 'core'), optional: statedMinutes(time, 'optional') };
   } catch (error) {
     throw new BuildError(`counting the lesson's time: ${error.message}`);

@@ -11,6 +11,9 @@
 // same sentence has more of them), and the Hindi page teaches the same sections, figures and
 // exercises, marked optional in the same places (the test checks that), so it states the same time.
 
+import { readFile, readdir } from 'node:fs/promises';
+import path from 'node:path';
+
 /** The rates, each with its reason. Minutes unless the name says otherwise. */
 export const RATES = Object.freeze({
   // Prose at 200 words a minute (issue 29 sets it): below the 238 words a minute adults read
@@ -41,6 +44,7 @@ const WORD = /[\p{L}\p{N}]/u;
 function wordsOf(line) {
   if (/^\s*\|?[\s:|-]+\|[\s:|-]*$/.test(line)) return 0; // a table's |---|---| rule
   const text = line
+    .replace(/^\s*(?:>\s*)?(?:\d+[.)]|[-*+])\s/, ' ') // a list item's marker
     .replace(/<!--[\s\S]*?-->/g, ' ')
     .replace(/\{\{[^}]*\}\}/g, ' N ')
     .replace(/\\\|/g, ' ')
@@ -103,3 +107,16 @@ export function lessonTime({ markdown, exercises, quiz }) {
 
 /** The whole minutes the page states for a part ("core" or "optional") of `time` (lessonTime's). */
 export const statedMinutes = (time, part) => Math.round(time[part].minutes);
+
+/**
+ * The lesson's time counted from its files in `dir` (lessons/): `<name>.en.md`, every
+ * `exercises/*.json` and `quiz.json`. What the build states, through statedMinutes.
+ */
+export async function lessonFilesTime(dir, name = 'dualpipe') {
+  const read = (file) => readFile(path.join(dir, file), 'utf8');
+  const exercises = [];
+  for (const f of (await readdir(path.join(dir, 'exercises'))).filter((f) => f.endsWith('.json')).sort()) {
+    exercises.push(JSON.parse(await read(path.join('exercises', f))));
+  }
+  return lessonTime({ markdown: await read(`${name}.en.md`), exercises, quiz: JSON.parse(await read('quiz.json')) });
+}

@@ -128,6 +128,16 @@ for (const lang of LESSON_LANGS) {
       assert.ok(q.question.length > 10 && q.explanation.length > 10);
     }
   });
+
+  // Issue 29: the right answer was the longest option in 5 of 6 questions, so length alone gave it
+  // away. A learner guessing "the longest" may be right in at most a third of the questions (by
+  // characters, in each language; a tie for longest counts as longest).
+  test(`${lang}: the right option is the longest in at most a third of the quiz`, () => {
+    const quiz = JSON.parse(read(lang === 'en' ? 'lessons/quiz.json' : `lessons/quiz.${lang}.json`));
+    const longest = quiz.questions.filter((q) => q.options[q.correct].length === Math.max(...q.options.map((o) => o.length)));
+    assert.ok(longest.length <= quiz.questions.length / 3,
+      `the right option is the longest in ${longest.length} of ${quiz.questions.length}: ${longest.map((q) => q.question.slice(0, 50)).join(' | ')}`);
+  });
 }
 
 test('both languages run the same live configs', () => {
