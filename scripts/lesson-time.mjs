@@ -24,10 +24,11 @@ export const RATES = Object.freeze({
   // take in its lanes and its numbers, and 40 s for the one change the text asks of most of them
   // (more ranks, another F&B) and to watch the result. The opening figure plays for about 12 s.
   figure: 1,
-  // A core exercise has three or four answers (exercise 1 four, 2 and 3 three each). Its prompt,
-  // 100 to 170 words, takes under a minute to read; each answer is looked up on a figure or in the
-  // trace, or worked out in a line of arithmetic, entered, and often tried a second time after a
-  // "too high": about 2 minutes an answer.
+  // An exercise: the core ones (2 and 3) have three answers each, the optional 1 four. A prompt
+  // of 100 to 170 words takes under a minute to read; each answer is looked up on a figure or in
+  // the trace, or worked out in a line of arithmetic, entered, and often tried a second time after
+  // a "too high": about 2 minutes an answer, 7 to 9 an exercise. (The optional 4 and 5, with six
+  // to eight answers each, take longer; the 8 counted for them is a floor.)
   exercise: 8,
   // A quiz question: its question, options and explanation are read at the prose rate (counted
   // from quiz.json), plus 15 s to weigh the options before choosing.
