@@ -33,7 +33,7 @@ test('the quiz stages sit before the lesson, after the concept section and after
     await page.goto(site.server.url);
     await waitForQuiz(page);
     const order = await page.$$eval('.lesson > h2[id], .lesson > .lesson-quiz .dpl-quiz', (els) => els.map((e) => e.id || `quiz:${e.dataset.stage}:${e.querySelectorAll('fieldset').length}`));
-    assert.deepEqual(order, ['quiz:pre:1', 'objectives', 'problem', 'concept', 'quiz:check:3', 'use-it', 'ship-it', 'exercises', 'key-terms', 'quiz:post:2', 'corrections']);
+    assert.deepEqual(order, ['quiz:pre:1', 'objectives', 'problem', 'concept', 'quiz:check:3', 'use-it', 'ship-it', 'exercises', 'key-terms', 'quiz:post:2', 'corrections', 'further-reading']);
     const legends = await page.$$eval('.dpl-quiz legend', (ls) => ls.map((l) => l.textContent));
     assert.deepEqual(legends, [...byStage('pre'), ...byStage('check'), ...byStage('post')].map((q, i, all) => {
       const within = all.slice(0, i + 1).filter((x) => x.stage === q.stage).length;
