@@ -683,6 +683,8 @@ export interface TraceCosts {
   backwardAlone: Derived;
   pairMs: Derived;
   modelPairMs: Derived;
+  /** Where the first pair (the lowest device's first step) ran, in ms from originUs. */
+  firstPair: { device: number; step: string | null; startMs: number; endMs: number };
   components: {
     forward: { attn: Derived; dispatch: Derived; mlp: Derived; combine: Derived };
     backward: { attn: Derived; attnWeight: Derived; dispatch: Derived; mlp: Derived; mlpWeight: Derived; combine: Derived };
