@@ -111,7 +111,7 @@ test('a dropped trace is drawn stream by stream with zoom and overview, and its 
     assert.deepEqual(names(pair[0]), names(pair[1]));
     assert.equal(names(pair[1]).length, 10);
     const titles = await page.$$eval(`${PAIR_TL} .dpl-lane-title`, (els) => els.map((e) => e.textContent));
-    assert.deepEqual(titles, ['measured: two-devices.json, GPU 0', 'model: pipesim overlap on these costs']);
+    assert.deepEqual(titles, ['measured: two-devices.json, GPU 0', 'model: the communication model’s pair on these costs']);
     await screenshot(page, 'trace-page-1280-en.png', { fullPage: true });
 
     // The sweep runs with them too: the same costs and the same note in its settings.

@@ -444,7 +444,7 @@ export function mount(element, deps) {
     // Parts carry data only (thousands of them): their text is written when hovered.
     const d = g.dataset;
     const lane = lanes.find((l) => l.drawn.svg && l.drawn.svg.contains(g));
-    const layers = lane?.streams?.layers ?? 1;
+    const layers = lane.streams.layers; // parts are drawn only by a lane with a stream view
     const part = d.part ? { ...d, label: partLabel(d.part, d.pass) } : { ...d };
     return describePart(part, t, (v) => formatNumber(Number(v)), layers);
   }

@@ -24,7 +24,7 @@ const MAX_BYTES = CATALOGUE.limits.maxTraceBytes;
 /** The last trace read, kept across a remount (a language switch mounts every view again). */
 let remembered = null; // {report, name, ms}
 
-/** A byte count as the hint states the cap: 268435456 -> "256 MiB". */
+/** A byte count as the page states sizes: 268435456 -> "256 MiB". */
 const mebibytes = (bytes) => `${formatNumber(bytes / 2 ** 20, 1)} MiB`;
 
 export function mount(element, deps) {
@@ -95,7 +95,7 @@ export function mount(element, deps) {
 
   /** Draws what `report` holds: its streams, its costs, its measured pair beside the model's. */
   async function show(report, name, ms, mine) {
-    status.textContent = t('trace.read', { name, mb: formatNumber(report.bytes / 1e6, 1), ms: Math.round(ms), streams: report.streams.length, devices: report.devices.length });
+    status.textContent = t('trace.read', { name, size: mebibytes(report.bytes), ms: Math.round(ms), streams: report.streams.length, devices: report.devices.length });
     const key = `${++loads}`;
     dropViews();
     clear(result);
