@@ -10,6 +10,10 @@
 //     bubble of each labelled), play (plays once when the lesson opens) and streams (opens with the
 //     compute and communication streams drawn; for configs with costs.comm): data-compare,
 //     data-autoplay, data-streams
+//   ```pairs <id> <sim id>...\n```  ->  <div class="pair-table" data-pairs-id="id" data-sources="a b"></div>
+//     a table of one overlapped pair of each named sim run (its costs, its part order): what
+//     computation each all-to-all runs under, as core reports it (result comm.ops.FB.hiding);
+//     every named sim fence must have costs.comm
 //   ```memory <id>\n{request}\n``` -> <div class="memory-widget" data-memory-id="id" data-request="{..}"></div>
 //     a memory-model request (pipesim memory's JSON, a comparison with "sides" too): the page
 //     draws its table with every assumption and source, and quotes may name it like a sim
@@ -74,8 +78,16 @@ function lessonRenderer(lesson) {
     const token = tokens[i];
     const [lang, id, ...rest] = token.info.trim().split(/\s+/);
     if (lang === 'memory') return memoryFence(token, id, rest);
-    if (lang !== 'sim') return defaultFence(tokens, i, options, env, self);
     const where = `${lesson.source}:${token.map[0] + 1}`;
+    if (lang === 'pairs') {
+      if (!id || !/^[A-Za-z][\w-]*$/.test(id) || !rest.length || rest.some((s) => !/^[A-Za-z][\w-]*$/.test(s))) {
+        throw new BuildError(`${where}: a pairs fence needs an id and the sim ids it draws, e.g. \`\`\`pairs fig4 cdp16`);
+      }
+      if (token.content.trim()) throw new BuildError(`${where}: a pairs fence has no body`);
+      lesson.pairs.push({ id, sources: rest, where });
+      return `<div class="pair-table" data-pairs-id="${escape(id)}" data-sources="${escape(rest.join(' '))}"></div>\n`;
+    }
+    if (lang !== 'sim') return defaultFence(tokens, i, options, env, self);
     if (!id || !/^[A-Za-z][\w-]*$/.test(id)) throw new BuildError(`${where}: a sim fence needs one id, e.g. \`\`\`sim dp8`);
     const extra = {};
     for (const option of rest) {
@@ -118,7 +130,7 @@ function lessonRenderer(lesson) {
 
 async function renderLesson(file) {
   const [name, lang] = path.basename(file, '.md').split('.');
-  const lesson = { name, lang: lang ?? 'en', source: path.relative(ROOT, file), title: '', sections: [], sims: {}, memories: {}, compares: {}, numbers: [] };
+  const lesson = { name, lang: lang ?? 'en', source: path.relative(ROOT, file), title: '', sections: [], sims: {}, memories: {}, compares: {}, numbers: [], pairs: [] };
   const md = lessonRenderer(lesson);
   const tokens = md.parse(await readFile(file, 'utf8'), {});
   const h1 = tokens.findIndex((t) => t.type === 'heading_open' && t.tag === 'h1');
@@ -130,6 +142,12 @@ async function renderLesson(file) {
   for (const { ref } of lesson.numbers) {
     const id = ref.split('.')[0];
     if (!Object.hasOwn(lesson.sims, id) && !Object.hasOwn(lesson.memories, id)) throw new BuildError(`${lesson.source}: {{${ref}|..}} names no sim or memory fence "${id}"`);
+  }
+  for (const { id, sources, where } of lesson.pairs) {
+    for (const source of sources) {
+      if (!Object.hasOwn(lesson.sims, source)) throw new BuildError(`${where}: pairs ${id} names no sim fence "${source}"`);
+      if (!lesson.sims[source].costs?.comm) throw new BuildError(`${where}: pairs ${id}: sim ${source} has no costs.comm, so no pair to draw`);
+    }
   }
   lesson.html = `lessons/${name}.${lesson.lang}.html`;
   await writeFile(path.join(OUT, lesson.html), html);
@@ -251,8 +269,8 @@ async function main() {
     pipesim,
     bundles,
     fonts,
-    lessons: lessons.map(({ name, lang, source, title, html, sections, sims, compares, numbers }) =>
-      ({ name, lang, source, title, html, sections, sims, compares, numbers })),
+    lessons: lessons.map(({ name, lang, source, title, html, sections, sims, compares, numbers, pairs }) =>
+      ({ name, lang, source, title, html, sections, sims, compares, numbers, pairs: pairs.map(({ id, sources }) => ({ id, sources })) })),
     quizzes,
     exercises,
     papers,

@@ -134,6 +134,14 @@ export interface SimConfig {
   /** Model chunks per rank, only for schedules whose catalogue entry has `chunks`; 0 or absent: its default. */
   chunks?: number;
   /**
+   * Megatron-Core's combined 1F1B (`--overlap-moe-expert-parallel-comm`), only for schedules whose
+   * catalogue entry has `a2aOverlap`: one more warm-up forward, then the steady state as
+   * overlapped FB pairs. On more than one rank it needs chunks >= 2 (docs/schema.md).
+   */
+  a2aOverlap?: boolean;
+  /** Megatron-Core's `--delay-wgrad-compute`; needs `a2aOverlap`. */
+  delayWgrad?: boolean;
+  /**
    * A model whose memory the result counts in bytes (`memory` in the result): a memory request
    * without layout.pp, gpus, schedule, microbatches or chunks, which are this config's.
    */
@@ -217,6 +225,9 @@ export interface SimResult {
   stages: number;
   microbatches: number;
   costs: Required<Costs>;
+  /** Echoed only when the config set them (Megatron-Core's combined 1F1B). */
+  a2aOverlap?: true;
+  delayWgrad?: true;
   makespan: number;
   perRank: RankStats[];
   /** max: largest per-rank idle; total: summed idle; fraction: total / (ranks x makespan). */
@@ -309,6 +320,8 @@ export interface CatalogueSchedule extends ScheduleInfo {
   chunks: { min: number; max: number; default: number } | null;
   /** The values of SimConfig.timing this schedule runs under (`runtime` only for DeepSeek's step()). */
   timings: ('dependency' | 'runtime')[];
+  /** Whether SimConfig.a2aOverlap (and delayWgrad) applies: Megatron-Core's combined 1F1B. */
+  a2aOverlap: boolean;
   /** The simpler schedule the planner's rollback falls back to; null when nothing is simpler. */
   fallback: string | null;
   /**
@@ -613,12 +626,14 @@ export interface OpPart {
 /** overlapPair(): one overlapped FB pair (DeepSeek-V3 Fig. 4). */
 export interface PairOverlap {
   costs: Required<Costs> & { comm: CommCosts };
+  /** What waits for the weight-gradient parts: overlapPair() lays out DeepSeek's order. */
+  order: 'deepseek' | 'megatron' | 'megatron-delay-wgrad';
   duration: number;
   compute: number;
   comm: number;
   exposed: number;
   hidden: number;
-  /** A lone F plus a lone full B: nothing hidden. */
+  /** A lone F plus a lone full B in this order. */
   sequential: number;
   parts: OpPart[];
   /** One entry per comm part: the compute parts running under it, in time order. */

@@ -51,13 +51,24 @@ const std::vector<std::string>& cost_flags() {
   return kFlags;
 }
 
-Result<Args> Args::parse(const std::vector<std::string>& argv, const std::vector<std::string>& allowed) {
+Result<Args> Args::parse(const std::vector<std::string>& argv, const std::vector<std::string>& allowed,
+                         const std::vector<std::string>& switches) {
   Args args;
   for (std::size_t i = 0; i < argv.size(); ++i) {
     const std::string& a = argv[i];
     if (a.rfind("--", 0) != 0) return cli_error(CliRule::UnexpectedArgument, {{"arg", a}});
     std::string name = a.substr(2), value;
     const auto eq = name.find('=');
+    const bool is_switch =
+        std::find(switches.begin(), switches.end(), name.substr(0, eq)) != switches.end();
+    if (is_switch) {
+      if (eq != std::string::npos)
+        return cli_error(CliRule::SwitchValue,
+                         {{"flag", name.substr(0, eq)}, {"got", summary(name.substr(eq + 1))}});
+      if (args.values_.count(name)) return cli_error(CliRule::FlagTwice, {{"flag", name}});
+      args.values_[name] = "true";
+      continue;
+    }
     if (eq != std::string::npos) {
       value = name.substr(eq + 1);
       name = name.substr(0, eq);
@@ -73,7 +84,8 @@ Result<Args> Args::parse(const std::vector<std::string>& argv, const std::vector
   return args;
 }
 
-Result<std::optional<std::string>> take_flag(std::vector<std::string>& argv, const std::string& name) {
+Result<std::optional<std::string>> take_flag(std::vector<std::string>& argv, const std::string& name,
+                                             const std::vector<std::string>& switches) {
   std::optional<std::string> value;
   std::vector<std::string> rest;
   for (std::size_t i = 0; i < argv.size(); ++i) {
@@ -81,7 +93,8 @@ Result<std::optional<std::string>> take_flag(std::vector<std::string>& argv, con
     const auto eq = a.find('=');
     const bool is_flag = a.rfind("--", 0) == 0;
     const std::string flag = is_flag ? a.substr(2, eq == std::string::npos ? std::string::npos : eq - 2) : "";
-    const bool takes_next = is_flag && eq == std::string::npos && i + 1 < argv.size();
+    const bool is_switch = std::find(switches.begin(), switches.end(), flag) != switches.end();
+    const bool takes_next = is_flag && eq == std::string::npos && i + 1 < argv.size() && !is_switch;
     if (is_flag && flag == name) {
       if (value) return cli_error(CliRule::FlagTwice, {{"flag", name}});
       if (eq == std::string::npos && !takes_next) return cli_error(CliRule::FlagNeedsValue, {{"flag", name}});

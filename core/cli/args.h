@@ -17,8 +17,10 @@ namespace pipesim::cli {
 
 class Args {
  public:
-  /// Parses argv[first..]; `allowed` lists flag names without "--".
-  static Result<Args> parse(const std::vector<std::string>& argv, const std::vector<std::string>& allowed);
+  /// Parses argv[first..]; `allowed` lists flag names without "--", `switches` the flags that
+  /// take no value ("--a2a-overlap"), which has() then reports.
+  static Result<Args> parse(const std::vector<std::string>& argv, const std::vector<std::string>& allowed,
+                            const std::vector<std::string>& switches = {});
 
   bool has(const std::string& name) const { return values_.count(name) != 0; }
   std::string get(const std::string& name, const std::string& fallback) const;
@@ -46,9 +48,11 @@ class Args {
 };
 
 /// Removes `--name value` (or `--name=value`) from `argv`, walking it as Args::parse does (a
-/// flag without '=' takes the next argument as its value), and returns the value, or nullopt
-/// when absent; cli.flag_needs_value or cli.flag_twice as Args::parse would say them.
-Result<std::optional<std::string>> take_flag(std::vector<std::string>& argv, const std::string& name);
+/// flag without '=' takes the next argument as its value, unless it is one of `switches`), and
+/// returns the value, or nullopt when absent; cli.flag_needs_value or cli.flag_twice as
+/// Args::parse would say them.
+Result<std::optional<std::string>> take_flag(std::vector<std::string>& argv, const std::string& name,
+                                             const std::vector<std::string>& switches = {});
 
 /// The text of a file, or of standard input for "-", up to `limit` bytes.
 Result<std::string> read_text_source(const std::string& source, std::int64_t limit = kMaxInputBytes);

@@ -13,6 +13,7 @@ namespace pipesim::cli {
     "unknown command \"{command}\" (try pipesim help)")                                          \
   X(UnexpectedArgument, "cli.unexpected_argument", InvalidConfig, "unexpected argument \"{arg}\"")\
   X(FlagNeedsValue, "cli.flag_needs_value", InvalidConfig, "--{flag} needs a value")             \
+  X(SwitchValue, "cli.switch_value", InvalidConfig, "--{flag} takes no value (got \"{got}\")")   \
   X(UnknownOption, "cli.unknown_option", InvalidConfig, "unknown option --{flag}")               \
   X(FlagTwice, "cli.flag_twice", InvalidConfig, "--{flag} is given twice")                       \
   X(FlagMissing, "cli.flag_missing", InvalidConfig, "missing --{flag}")                          \

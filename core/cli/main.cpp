@@ -35,6 +35,8 @@ constexpr const char* kUsage = R"(usage: pipesim <command> [options]
 commands:
   simulate   --schedule NAME --ranks R --microbatches M [--chunks V] [costs] [--format text|json|chrome]
              (--chunks: model chunks per rank, where the catalogue's schedule takes them)
+             [--a2a-overlap [--delay-wgrad]]  (1f1b, interleaved-1f1b: Megatron-Core's combined
+             1F1B, the steady state's F and B as overlapped pairs; --delay-wgrad-compute too)
              [--timing dependency|runtime]  (runtime: DualPipe(V) ops also wait at the sends
              and receives DeepSeek's step() posts and waits for in batches)
              (chrome: a trace-event file for Perfetto or chrome://tracing)
@@ -45,7 +47,7 @@ commands:
                               hand-written schedule {"schedule":"custom","stages","directions",
                               "microbatches","rankOps":[["F0.0@0","B0.0@0",...],...]}, or a
                               torch.distributed.pipelining CSV (0F0,1F0,...; costs from flags)
-  export     --schedule NAME --ranks R --microbatches M [--chunks V] [costs] [--timing ...]
+  export     --schedule NAME --ranks R --microbatches M [--chunks V] [costs] [--timing ...] [--a2a-overlap ...]
              | --input FILE|-  [--format pytorch-csv]
              the schedule's per-rank actions as torch.distributed.pipelining's CSV: torch's
              step grid (column = time step, empty cells idle) when every op of the run lasts
@@ -69,6 +71,9 @@ every command: [--output FILE]  write to FILE (renamed into place once complete)
 // but the write, so it is streamed instead (committed_stdout) and memory stays flat.
 std::ostream& committed_stdout() { return commit_output(); }
 
+// The config's flags that take no value (SimConfig::a2a_overlap, delay_wgrad).
+const std::vector<std::string> kConfigSwitches = {"a2a-overlap", "delay-wgrad"};
+
 std::vector<std::string> with_costs(std::vector<std::string> flags) {
   flags.insert(flags.end(), cost_flags().begin(), cost_flags().end());
   return flags;
@@ -82,7 +87,8 @@ bool looks_like_csv(const std::string& text) {
          (std::isdigit(static_cast<unsigned char>(text[first])) || text[first] == '(' || text[first] == ',');
 }
 
-// --schedule --ranks --microbatches [--chunks] and the cost flags (those not allowed are absent).
+// --schedule --ranks --microbatches [--chunks] [--a2a-overlap] [--delay-wgrad] and the cost flags
+// (those not allowed are absent).
 SimConfig config_from_flags(const Args& args) {
   unwrap(args.require({"schedule", "ranks", "microbatches"}));
   SimConfig config;
@@ -96,6 +102,8 @@ SimConfig config_from_flags(const Args& args) {
     throw Failure{make_error(Rule::FieldOneOf, "/timing",
                              {{"field", "timing"}, {"allowed", "dependency, runtime"}, {"got", timing}})};
   config.timing = timing == timing_name(Timing::Runtime) ? Timing::Runtime : Timing::Dependency;
+  config.a2a_overlap = args.has("a2a-overlap");
+  config.delay_wgrad = args.has("delay-wgrad");
   if (auto memory = memory_model_from_flags(args))
     config.memory_model = std::make_shared<const MemoryRequest>(unwrap(memory_request_from_json(*memory, true)));
   unwrap(apply_stage_flags(args, config));  // --layer-split (--stage-costs came with the costs)
@@ -119,7 +127,7 @@ int cmd_simulate(const std::vector<std::string>& argv) {
       {"schedule", "ranks", "microbatches", "chunks", "format", "input", "timing", "memory",
        "stage-costs", "layer-split"});
   flags.insert(flags.end(), memory_model_flags().begin(), memory_model_flags().end());
-  const Args args = unwrap(Args::parse(argv, flags));
+  const Args args = unwrap(Args::parse(argv, flags, kConfigSwitches));
   const std::string format = unwrap(args.format({"text", "json", "chrome"}));
   // --memory steps: each rank's activations over time as well (JSON: activationSteps).
   SimOptions options;
@@ -128,7 +136,8 @@ int cmd_simulate(const std::vector<std::string>& argv) {
     throw Failure{cli_error(CliRule::FlagChoice,
                             {{"flag", "memory"}, {"allowed", "peak|steps"}, {"got", memory}})};
   options.activation_steps = memory == "steps";
-  std::vector<std::string> config_flags = {"schedule", "ranks", "microbatches", "chunks", "timing", "layer-split"};
+  std::vector<std::string> config_flags = {"schedule", "ranks", "microbatches", "chunks", "timing", "layer-split",
+                                           "a2a-overlap", "delay-wgrad"};
   config_flags.insert(config_flags.end(), memory_model_flags().begin(), memory_model_flags().end());
   if (args.has("input")) {
     const std::string text = unwrap(args.read_input());
@@ -150,11 +159,11 @@ int cmd_simulate(const std::vector<std::string>& argv) {
 int cmd_export(const std::vector<std::string>& argv) {
   // The costs and timing decide the form: a run whose ops all last the same time is written as
   // torch's step grid, any other compactly (pipesim/pytorch_csv.h).
-  const std::vector<std::string> config_flags = {"schedule", "ranks",  "microbatches",
-                                                 "chunks",   "timing", "layer-split"};
+  const std::vector<std::string> config_flags = {"schedule", "ranks",       "microbatches", "chunks",
+                                                 "timing",   "layer-split", "a2a-overlap",  "delay-wgrad"};
   std::vector<std::string> flags = with_costs(config_flags);
   flags.insert(flags.end(), {"format", "input", "stage-costs"});
-  const Args args = unwrap(Args::parse(argv, flags));
+  const Args args = unwrap(Args::parse(argv, flags, kConfigSwitches));
   unwrap(args.format({"pytorch-csv"}));
   std::string csv;
   if (args.has("input")) {  // any JSON request simulate --input reads, hand-written ones too
@@ -227,7 +236,7 @@ int cmd_catalogue(const std::vector<std::string>& argv) {
 
 int run(std::vector<std::string> all) {
   // --output applies to every command, so it is taken out before the command reads its flags.
-  if (auto output = unwrap(take_flag(all, "output"))) set_output_file(*output);
+  if (auto output = unwrap(take_flag(all, "output", kConfigSwitches))) set_output_file(*output);
   if (all.empty() || all[0] == "help" || all[0] == "--help" || all[0] == "-h") {
     std::cout << kUsage << "\nexercise calculators:\n" << kExerciseUsage << "\nmemory model:\n"
               << kMemoryUsage << "\nplanner and overlap:\n" << kPlanUsage << "\nprofiler traces:\n"

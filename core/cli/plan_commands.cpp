@@ -17,6 +17,9 @@ const char* const kPlanUsage =
     R"(  plan       --input FILE|- [--format md|json]   the DualPipe planner on a cluster/model spec
   overlap    [costs] --comm-ratio R [--attn-share A] [--comm-layers L] [--format text|json]
              --input FILE|-   a costs object with "comm" instead (explicit components)
+             [--order deepseek|megatron|megatron-delay-wgrad]  (what waits for the weight-
+             gradient parts: DeepSeek's Fig. 4, as DualPipe runs it (the default), or
+             Megatron-Core's combined 1F1B, without or with --delay-wgrad-compute)
              one overlapped FB pair: both streams' parts and what hides each all-to-all
 )";
 
@@ -32,7 +35,8 @@ Result<std::string> cmd_plan(const std::vector<std::string>& argv) {
 }
 
 std::string overlap_text(const PairOverlap& p) {
-  std::string out = "pair: " + shortest(p.timing.duration) + " (compute " + shortest(p.timing.compute) +
+  std::string out = std::string("pair, ") + part_order_name(p.order) + " order: " +
+                    shortest(p.timing.duration) + " (compute " + shortest(p.timing.compute) +
                     ", comm " + shortest(p.timing.comm) + ", exposed " + shortest(p.timing.exposed) +
                     ", hidden " + shortest(p.hidden) + "; run apart " + shortest(p.sequential) +
                     ")\n\n";
@@ -60,7 +64,7 @@ std::string overlap_text(const PairOverlap& p) {
 }
 
 Result<std::string> cmd_overlap(const std::vector<std::string>& argv) {
-  std::vector<std::string> allowed = {"format", "input"};
+  std::vector<std::string> allowed = {"format", "input", "order"};
   allowed.insert(allowed.end(), cost_flags().begin(), cost_flags().end());
   const Args args = unwrap(Args::parse(argv, allowed));
   const std::string format = unwrap(args.format({"text", "json"}));
@@ -72,7 +76,9 @@ Result<std::string> cmd_overlap(const std::vector<std::string>& argv) {
     if (!args.has("comm-ratio")) return cli_error(CliRule::CommRatioMissing);
     costs = unwrap(args.get_costs());
   }
-  const PairOverlap pair = unwrap(analyse_pair(costs));
+  const PartOrder order = unwrap(part_order_from_name(
+      args.get("order", part_order_name(PartOrder::DeepSeek)), "order", "/order"));
+  const PairOverlap pair = unwrap(analyse_pair(costs, order));
   if (format == "json") return pair_overlap_to_json(pair, costs).dump() + "\n";
   return overlap_text(pair);
 }

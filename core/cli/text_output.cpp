@@ -24,7 +24,10 @@ void print_simulation_text(const SimResult& r, std::ostream& out) {
       << r.config.microbatches << " micro-batches (F=" << shortest(c.forward)
       << " B=" << shortest(c.backward) << " W=" << shortest(c.weight)
       << " F&B=" << shortest(c.overlapped) << " p2p=" << shortest(c.p2p_latency) << ")"
-      << (r.config.timing == Timing::Runtime ? ", timing runtime" : "") << "\n";
+      << (r.config.timing == Timing::Runtime ? ", timing runtime" : "")
+      << (r.config.a2a_overlap ? (r.config.delay_wgrad ? ", a2a overlap, delayed wgrad" : ", a2a overlap")
+                               : "")
+      << "\n";
   if (!c.stages.empty()) {  // they replace F, B, W and F&B above on every stage
     out << "stage costs  F/B/W/F&B:";
     for (std::size_t s = 0; s < c.stages.size(); ++s)
@@ -34,8 +37,7 @@ void print_simulation_text(const SimResult& r, std::ostream& out) {
   }
   out << "makespan     " << shortest(r.makespan) << "\n";
   out << "bubble max   " << shortest(r.bubble_max) << "  (max per-rank idle)\n";
-  const ReferenceBubble ref = reference_bubble(r.config.schedule, r.config.ranks, r.stages,
-                                               r.config.microbatches, effective_costs(c));
+  const ReferenceBubble ref = result_reference(r);
   if (!ref.formula.empty())
     out << "  published " << ref.formula << " = " << shortest(ref.bubble_max)
         << (ref.applies           ? ""
@@ -47,7 +49,8 @@ void print_simulation_text(const SimResult& r, std::ostream& out) {
   if (r.comm)  // the communication model (pipesim/comm.h)
     out << "all-to-all   " << shortest(r.comm->total) << " ("
         << (c.comm->explicit_components ? std::string("explicit components") : "ratio " + shortest(c.comm->ratio)) << ", "
-        << c.comm->layers << " layers/chunk): exposed " << shortest(r.comm->exposed) << ", hidden "
+        << c.comm->layers << " layers/chunk, " << part_order_name(part_order(r.config))
+        << " part order): exposed " << shortest(r.comm->exposed) << ", hidden "
         << percent(r.comm->hidden_fraction) << "   compute utilization " << percent(r.comm->compute_utilization)
         << "\n";
   out << "stages/rank  " << r.stages_per_rank << "   parameter copies " << r.param_copies

@@ -68,6 +68,9 @@ Json schedule_to_json(const ScheduleInfo& info) {
               {"timings", info.runtime_timing
                               ? Json::array({timing_name(Timing::Dependency), timing_name(Timing::Runtime)})
                               : Json::array({timing_name(Timing::Dependency)})},
+              // whether SimConfig::a2a_overlap (and with it delayWgrad) applies: Megatron-Core's
+              // combined 1F1B (ScheduleInfo::a2a_overlap)
+              {"a2aOverlap", info.a2a_overlap},
               // the planner's rollback from this schedule, null when nothing is simpler
               {"fallback", info.fallback.empty() ? Json(nullptr) : Json(info.fallback)}};
 }

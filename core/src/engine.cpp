@@ -58,9 +58,11 @@ void add_comm_stats(SimResult& r, const EngineRun& run) {
 }
 
 // Runs a plan already known to pass check_schedule and validate_costs; `ops` as for run_engine.
+// `order` is how the ops' parts run under the communication model (pipesim/comm.h).
 Result<SimResult> run_plan(const detail::OpPlan& plan, const std::vector<std::vector<Op>>* ops,
-                           const Costs& costs, const SimOptions& options, detail::EngineBuffers& buffers) {
-  auto run = detail::run_engine(plan, ops, costs, options, buffers);
+                           const Costs& costs, PartOrder order, const SimOptions& options,
+                           detail::EngineBuffers& buffers) {
+  auto run = detail::run_engine(plan, ops, costs, order, options, buffers);
   if (!run.ok()) return run.error();
   const Schedule& schedule = plan.shape();
 
@@ -129,7 +131,7 @@ Result<SimResult> simulate_valid(const SimConfig& config, const SimOptions& opti
   // generator and many shapes), so the structural check, a third of a simulation's time, is
   // skipped here. User-supplied lists go through simulate_schedule.
   find_schedule(config.schedule)->generate(config, ws.plan);
-  auto result = run_plan(ws.plan, nullptr, config.costs, options, ws.engine);
+  auto result = run_plan(ws.plan, nullptr, config.costs, part_order(config), options, ws.engine);
   if (!result.ok()) return result;
   SimResult r = std::move(result).value();
   r.config = config;  // keep the caller's microbatch count and costs verbatim
@@ -174,7 +176,8 @@ Result<SimResult> simulate_schedule(const Schedule& schedule, const Costs& costs
   }
   detail::EngineBuffers buffers;
   // The timeline holds the caller's own Ops, exactly as given.
-  return run_plan(plan, &schedule.rank_ops, costs, options, buffers);
+  // A hand-written schedule's pairs are DeepSeek's (it has no a2aOverlap option).
+  return run_plan(plan, &schedule.rank_ops, costs, PartOrder::DeepSeek, options, buffers);
 }
 
 Result<SimResult> simulate(const SimConfig& config, const SimOptions& options) {

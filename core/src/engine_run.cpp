@@ -32,10 +32,10 @@ struct SlotCost {
 // A zero-bubble B computes only the input gradient; its W carries the rest of the full B. Under
 // the communication model an op lasts its compute plus whatever communication it cannot hide.
 struct TickCosts {
-  explicit TickCosts(const Costs& c)
+  TickCosts(const Costs& c, PartOrder order)
       : p2p_latency(to_ticks(c.p2p_latency)), has_comm(c.comm.has_value()) {
     std::optional<CommTicks> comm;
-    if (c.comm) comm = comm_ticks(c);
+    if (c.comm) comm = comm_ticks(c, order);
     const Op kinds[] = {Op{OpKind::Forward, false, {}, {}}, Op{OpKind::Backward, false, {}, {}},
                         Op{OpKind::Backward, true, {}, {}}, Op{OpKind::Weight, false, {}, {}},
                         Op{OpKind::ForwardBackward, false, {}, {}}};
@@ -78,10 +78,11 @@ enum class Need { Forward, Backward };
 
 class Engine {
  public:
-  Engine(const OpPlan& plan, const Costs& costs, const SimOptions& options, EngineBuffers& b)
+  Engine(const OpPlan& plan, const Costs& costs, PartOrder order, const SimOptions& options,
+         EngineBuffers& b)
       : plan_(plan),
         ranks_count_(plan.shape().ranks),
-        costs_(costs),
+        costs_(costs, order),
         form_(options.timeline),
         activation_steps_(options.activation_steps),
         record_timeline_(options.timeline != TimelineForm::None || options.activation_steps),
@@ -111,7 +112,7 @@ class Engine {
     }
     for (int slot = 0; slot < kSlots; ++slot) lengths_.slot[slot] = costs_.slots[slot].duration;
     if (!costs.stages.empty()) {  // each op's own length (stage_lengths.h)
-      staged_ = stage_lengths(plan, costs);
+      staged_ = stage_lengths(plan, costs, order);
       lengths_.per_op = staged_.ticks.data();
     }
   }
@@ -405,9 +406,9 @@ class Engine {
 }  // namespace
 
 Result<EngineRun> run_engine(const OpPlan& plan, const std::vector<std::vector<Op>>* ops,
-                             const Costs& costs, const SimOptions& options,
+                             const Costs& costs, PartOrder order, const SimOptions& options,
                              EngineBuffers& buffers) {
-  return Engine(plan, costs, options, buffers).run(ops);
+  return Engine(plan, costs, order, options, buffers).run(ops);
 }
 
 }  // namespace pipesim::detail

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "op_plan.h"
+#include "pipesim/comm.h"
 #include "pipesim/config.h"
 #include "pipesim/engine.h"
 #include "pipesim/error.h"
@@ -101,11 +102,13 @@ struct EngineBuffers {
 /// head op and the F or B it waits for, and the rank whose list holds that chunk.
 Error deadlock_error(const OpPlan& plan, const EngineBuffers& buffers);
 
-/// Runs `plan` (which passes check_schedule) under `costs` (valid), recording the timeline in
+/// Runs `plan` (which passes check_schedule) under `costs` (valid), its ops' parts in `order`
+/// when costs.comm is set (pipesim/comm.h), recording the timeline in
 /// `options.timeline`'s form and the activation steps when asked. As Ops the timeline holds `ops`,
 /// the Op lists the plan was made from, or when null the plan's own ops decoded; columns are
 /// always decoded from the plan (they hold nothing an Op list could add). Errors: deadlock.
 Result<EngineRun> run_engine(const OpPlan& plan, const std::vector<std::vector<Op>>* ops,
-                             const Costs& costs, const SimOptions& options, EngineBuffers& buffers);
+                             const Costs& costs, PartOrder order, const SimOptions& options,
+                             EngineBuffers& buffers);
 
 }  // namespace pipesim::detail

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "pipesim/comm.h"
 #include "pipesim/stage_costs.h"
 
 namespace pipesim {
@@ -157,4 +158,20 @@ ReferenceBubble reference_bubble_of_equal_stages(const std::string& schedule, in
 }
 
 }  // namespace
+
+ReferenceBubble result_reference(const SimResult& r) {
+  // Under communication the table's F, B and F&B are the ops' real lengths, in the config's
+  // part order (effective_costs).
+  ReferenceBubble ref =
+      reference_bubble(r.config.schedule, r.config.ranks, r.stages, r.config.microbatches,
+                       effective_costs(r.config.costs, part_order(r.config)));
+  if (r.config.a2a_overlap && !ref.formula.empty()) {
+    // The closed forms are for the plain schedules: combined 1F1B adds a warm-up forward and
+    // runs the steady state as pairs of cost F&B.
+    ref.applies = false;
+    ref.reason = "a2aOverlap is on, and the formula is for the plain schedule";
+  }
+  return ref;
+}
+
 }  // namespace pipesim

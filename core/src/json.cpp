@@ -64,13 +64,15 @@ Json stage_costs_to_json(const std::vector<StageCost>& stages) {
 Result<SimConfig> config_from_json(const Json& json) {
   auto fields =
       detail::FieldReader::open(json, "", "config", {"schedule", "ranks", "microbatches", "costs", "stageCosts",
-                                                     "chunks", "timing", "memoryModel"});
+                                                     "chunks", "timing", "a2aOverlap", "delayWgrad",
+                                                     "memoryModel"});
   if (!fields.ok()) return fields.error();
   const detail::FieldReader& f = fields.value();
   if (Status st = f.require({"schedule", "ranks", "microbatches"}); !st.ok()) return st.error();
   SimConfig config;
   for (Status st : {f.read("schedule", config.schedule), f.read("ranks", config.ranks),
-                    f.read("microbatches", config.microbatches), f.read("chunks", config.chunks)})
+                    f.read("microbatches", config.microbatches), f.read("chunks", config.chunks),
+                    f.read("a2aOverlap", config.a2a_overlap), f.read("delayWgrad", config.delay_wgrad)})
     if (!st.ok()) return st.error();
   if (f.has("costs")) {
     auto costs = costs_from_json(f.at("costs"), f.path("costs"));
@@ -156,6 +158,9 @@ Json result_to_json(const SimResult& r, bool with_timeline) {
   if (!r.config.costs.stages.empty()) j["stageCosts"] = stage_costs_to_json(r.config.costs.stages);
   // Only when not the default, so every dependency-timed result (and golden) reads as before.
   if (r.config.timing != Timing::Dependency) j["timing"] = timing_name(r.config.timing);
+  // Likewise Megatron's combined 1F1B, only when asked for.
+  if (r.config.a2a_overlap) j["a2aOverlap"] = true;
+  if (r.config.delay_wgrad) j["delayWgrad"] = true;
   j["makespan"] = r.makespan;
   Json per_rank = Json::array();
   for (const RankStats& s : r.per_rank) {
@@ -181,10 +186,7 @@ Json result_to_json(const SimResult& r, bool with_timeline) {
   if (r.config.memory_model)
     j["memory"] = memory_result_to_json(memory_of(memory_request_for(r.config), r.max_peak_activation_memory));
   if (r.comm) j["comm"] = detail::comm_result_to_json(r);
-  // Under communication the table's F, B and F&B are the ops' real lengths (effective_costs).
-  const ReferenceBubble ref =
-      reference_bubble(r.config.schedule, r.config.ranks, r.stages, r.config.microbatches,
-                       effective_costs(r.config.costs));
+  const ReferenceBubble ref = result_reference(r);
   j["reference"] = Json{{"formula", ref.formula},
                         {"bubbleMax", ref.bubble_max},
                         {"applies", ref.applies},

@@ -16,7 +16,7 @@
 
 namespace pipesim::detail {
 
-StageLengths stage_lengths(const OpPlan& plan, const Costs& costs) {
+StageLengths stage_lengths(const OpPlan& plan, const Costs& costs, PartOrder order) {
   const int ranks = plan.shape().ranks;
   const int stages = plan.shape().stages;
   PIPESIM_CHECK(costs.stages.size() == static_cast<std::size_t>(stages),
@@ -31,7 +31,7 @@ StageLengths stage_lengths(const OpPlan& plan, const Costs& costs) {
   std::map<std::pair<int, int>, KindTicks> pairs;
   const auto lone_of = [&](int stage) -> const CommTicks& {
     std::optional<CommTicks>& c = lone[static_cast<std::size_t>(stage)];
-    if (!c) c = comm_ticks(single_stage_costs(costs, stage));
+    if (!c) c = comm_ticks(single_stage_costs(costs, stage), order);
     return *c;
   };
   const ChunkIndex& index = plan.index();
@@ -51,7 +51,7 @@ StageLengths stage_lengths(const OpPlan& plan, const Costs& costs) {
                         .emplace(std::make_pair(stage, b),
                                  comm_pair_ticks(single_stage_costs(costs, stage),
                                                  single_stage_costs(costs, b),
-                                                 pair_ticks(s, t[static_cast<std::size_t>(b)])))
+                                                 pair_ticks(s, t[static_cast<std::size_t>(b)]), order))
                         .first;
           k = &found->second;
         } else {

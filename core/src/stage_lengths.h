@@ -8,6 +8,7 @@
 
 #include "engine_run.h"
 #include "op_plan.h"
+#include "pipesim/comm.h"
 #include "pipesim/config.h"
 
 namespace pipesim::detail {
@@ -18,7 +19,8 @@ struct StageLengths {
   std::vector<Tick> comm;     ///< per rank: communication time of its ops (0 without comm)
 };
 
-/// The lengths of `plan`'s ops under `costs`, which has one stage cost per stage of the plan.
-StageLengths stage_lengths(const OpPlan& plan, const Costs& costs);
+/// The lengths of `plan`'s ops under `costs`, which has one stage cost per stage of the plan, with
+/// the communication model's parts in `order`.
+StageLengths stage_lengths(const OpPlan& plan, const Costs& costs, PartOrder order);
 
 }  // namespace pipesim::detail

@@ -63,6 +63,24 @@ Status validate_config(const SimConfig& config, bool costs_checked) {
                         {{"allowed", runtime_timing_schedules()}, {"got", config.schedule}});
     if (config.costs.comm) return make_error(Rule::TimingComm, "/timing");
   }
+  // Megatron-Core's combined 1F1B is a path of its 1F1B schedules only
+  // (megatron/core/pipeline_parallel/schedules.py: forward_backward_no_pipelining and
+  // forward_backward_pipelining_with_interleaving), and delay_wgrad_compute asserts
+  // overlap_moe_expert_parallel_comm (megatron/core/transformer/transformer_config.py).
+  if (config.a2a_overlap && !info.a2a_overlap)
+    return make_error(Rule::A2aOverlapSchedule, "/a2aOverlap",
+                      {{"allowed", a2a_overlap_schedules()}, {"got", config.schedule}});
+  // With PP > 1 Megatron asserts virtual pipeline stages (transformer_config.py), and a VPP size
+  // of 1 is none (megatron/training/arguments.py). Its warm-up rule at one chunk would chain the
+  // pairs of neighbouring ranks (rank r's pair k needs rank r+1's pair k, which needs rank r's
+  // pair k-1), so each rank would run a pair only every second pair-length (docs/schema.md).
+  if (config.a2a_overlap && config.ranks > 1 && effective_chunks(info, config) < 2)
+    return make_error(Rule::A2aOverlapChunks, info.chunks.taken() ? "/chunks" : "/a2aOverlap",
+                      {{"schedule", config.schedule},
+                       {"chunks", effective_chunks(info, config)},
+                       {"ranks", config.ranks}});
+  if (config.delay_wgrad && !config.a2a_overlap)
+    return make_error(Rule::DelayWgradA2aOverlap, "/delayWgrad");
   const std::int64_t ops =
       estimate_ops(info, config.ranks, config.microbatches, effective_chunks(info, config));
   if (ops > kMaxOps)

@@ -116,3 +116,19 @@ test('no fix without a safe value: an unknown schedule names the list instead; a
   const plain = explainError(new Error('The module failed'), unknown, translator('en'));
   assert.deepEqual(plain, { text: 'The module failed', fix: null, fixLabel: '' });
 });
+
+test('the all-to-all overlap on one chunk per rank: interleaved 1F1B gets 2 chunks, which runs; 1F1B gets words and no fix', () => {
+  const config = { schedule: 'interleaved-1f1b', ranks: 8, microbatches: 16, chunks: 1, a2aOverlap: true, costs };
+  const error = errorOf(config);
+  assert.equal(error.rule, 'a2a_overlap.chunks');
+  const fix = fixFor(error, config);
+  assert.deepEqual(fix, { field: 'chunks', value: 2, patch: { chunks: 2 } });
+  assert.ok(runs({ ...config, ...fix.patch }));
+  const plain = { schedule: '1f1b', ranks: 8, microbatches: 16, a2aOverlap: true, costs };
+  const plainError = errorOf(plain);
+  assert.equal(plainError.path, '/a2aOverlap');
+  assert.equal(fixFor(plainError, plain), null);
+  const { text } = explainError(plainError, plain, translator('en'));
+  assert.match(text, /2 or more chunks per rank/);
+  assert.match(explainError(plainError, plain, translator('hi')).text, /चंक/);
+});

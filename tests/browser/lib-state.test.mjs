@@ -233,3 +233,21 @@ test('timing round-trips through the address and reaches only the schedules whos
   assert.equal(errors[0].key, 'timing');
   assert.match(errors[0].message, /dependency, runtime/);
 });
+
+test('a2aOverlap and delayWgrad round-trip and reach only the schedules whose catalogue entry takes them', () => {
+  const takes = CATALOGUE.schedules.filter((s) => s.a2aOverlap).map((s) => s.name);
+  assert.deepEqual(takes, ['1f1b', 'interleaved-1f1b'], 'core\'s catalogue: Megatron-Core\'s combined 1F1B');
+  const state = { ...DEFAULT_STATE, view: 'timeline', schedule: 'interleaved-1f1b', compare: 'dualpipe', a2aOverlap: true, delayWgrad: true };
+  const text = serializeState(state);
+  assert.equal(text, 'view=timeline&schedule=interleaved-1f1b&compare=dualpipe&a2aOverlap=1&delayWgrad=1');
+  assert.deepEqual(parseParams(`#${text}`), { state, errors: [] });
+  assert.equal(configOf(state).a2aOverlap, true);
+  assert.equal(configOf(state).delayWgrad, true);
+  // DualPipe's pairs are its own: core rejects the option there, so the compared run goes without.
+  assert.equal('a2aOverlap' in configOf(state, 'dualpipe'), false);
+  assert.equal('delayWgrad' in configOf(state, 'dualpipe'), false);
+  assert.equal('a2aOverlap' in configOf(DEFAULT_STATE, 'interleaved-1f1b'), false, 'off is not sent');
+  // Embeds spell them in attribute form.
+  assert.ok(EMBED_PARAMS.includes('a2a-overlap') && EMBED_PARAMS.includes('delay-wgrad'));
+  assert.equal(parseParams('a2a-overlap=1&schedule=1f1b').state.a2aOverlap, true);
+});

@@ -58,7 +58,7 @@ test('every sim block becomes a timeline of exactly its config, and every quoted
     const widgets = await page.$$eval('.lesson .sim-widget', (ws) => ws.map((w) => ({ id: w.dataset.simId, config: JSON.parse(w.dataset.config), compare: w.dataset.compare, streams: w.dataset.streams === '1' })));
     assert.ok(widgets.length >= 5, `only ${widgets.length} sim widgets`);
     // ```sim <id> streams``` opens with the streams drawn (the communication widgets), others folded.
-    assert.deepEqual(widgets.filter((w) => w.streams).map((w) => w.id), ['c1f16', 'czb16', 'cdp16', 'cdp64']);
+    assert.deepEqual(widgets.filter((w) => w.streams).map((w) => w.id), ['c1f16', 'czb16', 'cdp16', 'ci16', 'cdp64']);
     for (const { id, streams } of widgets) {
       const pressed = await page.getAttribute(`.sim-widget[data-sim-id="${id}"] [data-action="streams"]`, 'aria-pressed');
       assert.equal(pressed, String(streams), `widget ${id}: Streams pressed`);

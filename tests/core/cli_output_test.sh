@@ -31,6 +31,7 @@ commands=(
   "params --model deepseek-v3 --pp 16 --ep 64 --dp 128"
   "trace --schedule 1f1b --ranks 4 --microbatches 8"
   "overlap --comm-ratio 1"
+  "simulate --schedule interleaved-1f1b --ranks 2 --microbatches 4 --chunks 2 --comm-ratio 1 --a2a-overlap"
   "plan --input ${PIPESIM_PLAN_SPEC:-lessons/planner-presets/deepseek-v3-2048-h800.json}"
   "help"
 )

@@ -184,6 +184,32 @@ expect_error "stage cost range" 'pipesim: invalid_config: stageCosts.1.forward m
 expect_error "both stage flags" 'pipesim: invalid_config: --layer-split cannot be combined with --stage-costs' \
   simulate --schedule 1f1b --ranks 2 --microbatches 2 --stage-costs 1,1 --layer-split deepseek-v3
 
+# Megatron-Core's combined 1F1B (issue 26): switches without a value, its rules, the pair's order.
+# One rank, M = 16, ratio 1: F0 and B15 alone (2 + 3), 15 pairs of 3: 50, hiding 30 of 32.
+json=$("$cli" simulate --schedule 1f1b --ranks 1 --microbatches 16 --comm-ratio 1 --a2a-overlap --format json)
+case "$json" in *'"a2aOverlap":true,"makespan":50.0,'*'"hidden":30.0,'*'"partOrder":"megatron"'*) ;;
+  *) echo "FAIL: 1f1b 1x16 --a2a-overlap at 1:1 does not last 50 hiding 30"; failures=$((failures + 1));; esac
+expect_ok "export combined 1F1B" export --schedule interleaved-1f1b --ranks 4 --microbatches 8 --a2a-overlap --delay-wgrad
+expect_error "a2a overlap on dualpipe" \
+  'pipesim: invalid_config: a2aOverlap is Megatron-Core'"'"'s combined 1F1B (--overlap-moe-expert-parallel-comm), so schedule must be one of 1f1b, interleaved-1f1b (got "dualpipe")' \
+  simulate --schedule dualpipe --ranks 4 --microbatches 8 --a2a-overlap
+expect_error "a2a overlap on 1f1b across ranks" \
+  'pipesim: invalid_config: a2aOverlap on more than one rank needs chunks >= 2, as Megatron-Core requires virtual pipeline stages when PP > 1 (1f1b has 1 per rank on 8 ranks)' \
+  simulate --schedule 1f1b --ranks 8 --microbatches 16 --a2a-overlap
+expect_error "delay wgrad alone" \
+  'pipesim: invalid_config: delayWgrad needs a2aOverlap: Megatron-Core'"'"'s --delay-wgrad-compute requires --overlap-moe-expert-parallel-comm' \
+  simulate --schedule 1f1b --ranks 1 --microbatches 4 --delay-wgrad
+expect_error "switch with a value" 'pipesim: invalid_config: --a2a-overlap takes no value (got "true")' \
+  simulate --schedule 1f1b --ranks 1 --microbatches 4 --a2a-overlap=true
+expect_error "switch twice" 'pipesim: invalid_config: --a2a-overlap is given twice' \
+  simulate --schedule 1f1b --ranks 1 --microbatches 4 --a2a-overlap --a2a-overlap
+expect_error "switch beside --input" 'pipesim: invalid_config: --a2a-overlap cannot be combined with --input' \
+  simulate --input - --a2a-overlap
+json=$("$cli" overlap --comm-ratio 1 --order megatron --format json)
+case "$json" in *'"order":"megatron"'*) ;; *) echo "FAIL: overlap --order megatron"; failures=$((failures + 1));; esac
+expect_error "unknown pair order" 'pipesim: invalid_config: order must be one of deepseek, megatron, megatron-delay-wgrad (got "nvidia")' \
+  overlap --comm-ratio 1 --order nvidia
+
 rm -f /tmp/pipesim-cli-err.$$
 if [ "$failures" -ne 0 ]; then echo "$failures CLI check(s) failed"; exit 1; fi
 echo "CLI contract: all checks passed"

@@ -34,10 +34,11 @@ StageCost stage_of(const Costs& c, int stage) {
 
 // The communication model (pipesim/comm.h), re-derived from the config alone: a lone op lasts
 // its compute plus all of its all-to-alls; a pair lasts at least as long as each of its streams
-// (F&B of compute, both chunks' all-to-alls) and at most their sum. Ratio-form volumes are
-// rounded to ticks separately, hence the wider tolerance. Under per-stage costs each chunk costs
-// its stage's, and a pair of a forward on stage a and a backward on stage b
-// F_a + B_b - min(F_a + B_a - F&B_a, F_b + B_b - F&B_b) (pipesim/stage_costs.h).
+// (F&B of compute, both chunks' all-to-alls) and at most their sum, and so does a lone full B
+// whose weight gradient is delayed (Megatron's --delay-wgrad-compute: its DISPATCH(B) runs
+// under MLP(W)). Ratio-form volumes are rounded to ticks separately, hence the wider tolerance.
+// Under per-stage costs each chunk costs its stage's, and a pair of a forward on stage a and a
+// backward on stage b F_a + B_b - min(F_a + B_a - F&B_a, F_b + B_b - F&B_b) (pipesim/stage_costs.h).
 double op_compute(const Op& op, const Costs& c) {
   const StageCost s = stage_of(c, op.chunk.stage);
   switch (op.kind) {
@@ -73,9 +74,11 @@ bool comm_close(double a, double b, const Costs& c) {
   const double ratio = c.comm->explicit_components ? 0 : c.comm->ratio;
   return std::fabs(a - b) <= (2 + ratio) / kTicksPerUnit + 1e-9 * std::max(1.0, std::fabs(a));
 }
-bool comm_duration_ok(const Op& op, double duration, const Costs& c) {
+bool comm_duration_ok(const Op& op, double duration, const Costs& c, bool delayed_weights) {
   const double compute = op_compute(op, c), comm = op_comm(op, c);
-  if (op.kind != OpKind::ForwardBackward) return comm_close(duration, compute + comm, c);
+  const bool overlaps = op.kind == OpKind::ForwardBackward ||
+                        (delayed_weights && op.kind == OpKind::Backward && !op.zero_bubble);
+  if (!overlaps) return comm_close(duration, compute + comm, c);
   return (duration >= std::max(compute, comm) || comm_close(duration, std::max(compute, comm), c)) &&
          (duration <= compute + comm || comm_close(duration, compute + comm, c));
 }
@@ -130,7 +133,7 @@ std::string check_invariants(const Schedule& s, const SimResult& r) {
       const bool length_ok = t.op.kind == OpKind::ForwardBackward && !c.stages.empty()
                                  ? std::fabs(t.end - t.start - cost) <= 2.5 / kTicksPerUnit + 1e-9 * cost
                                  : close(t.end - t.start, cost);
-      if (c.comm ? !comm_duration_ok(t.op, t.end - t.start, c) : !length_ok)
+      if (c.comm ? !comm_duration_ok(t.op, t.end - t.start, c, r.config.delay_wgrad) : !length_ok)
         return "op " + op_label(t.op) + " has the wrong duration";
       auto record = [&](std::map<Key, Done>& m, const Chunk& ch) -> bool {
         if (m.count(key(ch))) return false;
@@ -217,9 +220,11 @@ std::string check_invariants(const Schedule& s, const SimResult& r) {
 SimResult simulate_checked(const SimConfig& config) {
   auto schedule = generate_schedule(config);
   REQUIRE(schedule.ok());
-  // Runtime timing is a property of the config, not of the op lists: it goes through simulate.
-  auto result = config.timing == Timing::Dependency ? simulate_schedule(schedule.value(), config.costs)
-                                                    : simulate(config);
+  // Runtime timing and the part order of a2aOverlap are properties of the config, not of the op
+  // lists: such configs go through simulate.
+  auto result = config.timing == Timing::Dependency && !config.a2a_overlap
+                    ? simulate_schedule(schedule.value(), config.costs)
+                    : simulate(config);
   INFO(config.schedule << " R=" << config.ranks << " M=" << config.microbatches);
   REQUIRE(result.ok());
   const std::string problem = check_invariants(schedule.value(), result.value());
@@ -241,6 +246,30 @@ std::string read_text_file(const std::string& path) {
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
+}
+
+Costs with_comm_ratio(double ratio, int layers, Costs costs) {
+  CommCosts m;
+  m.ratio = ratio;
+  m.layers = layers;
+  costs.comm = m;
+  return costs;
+}
+
+std::string part_label(const OpPart& part) {
+  std::string s = part_name(part.part);
+  for (char& ch : s) ch = static_cast<char>(ch - 'a' + 'A');
+  return s + "(" + pass_name(part.pass) + ")";
+}
+
+void check_part_spans(const OpTiming& timing, const std::vector<PartSpan>& expected) {
+  REQUIRE(timing.parts.size() == expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    INFO("part " << i << " " << expected[i].label);
+    CHECK(part_label(timing.parts[i]) == expected[i].label);
+    CHECK(timing.parts[i].start == expected[i].start);
+    CHECK(timing.parts[i].end == expected[i].end);
+  }
 }
 
 }  // namespace pipesim::testing

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "pipesim/comm.h"
 #include "pipesim/engine.h"
 
 namespace pipesim::testing {
@@ -26,5 +27,21 @@ std::vector<std::string> rank_op_labels(const SimConfig& config, int rank);
 
 /// The whole text of the file at `path` ("" when it cannot be read).
 std::string read_text_file(const std::string& path);
+
+/// `costs` with the communication model's ratio form: `ratio`, attention share 1/2, `layers`
+/// layers per chunk.
+Costs with_comm_ratio(double ratio, int layers = 1, Costs costs = Costs{});
+
+/// A part's label as the JSON writes it: "DISPATCH(F)".
+std::string part_label(const OpPart& part);
+
+/// One part as a test expects it: label, start and end relative to its op.
+struct PartSpan {
+  std::string label;
+  double start, end;
+};
+
+/// Checks `timing`'s parts against `expected`, in order (Catch2 checks).
+void check_part_spans(const OpTiming& timing, const std::vector<PartSpan>& expected);
 
 }  // namespace pipesim::testing

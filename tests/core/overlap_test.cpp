@@ -11,20 +11,13 @@
 #include "pipesim/json.h"
 
 using namespace pipesim;
+using pipesim::testing::check_part_spans;
+using pipesim::testing::part_label;
 using pipesim::testing::simulate_checked;
+using pipesim::testing::with_comm_ratio;
 
 namespace {
 
-Costs with_ratio(double ratio, int layers = 1, Costs c = Costs{}) {
-  CommCosts m;
-  m.ratio = ratio;
-  m.layers = layers;
-  c.comm = m;
-  return c;
-}
-
-// Explicit components in the proportions of the DeepSeek profile (profile-data train.json: each
-// all-to-all runs longer than the compute part it sits under): F = 2, B = 4, W = 2, F&B = F + B.
 Costs profile_like() {
   Costs c{2, 4, 2, 6, 0};
   CommCosts m;
@@ -34,34 +27,6 @@ Costs profile_like() {
                                  1, 1.5};  // backward: attn, attnW, dispatch, mlp, mlpW, combine
   c.comm = m;
   return c;
-}
-
-std::string label(const OpPart& p) {
-  std::string s = part_name(p.part);
-  for (char& ch : s) ch = static_cast<char>(ch - 'a' + 'A');
-  return s + "(" + pass_name(p.pass) + ")";
-}
-
-struct Span {
-  std::string label;
-  double start, end;
-};
-
-std::vector<Span> spans(const OpTiming& t) {
-  std::vector<Span> out;
-  for (const OpPart& p : t.parts) out.push_back({label(p), p.start, p.end});
-  return out;
-}
-
-void check_spans(const OpTiming& t, const std::vector<Span>& expected) {
-  const std::vector<Span> got = spans(t);
-  REQUIRE(got.size() == expected.size());
-  for (std::size_t i = 0; i < got.size(); ++i) {
-    INFO("part " << i << " " << expected[i].label);
-    CHECK(got[i].label == expected[i].label);
-    CHECK(got[i].start == expected[i].start);
-    CHECK(got[i].end == expected[i].end);
-  }
 }
 
 const Op kPairOp{OpKind::ForwardBackward, false, {}, {}};
@@ -77,7 +42,7 @@ TEST_CASE("with zero communication every schedule reproduces the plain cost mode
         const int ranks = 4, microbatches = info.shape.microbatches_multiple_of_ranks ? 8 : 10;
         const SimResult plain = simulate_checked({info.name, ranks, microbatches, base});
         const SimResult zero =
-            simulate_checked({info.name, ranks, microbatches, with_ratio(0, layers, base)});
+            simulate_checked({info.name, ranks, microbatches, with_comm_ratio(0, layers, base)});
         INFO(info.name << " layers " << layers);
         CHECK(zero.makespan == plain.makespan);
         CHECK(zero.bubble_total == plain.bubble_total);
@@ -96,17 +61,17 @@ TEST_CASE("with zero communication every schedule reproduces the plain cost mode
 TEST_CASE("a lone forward waits for its own dispatch and combine") {
   // Ratio 1, attention share 1/2, F = 1: ATTN(F) 0.5, DISPATCH(F) 0.5, MLP(F) 0.5, COMBINE(F) 0.5,
   // one after another: 2 units, of which 1 is exposed communication.
-  const OpTiming t = op_timing(Op{OpKind::Forward, false, {}, {}}, with_ratio(1));
-  check_spans(
+  const OpTiming t = op_timing(Op{OpKind::Forward, false, {}, {}}, with_comm_ratio(1));
+  check_part_spans(
       t,
       {{"ATTN(F)", 0, 0.5}, {"DISPATCH(F)", 0.5, 1}, {"MLP(F)", 1, 1.5}, {"COMBINE(F)", 1.5, 2}});
   CHECK(t.duration == 2);
   CHECK(t.exposed == 1);
   // A backward moves the same tokens as the forward: its all-to-alls take ratio x F = 1 in all.
   // A zero-bubble B (B-W = 1) carries both of them; its W none.
-  CHECK(op_timing(Op{OpKind::Backward, true, {}, {}}, with_ratio(1)).duration == 2);
-  CHECK(op_timing(Op{OpKind::Weight, false, {}, {}}, with_ratio(1)).duration == 1);
-  CHECK(op_timing(Op{OpKind::Backward, false, {}, {}}, with_ratio(1)).duration == 3);
+  CHECK(op_timing(Op{OpKind::Backward, true, {}, {}}, with_comm_ratio(1)).duration == 2);
+  CHECK(op_timing(Op{OpKind::Weight, false, {}, {}}, with_comm_ratio(1)).duration == 1);
+  CHECK(op_timing(Op{OpKind::Backward, false, {}, {}}, with_comm_ratio(1)).duration == 3);
 }
 
 TEST_CASE("one FB pair at compute:comm 1:1 hides all 2 units of its all-to-all") {
@@ -118,10 +83,10 @@ TEST_CASE("one FB pair at compute:comm 1:1 hides all 2 units of its all-to-all")
   //   MLP(F) needs DISPATCH(F): [1.5,2]; COMBINE(F) needs MLP(F): [2,2.5]; ATTN(B) needs
   //   DISPATCH(B): [2,2.5]; ATTN(W) [2.5,3].
   // 3 long, all compute: nothing exposed, as DeepSeek-V3 §3.2.1 reports for its 1:1 ratio.
-  auto pair = analyse_pair(with_ratio(1));
+  auto pair = analyse_pair(with_comm_ratio(1));
   REQUIRE(pair.ok());
   const PairOverlap& p = pair.value();
-  check_spans(p.timing, {{"ATTN(F)", 0, 0.5},
+  check_part_spans(p.timing, {{"ATTN(F)", 0, 0.5},
                          {"COMBINE(B)", 0, 0.5},
                          {"MLP(B)", 0.5, 1},
                          {"DISPATCH(F)", 0.5, 1},
@@ -143,7 +108,7 @@ TEST_CASE("one FB pair at compute:comm 1:1 hides all 2 units of its all-to-all")
   auto by = [&](std::size_t i) {
     std::vector<std::string> names;
     for (const auto& b : p.hiding[i].hidden_by)
-      names.push_back(label(p.timing.parts[b.compute_part]));
+      names.push_back(part_label(p.timing.parts[b.compute_part]));
     return names;
   };
   CHECK(by(0) == std::vector<std::string>{"ATTN(F)"});
@@ -202,7 +167,7 @@ TEST_CASE("more layers per chunk shrink a pair's exposed start") {
 }
 
 TEST_CASE("a cheaper pair (F&B < F+B) scales its compute to F&B exactly") {
-  Costs c = with_ratio(0, 3, Costs{1, 2, 1, 2.4, 0});
+  Costs c = with_comm_ratio(0, 3, Costs{1, 2, 1, 2.4, 0});
   const OpTiming t = op_timing(kPairOp, c);
   CHECK(t.duration == 2.4);
   CHECK(t.compute == 2.4);
@@ -212,8 +177,8 @@ TEST_CASE("a cheaper pair (F&B < F+B) scales its compute to F&B exactly") {
 }
 
 TEST_CASE("every op kind's parts fit its length and never overlap on a stream") {
-  for (const Costs& c : {with_ratio(1), with_ratio(0.7, 3, Costs{1.3, 2.1, 0.4, 2.9, 0}),
-                         profile_like(), with_ratio(2.5, 5, Costs{1, 2, 1, 2.4, 0})})
+  for (const Costs& c : {with_comm_ratio(1), with_comm_ratio(0.7, 3, Costs{1.3, 2.1, 0.4, 2.9, 0}),
+                         profile_like(), with_comm_ratio(2.5, 5, Costs{1, 2, 1, 2.4, 0})})
     for (const Op& op :
          {Op{OpKind::Forward, false, {}, {}}, Op{OpKind::Backward, false, {}, {}},
           Op{OpKind::Backward, true, {}, {}}, Op{OpKind::Weight, false, {}, {}}, kPairOp}) {
@@ -238,7 +203,7 @@ TEST_CASE("1F1B at compute:comm 1:1 exposes every all-to-all") {
   // Every op exposes its all-to-alls: F' = 1 + 1 = 2, B' = 2 + 1 = 3, so 1F1B's makespan is
   // (M + P - 1)(F' + B') = 71 * 5 = 355 for P = 8, M = 64, while each rank computes
   // M (F + B) = 192: 192 / 355 = 54.1% (without communication 192 / 213 = 90.1%).
-  const SimResult r = simulate_checked({"1f1b", 8, 64, with_ratio(1)});
+  const SimResult r = simulate_checked({"1f1b", 8, 64, with_comm_ratio(1)});
   CHECK(r.makespan == 355);
   CHECK(r.comm->compute_utilization == Approx(192.0 / 355.0));
   CHECK(r.comm->total == 8 * 64 * 2);
@@ -247,7 +212,7 @@ TEST_CASE("1F1B at compute:comm 1:1 exposes every all-to-all") {
   CHECK(r.per_rank[0].exposed_comm == 128);
   // DeepSeek's 1F1B entry holds with the exposed lengths: (PP-1)(F'+B') = 35.
   CHECK(r.bubble_max == 35);
-  CHECK(effective_costs(with_ratio(1)).forward == 2);
+  CHECK(effective_costs(with_comm_ratio(1)).forward == 2);
 }
 
 TEST_CASE("DualPipe at compute:comm 1:1 hides 85% of the all-to-all where 1F1B hides none") {
@@ -256,7 +221,7 @@ TEST_CASE("DualPipe at compute:comm 1:1 hides 85% of the all-to-all where 1F1B h
   // Sum: 2 * sum_{h=0..3} (53 + h) - 2 = 2 * 218 - 2 = 434 pairs. Every other F and B is lone.
   // A lone F exposes 1, a lone B (full or zero-bubble) 1, a pair nothing (see the pair test), so
   // a pair hides its 2: hidden = 434 * 2 = 868 of 8 * 64 * 2 = 1024 (84.8%).
-  const SimResult r = simulate_checked({"dualpipe", 8, 64, with_ratio(1)});
+  const SimResult r = simulate_checked({"dualpipe", 8, 64, with_comm_ratio(1)});
   CHECK(r.comm->total == 1024);
   CHECK(r.comm->hidden == 868);
   CHECK(r.comm->hidden_fraction == Approx(868.0 / 1024.0));
@@ -267,7 +232,7 @@ TEST_CASE("DualPipe at compute:comm 1:1 hides 85% of the all-to-all where 1F1B h
   CHECK(r.comm->compute_utilization <= 192.0 / 214.0);
   CHECK(r.comm->compute_utilization > 0.6);
   // With four layers per chunk a pair still hides everything: 434 * 2 = 868.
-  CHECK(simulate_checked({"dualpipe", 8, 64, with_ratio(1, 4)}).comm->hidden == 868);
+  CHECK(simulate_checked({"dualpipe", 8, 64, with_comm_ratio(1, 4)}).comm->hidden == 868);
 }
 
 TEST_CASE("zero-bubble B and W under communication, on a hand-written two-rank schedule") {
@@ -282,14 +247,14 @@ TEST_CASE("zero-bubble B and W under communication, on a hand-written two-rank s
       {Op{OpKind::Forward, false, {0, 0, 0}, {}}, Op{OpKind::Backward, false, {0, 0, 0}, {}}},
       {Op{OpKind::Forward, false, {0, 0, 1}, {}}, Op{OpKind::Backward, true, {0, 0, 1}, {}},
        Op{OpKind::Weight, false, {0, 0, 1}, {}}}};
-  auto r = simulate_schedule(s, with_ratio(1));
+  auto r = simulate_schedule(s, with_comm_ratio(1));
   REQUIRE(r.ok());
   CHECK(r.value().timeline[1][1].end == 6);
   CHECK(r.value().timeline[1][2].end == 7);
   CHECK(r.value().timeline[0][1].start == 6);
   CHECK(r.value().makespan == 9);
   CHECK(pipesim::testing::check_invariants(s, r.value()).empty());
-  const auto parts = op_parts(r.value().timeline[0][1], with_ratio(1));
+  const auto parts = op_parts(r.value().timeline[0][1], with_comm_ratio(1));
   CHECK(parts.front().start == 6);  // COMBINE(B) opens the backward at the op's start
   CHECK(parts.back().end == 9);
 }

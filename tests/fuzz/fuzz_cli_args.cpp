@@ -21,12 +21,17 @@ namespace {
 
 // Every flag of every command (pipesim help), so Args::parse accepts what any command would.
 const std::vector<std::string> kFlags = {
-    "schedule", "schedules", "ranks", "microbatches", "chunks", "format", "input", "timing", "memory",
-    "model-params", "forward", "backward", "weight", "overlapped", "p2p-latency", "comm-ratio",
-    "attn-share", "comm-layers", "from", "to", "gpu-hours-per-million", "model", "pp", "ep", "dp",
-    "optimizer", "bytes-per-param", "gpu-memory-gb", "layers", "hidden", "intermediate", "vocab",
-    "heads", "kv-heads", "head-dim", "tied-embeddings", "dense-layers", "routed-experts",
-    "shared-experts", "expert-intermediate", "slot-length"};
+    "attn-share", "backward", "chunks", "comm-layers", "comm-pattern", "comm-ratio",
+    "dense-layers", "dp", "embedding", "ep", "expert-intermediate", "format", "forward", "from",
+    "gpu-hours-per-million", "gpu-memory-gb", "gpus", "head", "head-dim", "heads", "hidden",
+    "input", "intermediate", "kv-heads", "layer-split", "layers", "layers-per-stage", "memory",
+    "micro-batch-size", "microbatches", "model", "mtp", "order", "overlapped", "p2p-latency",
+    "params", "pp", "ranks", "recipe", "recompute", "routed-experts", "routed-params", "schedule",
+    "schedules", "seq-length", "sequence-parallel", "shared-experts", "slot-length", "stage-costs",
+    "stages", "tied-embeddings", "timing", "to", "tp", "training-tokens", "vocab", "weight",
+    "zero"};
+// Flags without a value (Args::parse's switches).
+const std::vector<std::string> kSwitches = {"a2a-overlap", "delay-wgrad"};
 
 // A CLI rule's or a core rule's error, checked like fuzz::check_error (which knows core's only).
 void check_any_error(const Error& e) {
@@ -70,16 +75,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     else argv.back() += static_cast<char>(data[i]);
   }
   argv.erase(argv.begin());  // the command's name, as main() takes it before the flags
-  auto output = cli::take_flag(argv, "output");
+  auto output = cli::take_flag(argv, "output", kSwitches);
   check(output);
   if (!output.ok()) return 0;
-  auto parsed = cli::Args::parse(argv, kFlags);
+  auto parsed = cli::Args::parse(argv, kFlags, kSwitches);
   check(parsed);
   if (!parsed.ok()) return 0;
   const cli::Args& args = parsed.value();
   for (const char* flag : {"ranks", "microbatches", "chunks", "comm-layers", "pp", "layers"})
     check(args.get_int(flag, flag, 0));
-  for (const char* flag : {"forward", "model-params", "slot-length", "gpu-memory-gb"})
+  for (const char* flag : {"forward", "training-tokens", "slot-length", "gpu-memory-gb"})
     check(args.get_number(flag, flag, 1));
   check(args.get_costs());
   check(args.format({"text", "json", "csv"}));

@@ -36,6 +36,11 @@ function quotes(markdown) {
   return [...markdown.matchAll(/\{\{([\w-]+)\.([\w.]+)\\?\|([^}]+)\}\}/g)].map(([, id, field, quoted]) => ({ id, field, quoted }));
 }
 
+/** The ```pairs <id> <sim id>...``` fences: the pair tables the page draws from sim runs. */
+function pairFences(markdown) {
+  return [...markdown.matchAll(/^```pairs ([\w-]+) ([\w -]+)\n```$/gm)].map(([, id, sources]) => ({ id, sources: sources.trim().split(/\s+/) }));
+}
+
 function simulate(config) {
   return JSON.parse(execFileSync(cli, ['simulate', '--input', '-', '--format', 'json'], { input: JSON.stringify(config) }));
 }
@@ -76,6 +81,25 @@ for (const lang of LESSON_LANGS) {
     }
   });
 
+  // The Figure 4 table is the model's: each column is a run's own pair (result comm.ops.FB), which
+  // is exactly what `pipesim overlap` prints for that run's costs in its part order.
+  test(`${lang}: every pair table draws sim runs with communication, as pipesim overlap prints them`, () => {
+    const blocks = simBlocks(markdown);
+    const fences = pairFences(markdown);
+    assert.ok(fences.length >= 1, 'the lesson has a pair table');
+    for (const { id, sources } of fences) {
+      for (const source of sources) {
+        assert.ok(blocks.has(source), `pairs ${id} names sim block ${source}`);
+        const result = simulate(blocks.get(source));
+        assert.ok(result.comm, `pairs ${id}: ${source} runs the communication model`);
+        const printed = JSON.parse(execFileSync(cli, ['overlap', '--input', '-', '--order', result.comm.partOrder, '--format', 'json'],
+          { input: JSON.stringify(blocks.get(source).costs) }));
+        assert.deepEqual(result.comm.ops.FB.hiding, printed.hiding, `pairs ${id}: ${source}`);
+        assert.equal(result.comm.ops.FB.duration, printed.duration);
+      }
+    }
+  });
+
   // The DeepSeek-V3 case's stage costs are core's layer split, not a hand-typed copy of it.
   test(`${lang}: the DeepSeek-V3 stage costs are pipesim split's`, () => {
     const block = simBlocks(markdown).get('dsv3');
@@ -111,6 +135,7 @@ test('both languages run the same live configs', () => {
   assert.deepEqual([...hi.keys()], [...en.keys()]);
   for (const [id, config] of en) assert.deepEqual(hi.get(id), config, id);
   assert.deepEqual(compares(read('lessons/dualpipe.hi.md')), compares(read('lessons/dualpipe.en.md')));
+  assert.deepEqual(pairFences(read('lessons/dualpipe.hi.md')), pairFences(read('lessons/dualpipe.en.md')));
   assert.deepEqual([...memoryBlocks(read('lessons/dualpipe.hi.md'))], [...memoryBlocks(read('lessons/dualpipe.en.md'))]);
 });
 

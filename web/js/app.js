@@ -16,6 +16,7 @@ import * as formView from './views/config-form.js';
 import * as memoryControls from './views/memory-controls.js';
 import * as lessonView from './views/lesson-reader.js';
 import * as lessonWidget from './views/lesson-widget.js';
+import * as pairTable from './views/pair-table.js';
 import * as memoryTable from './views/memory-table.js';
 import { gateTimeline } from './ui/stale-gate.js';
 import { explain } from './ui/field-error.js';
@@ -138,8 +139,9 @@ function mountRun(el, config, { streams = false, link = '' } = {}) {
   return { update, destroy: () => { view.destroy(); anchor?.remove(); } };
 }
 
-// The lesson reader mounts a timeline into each ```sim``` placeholder and a memory table into each
-// ```memory``` placeholder through these mounters; the quiz, the progress panel and the exercises
+// The lesson reader mounts a timeline into each ```sim``` placeholder, a pair's table into each
+// ```pairs``` placeholder and a memory table into each ```memory``` placeholder through these
+// mounters; the quiz, the progress panel and the exercises
 // (lesson-activities.js) add theirs to the list.
 function lessonMounters() {
   activities = createActivities({
@@ -163,6 +165,13 @@ function lessonMounters() {
         laneTitle, onRun: ctx.onRun,
         explorerLink: (config, compare, streams) => explorerLink(config, { ...(compare ? { compare } : {}), ...(streams ? { streams } : {}) }),
       });
+      view.update(ctx);
+      return view;
+    },
+  }, {
+    selector: '.pair-table[data-sources]',
+    mount(el, ctx) {
+      const view = pairTable.mount(el, { sim, t, sources: el.dataset.sources.split(' ') });
       view.update(ctx);
       return view;
     },
@@ -271,8 +280,10 @@ function settingsSummary(state) {
   const shape = [sweep && state.axis === 'ranks' ? '' : count('lane.ranks', state.ranks),
     sweep && state.axis !== 'ranks' ? '' : count('lane.mb', state.microbatches), ...chunks].filter(Boolean).join(' · ');
   if (sweep) return `${shape} · ${costs}`;
-  const timing = configOf(state).timing ? ` · ${t(`timing.lane.${configOf(state).timing}`)}` : '';
-  return `${names} · ${shape} · ${costs}${timing}`;
+  const config = configOf(state);
+  const timing = config.timing ? ` · ${t(`timing.lane.${config.timing}`)}` : '';
+  const overlap = config.a2aOverlap ? ` · ${t(config.delayWgrad ? 'a2a.lane.delayWgrad' : 'a2a.lane')}` : '';
+  return `${names} · ${shape} · ${costs}${timing}${overlap}`;
 }
 
 function updatePanels(state) {

@@ -100,6 +100,11 @@ export const PARAMS = Object.freeze([
   // the schedules whose catalogue entry lists it in `timings` (DeepSeek's step()), kept for the
   // others so switching back restores it. Embeds take it too, as they take chunks.
   { key: 'timing', path: ['timing'], type: 'choice', values: CATALOGUE.timing.values, default: CATALOGUE.timing.default },
+  // Megatron-Core's combined 1F1B and its delayed weight gradients (core's SimConfig a2aOverlap,
+  // delayWgrad): applied to the schedules whose catalogue entry takes a2aOverlap, kept for the
+  // others, as timing is.
+  { key: 'a2aOverlap', path: ['a2aOverlap'], type: 'flag', default: false, aliases: ['a2a-overlap'] },
+  { key: 'delayWgrad', path: ['delayWgrad'], type: 'flag', default: false, aliases: ['delay-wgrad'] },
   ...Object.entries(DEFAULT_COSTS).map(([field, value]) => ({
     key: field, aliases: [], ...COST_KEYS[field], path: ['costs', field], type: 'sim', default: value,
   })),
@@ -308,7 +313,8 @@ export function paramsFrom(input) {
 /**
  * The simulator config for the main schedule (or the compared one). `chunks` goes only to a
  * schedule whose catalogue entry takes it: core rejects it for any other (chunks.unsupported),
- * and the compared schedule may be one of those; `timing` likewise (the entry's `timings`).
+ * and the compared schedule may be one of those; `timing` likewise (the entry's `timings`), and
+ * `a2aOverlap` with `delayWgrad` (the entry's `a2aOverlap`).
  */
 export function configOf(state, schedule = state.schedule) {
   const config = { schedule, ranks: state.ranks, microbatches: state.microbatches, costs: { ...state.costs } };
@@ -319,6 +325,11 @@ export function configOf(state, schedule = state.schedule) {
   // A timing other than the default goes only to a schedule that runs under it (timing.schedule
   // otherwise); the compared schedule may not.
   if (state.timing && state.timing !== CATALOGUE.timing.default && info?.timings.includes(state.timing)) config.timing = state.timing;
+  // As set: delayWgrad without a2aOverlap reaches core, whose message says it needs it.
+  if (info?.a2aOverlap) {
+    if (state.a2aOverlap) config.a2aOverlap = true;
+    if (state.delayWgrad) config.delayWgrad = true;
+  }
   // Per-stage costs go to both runs of a comparison: one assumption on both sides (a schedule
   // with another number of stages is refused with core's stage_costs.count, and says so).
   if (Array.isArray(state.stageCosts) && state.stageCosts.length) config.stageCosts = state.stageCosts;

@@ -2,18 +2,22 @@
 // streams, compute and communication, and every chunk is cut into the parts of DeepSeek-V3
 // report §3.2.1: attention, all-to-all dispatch, MLP and all-to-all combine (the backward adds
 // weight-gradient parts). A lone F, B or W exposes its communication: its compute waits for its
-// own dispatch and combine. An overlapped FB pair runs the arrangement of Fig. 4 of the report,
-// which we checked against the kernel order in deepseek-ai/profile-data train.json:
+// own dispatch and combine. An overlapped FB pair runs, one layer of each chunk per cycle:
 //
 //   compute: ATTN(F)     MLP(B)      MLP(W) MLP(F)   ATTN(B) ATTN(W)
 //   comm:    COMBINE(B)  DISPATCH(F) DISPATCH(B)     COMBINE(F)
 //
-// so each all-to-all of one chunk runs under computation of the other. Ops stay atomic on their
-// rank (nothing overlaps across op boundaries), so the engine only needs each op kind's length.
+// which is Fig. 4 of the report, the kernel order of deepseek-ai/profile-data train.json, and
+// the order of Megatron-Core's combined 1F1B (TransformerLayerSchedulePlan.run in
+// megatron/core/models/common/model_chunk_schedule_plan.py), so each all-to-all of one chunk
+// runs under computation of the other. The orders differ only in what waits for the
+// weight-gradient parts (PartOrder). Ops stay atomic on their rank (nothing overlaps across op
+// boundaries), so the engine only needs each op kind's length.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "pipesim/config.h"
@@ -35,6 +39,34 @@ enum class Pass : std::uint8_t { Forward, Backward, Weight };
 const char* stream_name(Stream stream);  ///< "compute" | "comm"
 const char* part_name(PartKind part);    ///< "attn" | "dispatch" | "mlp" | "combine"
 const char* pass_name(Pass pass);        ///< "F" | "B" | "W"
+
+/// How an op's parts wait for each other on the two streams. The pair's stream order is the same
+/// in all three (above); they differ in the weight-gradient parts W:
+enum class PartOrder : std::uint8_t {
+  /// DeepSeek's (DualPipe, DualPipeV, hand-written schedules): in a pair the W parts are kernels
+  /// of their own, so DISPATCH(B) starts when MLP(B) ends and runs under MLP(W), and the next
+  /// layer's COMBINE(B) under ATTN(W), as in profile-data train.json. A lone op runs its parts
+  /// one after another.
+  DeepSeek,
+  /// Megatron-Core's combined 1F1B without --delay-wgrad-compute: a backward node computes its
+  /// weight gradient inside its own backward (autograd), so DISPATCH(B) waits for MLP(B) and
+  /// MLP(W), and the next layer's COMBINE(B) for ATTN(B) and ATTN(W). A lone op as DeepSeek's.
+  Megatron,
+  /// With --delay-wgrad-compute: each node's weight gradient runs after it on the compute stream
+  /// without recording the micro-batch's event (TransformerLayerNode.backward_dw), so a pair is
+  /// DeepSeek's, and a lone full B also runs DISPATCH(B) under MLP(W) and the next layer's
+  /// COMBINE(B) under ATTN(W).
+  MegatronDelayWgrad,
+};
+
+/// "deepseek" | "megatron" | "megatron-delay-wgrad"
+const char* part_order_name(PartOrder order);
+/// The order called `name`. Errors: invalid_config (rule field.one_of) at `path`, naming `field`.
+Result<PartOrder> part_order_from_name(const std::string& name, const std::string& field,
+                                       const std::string& path);
+/// The order `config` runs its ops in: Megatron's with a2a_overlap (with delay_wgrad, its
+/// delayed form), DeepSeek's otherwise.
+PartOrder part_order(const SimConfig& config);
 
 /// One piece of an op on one stream. `layer` counts the layers the chunk has processed (a
 /// backward chunk walks its layers last to first). Times in cost units.
@@ -67,17 +99,18 @@ ChunkComponents resolve_components(const Costs& costs);
 /// B and W. Errors: invalid_config with a path under /costs/comm. Called by validate_costs.
 Status validate_comm(const Costs& costs);
 
-/// The timing of `op`'s kind under `costs` (F, full B, zero-bubble B, W or FB pair). Without
-/// costs.comm: duration = compute = the op's cost, comm = 0, no parts.
-OpTiming op_timing(const Op& op, const Costs& costs);
+/// The timing of `op`'s kind under `costs` (F, full B, zero-bubble B, W or FB pair) in `order`.
+/// Without costs.comm: duration = compute = the op's cost, comm = 0, no parts.
+OpTiming op_timing(const Op& op, const Costs& costs, PartOrder order = PartOrder::DeepSeek);
 
 /// The parts of one simulated op at absolute times (its kind's parts shifted by its start).
-std::vector<OpPart> op_parts(const TimedOp& op, const Costs& costs);
+std::vector<OpPart> op_parts(const TimedOp& op, const Costs& costs,
+                             PartOrder order = PartOrder::DeepSeek);
 
-/// A cost model without communication that times every op exactly as `costs` does: F and B
-/// include their exposed all-to-alls, F&B is the pair's duration. Lets DeepSeek's bubble
+/// A cost model without communication that times every op exactly as `costs` does in `order`:
+/// F and B include their exposed all-to-alls, F&B is the pair's duration. Lets DeepSeek's bubble
 /// formulas be evaluated under communication. Returns `costs` unchanged when comm is absent.
-Costs effective_costs(const Costs& costs);
+Costs effective_costs(const Costs& costs, PartOrder order = PartOrder::DeepSeek);
 
 /// For one comm part of a pair: the compute parts running while it runs, and how long each
 /// overlaps it; `exposed` is the part's time with no compute underneath.
@@ -93,18 +126,20 @@ struct PartHiding {
 
 /// One overlapped FB pair in isolation (lesson exercise 3).
 struct PairOverlap {
+  PartOrder order = PartOrder::DeepSeek;
   OpTiming timing;                 ///< the pair's parts from time 0
   double hidden = 0;               ///< timing.comm - timing.exposed
-  double sequential = 0;           ///< a lone F plus a lone full B: nothing hidden
+  double sequential = 0;           ///< a lone F plus a lone full B, in `order`
   std::vector<PartHiding> hiding;  ///< one entry per comm part, in part order
 };
 
-/// Runs one FB pair under `costs`. Errors: invalid_config (/costs/comm) when costs.comm is unset,
-/// or whatever validate_costs reports.
-Result<PairOverlap> analyse_pair(const Costs& costs);
+/// Runs one FB pair under `costs` in `order`. Errors: invalid_config (/costs/comm) when
+/// costs.comm is unset, or whatever validate_costs reports.
+Result<PairOverlap> analyse_pair(const Costs& costs, PartOrder order = PartOrder::DeepSeek);
 
-/// {"costs", "duration", "compute", "comm", "exposed", "hidden", "sequential", "parts":[..],
-///  "hiding":[{"part", "hiddenBy":[{"part", "overlap"}], "exposed"}]} (docs/schema.md).
+/// {"costs", "order", "duration", "compute", "comm", "exposed", "hidden", "sequential",
+///  "parts":[..], "hiding":[{"part", "hiddenBy":[{"part", "overlap"}], "exposed"}]}
+/// (docs/schema.md).
 Json pair_overlap_to_json(const PairOverlap& pair, const Costs& costs);
 
 }  // namespace pipesim

@@ -103,6 +103,16 @@ struct SimConfig {
   /// (ScheduleInfo::chunks, e.g. interleaved-1f1b's virtual stages); 0 means the schedule's
   /// default. Other schedules fix their layout and accept only 0.
   int chunks = 0;
+  /// Megatron-Core's combined 1F1B (--overlap-moe-expert-parallel-comm; JSON "a2aOverlap"), for
+  /// the schedules whose catalogue entry takes it (ScheduleInfo::a2a_overlap): each rank runs one
+  /// more warm-up forward, then every steady-state forward and backward as one overlapped FB pair,
+  /// whose all-to-alls hide under the other chunk's computation (pipesim/comm.h, PartOrder);
+  /// warm-up and cool-down ops stay unpaired.
+  bool a2a_overlap = false;
+  /// Megatron-Core's --delay-wgrad-compute (JSON "delayWgrad"; needs a2a_overlap, as Megatron
+  /// asserts): the weight-gradient GEMMs run after their backward node without holding up the
+  /// next all-to-all, so more computation lies under it (PartOrder::MegatronDelayWgrad).
+  bool delay_wgrad = false;
   /// A model whose memory the result counts in bytes (pipesim/memory.h): model, recipe, ZeRO
   /// stage, TP, DP, EP and activations; the schedule, P (= ranks), M and chunks are this config's.
   /// JSON "memoryModel"; absent: memory only in units of a rank's share.

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "pipesim/config.h"
+#include "pipesim/engine.h"
 
 namespace pipesim {
 
@@ -55,5 +56,9 @@ struct ReferenceBubble {
 /// those costs.
 ReferenceBubble reference_bubble(const std::string& schedule, int ranks, int stages,
                                  int microbatches, const Costs& costs);
+
+/// reference_bubble for a simulated result, under its effective costs (pipesim/comm.h) in its
+/// part order. With a2aOverlap it never applies: the formulas are for the plain schedules.
+ReferenceBubble result_reference(const SimResult& result);
 
 }  // namespace pipesim

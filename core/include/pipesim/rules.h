@@ -87,6 +87,15 @@ namespace pipesim {
   X(TimingComm, "timing.comm", InvalidConfig,                                                     \
     "timing \"runtime\" cannot be combined with costs.comm: DeepSeek's step waits for its sends "  \
     "and receives between ops, which the communication model does not place")                     \
+  X(A2aOverlapSchedule, "a2a_overlap.schedule", InvalidConfig,                                    \
+    "a2aOverlap is Megatron-Core's combined 1F1B (--overlap-moe-expert-parallel-comm), so "       \
+    "schedule must be one of {allowed} (got \"{got}\")")                                          \
+  X(A2aOverlapChunks, "a2a_overlap.chunks", InvalidConfig,                                        \
+    "a2aOverlap on more than one rank needs chunks >= 2, as Megatron-Core requires virtual "       \
+    "pipeline stages when PP > 1 ({schedule} has {chunks} per rank on {ranks} ranks)")            \
+  X(DelayWgradA2aOverlap, "delay_wgrad.a2a_overlap", InvalidConfig,                               \
+    "delayWgrad needs a2aOverlap: Megatron-Core's --delay-wgrad-compute requires "                \
+    "--overlap-moe-expert-parallel-comm")                                                          \
   X(ChunksUnsupported, "chunks.unsupported", InvalidConfig,                                       \
     "chunks applies only to {allowed}; {schedule} has a fixed layout (got {got})")                \
   X(ChunksStages, "chunks.stages", InvalidConfig,                                                 \

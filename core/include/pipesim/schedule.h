@@ -96,10 +96,16 @@ struct ScheduleInfo {
   /// not paying for its complexity (the planner's rollback); "" when nothing is simpler. Each
   /// chain ends at "" (tests/core/planner_test.cpp). Catalogue: "fallback" (null for none).
   std::string fallback;
+  /// SimConfig::a2a_overlap applies: Megatron-Core's combined 1F1B, whose steady state runs as
+  /// overlapped pairs (the 1F1B family; DualPipe's pairs are its own). Catalogue: "a2aOverlap".
+  bool a2a_overlap = false;
 };
 
 /// The schedules that take timing "runtime", as messages list them ("dualpipe, dualpipev").
 std::string runtime_timing_schedules();
+
+/// The schedules that take a2aOverlap, as messages list them ("1f1b, interleaved-1f1b").
+std::string a2a_overlap_schedules();
 
 /// Every built-in schedule, in a stable order.
 const std::vector<ScheduleInfo>& list_schedules();

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "comm_ticks.h"
 #include "fields.h"
 #include "pipesim/rules.h"
 
@@ -50,14 +51,15 @@ Json components_to_json(ChunkComponents x) {
               {"backward", fields_to_json(backward_fields(x))}};
 }
 
-Json timing_to_json(const OpTiming& t) {
+Json timing_to_json(const OpTiming& t, const std::vector<PartHiding>& hiding) {
   Json parts = Json::array();
   for (const OpPart& p : t.parts) parts.push_back(op_part_to_json(p));
   return Json{{"duration", t.duration},
               {"compute", t.compute},
               {"comm", t.comm},
               {"exposed", t.exposed},
-              {"parts", std::move(parts)}};
+              {"parts", std::move(parts)},
+              {"hiding", hiding_to_json(hiding, t.parts)}};
 }
 
 }  // namespace
@@ -109,21 +111,46 @@ Json op_part_to_json(const OpPart& p) {
               {"end", p.end}};
 }
 
+Json hiding_to_json(const std::vector<PartHiding>& hiding, const std::vector<OpPart>& parts) {
+  auto label = [&](std::size_t i) { return op_part_to_json(parts.at(i)).at("label"); };
+  Json out = Json::array();
+  for (const PartHiding& h : hiding) {
+    Json by = Json::array();
+    for (const PartHiding::By& b : h.hidden_by)
+      by.push_back(Json{{"part", b.compute_part}, {"label", label(b.compute_part)}, {"overlap", b.overlap}});
+    out.push_back(Json{{"part", h.comm_part},
+                       {"label", label(h.comm_part)},
+                       {"layer", parts.at(h.comm_part).layer},
+                       {"hiddenBy", std::move(by)},
+                       {"exposed", h.exposed}});
+  }
+  return out;
+}
+
 Json comm_result_to_json(const SimResult& r) {
   const CommSummary& s = *r.comm;
   const Costs& costs = r.config.costs;
+  const PartOrder order = part_order(r.config);
   Json ops = Json::object();
   const std::pair<const char*, Op> kinds[] = {{"F", Op{OpKind::Forward, false, {}, {}}},
                                               {"B", Op{OpKind::Backward, false, {}, {}}},
                                               {"Bz", Op{OpKind::Backward, true, {}, {}}},
                                               {"W", Op{OpKind::Weight, false, {}, {}}},
                                               {"FB", Op{OpKind::ForwardBackward, false, {}, {}}}};
-  for (const auto& [key, op] : kinds) ops[key] = timing_to_json(op_timing(op, costs));
+  // An op's timing and what hides its all-to-alls, from the same tick layout (with per-stage
+  // costs, the layout of the op's own stages).
+  const auto op_json = [&](const Op& op) {
+    const KindTicks ticks = costs.stages.empty() ? comm_ticks(costs, order).of(op)
+                                                 : staged_comm_ticks(op, costs, order);
+    return timing_to_json(op_timing(op, costs, order), part_hiding(ticks));
+  };
+  for (const auto& [key, op] : kinds) ops[key] = op_json(op);
   Json out{{"total", s.total},
            {"exposed", s.exposed},
            {"hidden", s.hidden},
            {"hiddenFraction", s.hidden_fraction},
            {"computeUtilization", s.compute_utilization},
+           {"partOrder", part_order_name(order)},
            {"components", components_to_json(resolve_components(costs))},
            {"ops", std::move(ops)}};
   if (costs.stages.empty()) return out;
@@ -135,13 +162,13 @@ Json comm_result_to_json(const SimResult& r) {
       if (op.kind == OpKind::ForwardBackward) continue;
       Op at = op;
       at.chunk.stage = stage;
-      staged[std::to_string(stage) + ":" + key] = timing_to_json(op_timing(at, costs));
+      staged[std::to_string(stage) + ":" + key] = op_json(at);
     }
   const auto add_pair = [&](int forward_stage, int backward_stage) {
     const std::string key = std::to_string(forward_stage) + ":" + std::to_string(backward_stage) + ":FB";
     if (staged.contains(key)) return;
     const Op pair{OpKind::ForwardBackward, false, {0, 0, forward_stage}, {0, 0, backward_stage}};
-    staged[key] = timing_to_json(op_timing(pair, costs));
+    staged[key] = op_json(pair);
   };
   for (const auto& rank : r.timeline)  // the timeline as ops, or as columns (the JS API's)
     for (const TimedOp& t : rank)

@@ -20,6 +20,10 @@ Json comm_to_json(const CommCosts& comm);
 /// {"stream","part","pass","layer","label","start","end"}
 Json op_part_to_json(const OpPart& part);
 
+/// [{"part", "label", "layer", "hiddenBy":[{"part", "label", "overlap"}], "exposed"}]: what hides
+/// each communication part of `parts` (docs/schema.md).
+Json hiding_to_json(const std::vector<PartHiding>& hiding, const std::vector<OpPart>& parts);
+
 /// The result's "comm" object (docs/schema.md "Communication model").
 Json comm_result_to_json(const SimResult& result);
 

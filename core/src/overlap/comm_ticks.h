@@ -14,6 +14,8 @@ using CommTick = std::int64_t;
 
 /// llround(units * kTicksPerUnit), as the engine rounds every cost.
 CommTick comm_to_ticks(double units);
+/// Ticks back to cost units.
+inline double comm_units(CommTick ticks) { return static_cast<double>(ticks) / kTicksPerUnit; }
 
 struct TickPart {
   Stream stream = Stream::Compute;
@@ -28,13 +30,29 @@ struct KindTicks {
   std::vector<TickPart> parts;  ///< from 0
 };
 
-/// Every op kind's timing under a validated `costs` with comm set.
+/// The timing of every op kind.
 struct CommTicks {
   KindTicks forward, backward, backward_zb, weight, pair;
   const KindTicks& of(const Op& op) const;
 };
 
-CommTicks comm_ticks(const Costs& costs);
+/// Every op kind's timing under a validated `costs` (comm set) in `order` (part_layout.cpp).
+CommTicks comm_ticks(const Costs& costs, PartOrder order);
+
+/// An FB pair of a forward on a stage costing `forward_stage` and a backward on one costing
+/// `backward_stage` (single-stage Costs, pipesim/stage_costs.h) in `order`: the forward's
+/// components from the first, the backward's from the second, the compute scaled to `overlapped`
+/// (the pair rule's length). comm_ticks(c, order).pair is comm_pair_ticks(c, c, F&B of c, order).
+KindTicks comm_pair_ticks(const Costs& forward_stage, const Costs& backward_stage,
+                          CommTick overlapped, PartOrder order);
+
+/// The timing of `op` under `costs` with per-stage costs (costs.stages set) in `order`: each
+/// chunk's components from its own stage.
+KindTicks staged_comm_ticks(const Op& op, const Costs& costs, PartOrder order);
+
+/// For every communication part of `kind` (in part order), the compute parts running under it
+/// and for how long, and the time nothing covers.
+std::vector<PartHiding> part_hiding(const KindTicks& kind);
 
 /// An FB pair of a forward on a stage costing `forward_stage` and a backward on one costing
 /// `backward_stage` (single-stage Costs, pipesim/stage_costs.h): the forward's components from

@@ -11,6 +11,14 @@
 //   (get_pp_rank_microbatches), then alternates forward k and backward k - warm-up, then drains.
 // V = 1 is Megatron's non-interleaved path, plain 1F1B (R-1-r warm-up forwards). Each op costs
 // F or B of one chunk, so against 1F1B at V times those costs the bubble shrinks by V.
+//
+// With a2aOverlap, Megatron-Core's combined 1F1B: the warm-up has one more forward
+// (get_pp_rank_microbatches, "to ensure the forward and backward computations are independent
+// in all 1f1b steps"), and each steady-state step runs forward k with backward k - warm-up as
+// one overlapped FB pair (forward_backward_helper_wrapper calling
+// combined_1f1b_schedule_for_interleaved_pipelining in megatron/core/pipeline_parallel/
+// combined_1f1b.py); warm-up forwards and cool-down backwards stay alone. Like Megatron,
+// validate() takes it at V >= 2, or V = 1 on one rank (Megatron's no-pipelining path).
 #include <algorithm>
 #include <cstddef>
 #include <vector>
@@ -59,9 +67,18 @@ void generate_interleaved_1f1b(const SimConfig& config, OpPlan& out) {
       out.backward(lanes[static_cast<std::size_t>(v - 1 - b.chunk)], b.mb(p));
       b.advance(p, v);
     };
-    const int warmup = std::min(total, v == 1 ? p - 1 - r : 2 * (p - 1 - r) + (v - 1) * p);
+    const int extra = config.a2a_overlap ? 1 : 0;
+    const int warmup =
+        std::min(total, (v == 1 ? p - 1 - r : 2 * (p - 1 - r) + (v - 1) * p) + extra);
     for (int k = 0; k < warmup; ++k) forward();
     for (int k = warmup; k < total; ++k) {
+      if (config.a2a_overlap) {  // forward k with backward k - warm-up, as one pair
+        out.pair(lanes[static_cast<std::size_t>(f.chunk)], f.mb(p),
+                 lanes[static_cast<std::size_t>(v - 1 - b.chunk)], b.mb(p));
+        f.advance(p, v);
+        b.advance(p, v);
+        continue;
+      }
       forward();
       backward();
     }

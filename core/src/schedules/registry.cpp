@@ -37,7 +37,7 @@ std::string describe_shape(const ShapeRules& s, const StageLayout& l, const Chun
 ScheduleEntry entry(const char* name, const char* title, const char* source, ShapeRules shape,
                     StageLayout layout, void (*generate)(const SimConfig&, OpPlan&),
                     ChunkOption chunks = {}) {
-  ScheduleEntry e{{name, title, source, shape, layout, chunks, "", false, ""}, generate};
+  ScheduleEntry e{{name, title, source, shape, layout, chunks, "", false, "", false}, generate};
   e.info.constraints = describe_shape(shape, layout, chunks);
   return e;
 }
@@ -45,6 +45,13 @@ ScheduleEntry entry(const char* name, const char* title, const char* source, Sha
 // A schedule whose op order is DeepSeek's step(), so timing "runtime" applies to it.
 ScheduleEntry with_runtime_timing(ScheduleEntry e) {
   e.info.runtime_timing = true;
+  return e;
+}
+
+// A schedule of the 1F1B family that runs as Megatron-Core's combined 1F1B when asked
+// (SimConfig::a2a_overlap; its generator pairs the steady state).
+ScheduleEntry with_a2a_overlap(ScheduleEntry e) {
+  e.info.a2a_overlap = true;
   return e;
 }
 
@@ -59,8 +66,8 @@ const std::vector<ScheduleEntry>& entries() {
   // StageLayout{directions, stages_per_rank, param_copies, ops_per_chunk}
   static const std::vector<ScheduleEntry> kEntries = {
       entry("gpipe", "GPipe", "Huang et al., GPipe (NeurIPS 2019)", {}, {1, 1, 1, 2}, generate_gpipe),
-      entry("1f1b", "1F1B", "Narayanan et al., PipeDream-flush (ICML 2021)", {}, {1, 1, 1, 2},
-            generate_1f1b),
+      with_a2a_overlap(entry("1f1b", "1F1B", "Narayanan et al., PipeDream-flush (ICML 2021)", {},
+                             {1, 1, 1, 2}, generate_1f1b)),
       // Zero-bubble B's split off a W: three ops per chunk.
       falls_back_to("1f1b", entry("zb-h1", "ZB-H1",
                                   "Qi et al., Zero Bubble Pipeline Parallelism (ICLR 2024), ZB-H1",
@@ -84,10 +91,11 @@ const std::vector<ScheduleEntry>& entries() {
       // Megatron's virtual pipeline: rank r holds stages r, r+R, ..., r+(V-1)R. Megatron-LM refuses
       // M that is not a multiple of R with its default group of R micro-batches per virtual stage
       // (forward_backward_pipelining_with_interleaving); V = 1 is its plain 1F1B.
-      falls_back_to("1f1b", entry("interleaved-1f1b", "Interleaved 1F1B",
-                                  "Narayanan et al., Megatron-LM (SC'21) §2.2; NVIDIA/Megatron-LM schedules.py",
-                                  {1, false, false, 0, true}, {1, 2, 1, 2}, generate_interleaved_1f1b,
-                                  {1, kMaxChunks, 2})),
+      falls_back_to("1f1b", with_a2a_overlap(entry(
+                                "interleaved-1f1b", "Interleaved 1F1B",
+                                "Narayanan et al., Megatron-LM (SC'21) §2.2; NVIDIA/Megatron-LM schedules.py",
+                                {1, false, false, 0, true}, {1, 2, 1, 2}, generate_interleaved_1f1b,
+                                {1, kMaxChunks, 2}))),
       falls_back_to("zb-h1", entry("zb-h2", "ZB-H2",
                                    "Qi et al., Zero Bubble Pipeline Parallelism (ICLR 2024), ZB-H2; "
                                    "sail-sg/zero-bubble-pipeline-parallelism efficiency.py",
@@ -181,6 +189,13 @@ std::string runtime_timing_schedules() {
   std::string names;
   for (const auto& info : list_schedules())
     if (info.runtime_timing) names += (names.empty() ? "" : ", ") + info.name;
+  return names;
+}
+
+std::string a2a_overlap_schedules() {
+  std::string names;
+  for (const auto& info : list_schedules())
+    if (info.a2a_overlap) names += (names.empty() ? "" : ", ") + info.name;
   return names;
 }
 

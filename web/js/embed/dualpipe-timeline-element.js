@@ -2,9 +2,9 @@
 // so the host page's CSS variables theme it). Load with
 //   <script type="module" src="…/js/embed/dualpipe-timeline-element.js"></script>
 // Attributes: widget (timeline|sweep) and every embed parameter of state.js's table (schedule
-// compare ranks microbatches chunks timing (dependency|runtime) forward backward weight overlapped
-// p2p (or p2p-latency) comm-ratio attn-share comm-layers t table streams memory speed axis theme
-// (light|dark) lang (en|hi)).
+// compare ranks microbatches chunks timing (dependency|runtime) a2a-overlap delay-wgrad forward
+// backward weight overlapped p2p (or p2p-latency) comm-ratio attn-share comm-layers t table
+// streams memory speed axis theme (light|dark) lang (en|hi)).
 import { mountWidget, ensureStylesheet } from './widget-kit.js';
 import { EMBED_PARAMS } from '../state.js';
 import { spokenLang } from '../lib/locales.js';

@@ -112,6 +112,8 @@ export function fixFor(error, config) {
     else if (error.rule === 'range.number' && !Number.isNaN(got)) value = Math.min(asNumber(params.max), Math.max(asNumber(params.min), got));
     else if (error.rule === 'range.integer' && !Number.isNaN(got)) value = Math.min(asNumber(params.max), Math.max(asNumber(params.min), Math.round(got)));
     else if (['range.positive', 'range.non_negative', 'field.number', 'field.finite'].includes(error.rule)) value = defaultCost(field);
+  } else if (error.rule === 'a2a_overlap.chunks' && field === 'chunks' && info?.chunks) {
+    value = Math.max(2, info.chunks.min); // core: the overlap on more than one rank needs 2 or more
   } else if (error.rule === 'schedule.unknown' && field === 'schedule') {
     return null; // no guess at which schedule was meant: the message lists them
   }

@@ -34,14 +34,26 @@ export function scheduleIndex(name) {
 /**
  * A timeline lane's title: "DualPipe · 8 ranks · 20 micro-batches", counted in the language's
  * plurals; without the shape ({shape: false}: "DualPipe") where the controls beside the chart
- * already say it (a lesson widget's), so it is said once.
+ * already say it (a lesson widget's), so it is said once. Then what runs it differently: a timing
+ * other than the default, Megatron's combined 1F1B (a2aOverlap, delayWgrad).
  */
 export function laneTitle(config, t, { shape = true } = {}) {
   const count = (key, n) => (typeof n === 'number' ? t.plural(key, n) : String(n));
   const title = shape
     ? t('lane.title', { schedule: scheduleTitle(config.schedule, t), ranks: count('lane.ranks', config.ranks), mb: count('lane.mb', config.microbatches) })
     : scheduleTitle(config.schedule, t);
-  return config.timing && config.timing !== CATALOGUE.timing.default ? `${title} · ${t(`timing.lane.${config.timing}`)}` : title;
+  const notes = [];
+  if (config.timing && config.timing !== CATALOGUE.timing.default) notes.push(t(`timing.lane.${config.timing}`));
+  if (config.a2aOverlap) notes.push(t(config.delayWgrad ? 'a2a.lane.delayWgrad' : 'a2a.lane'));
+  return [title, ...notes].join(' · ');
+}
+
+/**
+ * The first of `names` whose catalogue entry takes a2aOverlap (Megatron-Core's combined 1F1B), or
+ * null: the form offers the setting only then.
+ */
+export function overlappableSchedule(names) {
+  return names.map(scheduleInfo).find((info) => info?.a2aOverlap) || null;
 }
 
 /**

@@ -1,15 +1,16 @@
 // The explorer's schedule form: preset, schedule, any number of schedules to compare with it, ranks,
 // micro-batches, and model chunks per rank when a schedule run takes them (its catalogue entry's
-// `chunks`: range and default from there). Under ranks and micro-batches, what the chosen
-// schedules ask of them (from core's shape data); under any field, the simulator's message when
-// its error path points there.
+// `chunks`: range and default from there); timing, and Megatron's combined 1F1B with its delayed
+// weight gradients, likewise only where a schedule run takes them (`timings`, `a2aOverlap`).
+// Under ranks and micro-batches, what the chosen schedules ask of them (from core's shape data);
+// under any field, the simulator's message when its error path points there.
 // mount(element, deps) -> { update(state), destroy() }
 //   deps.t   deps.onChange(patch)   (the schedules are core's catalogue, lib/schedules.js)
 // state: { view, schedule, compare, ranks, microbatches, chunks, axis, costs, fieldErrors: {path: SimError} }
 import { h, uniqueId } from '../ui/dom.js';
 import { PRESETS, matchPreset } from '../lib/presets.js';
 import { showFieldError } from '../ui/field-error.js';
-import { SCHEDULES, SCHEDULE_NAMES, chunkedSchedule, timedSchedule, scheduleTitle } from '../lib/schedules.js';
+import { SCHEDULES, SCHEDULE_NAMES, chunkedSchedule, timedSchedule, overlappableSchedule, scheduleTitle } from '../lib/schedules.js';
 import CATALOGUE from '../../generated/catalogue.js';
 import { shapeHint } from '../lib/shape-hint.js';
 import { comparedSchedules } from '../state.js';
@@ -46,7 +47,18 @@ export function mount(element, deps) {
   // Its range hint stays in the sweep, where the shape hints (which name one schedule) are hidden.
   const chunks = field('chunks', h('input', { type: 'number', step: 1, inputmode: 'numeric' }), 'dpl-chunks-hint');
   const timing = field('timing', h('select', {}, CATALOGUE.timing.values.map((value) => h('option', { value, text: t(`timing.${value}`) }))), 'dpl-timing-hint');
-  const fields = { preset, schedule, compare, ranks, microbatches, chunks, timing };
+  // A switch: the box first, its label beside it, the hint and message under both.
+  const toggle = (name) => {
+    const f = field(name, h('input', { type: 'checkbox' }), 'dpl-switch-hint');
+    f.hint.textContent = t(`form.${name}.hint`);
+    f.wrap.classList.add('dpl-field-switch');
+    const label = f.wrap.querySelector('label');
+    f.wrap.prepend(h('div', { class: 'dpl-switch' }, [f.control, label]));
+    return f;
+  };
+  const a2aOverlap = toggle('a2aOverlap');
+  const delayWgrad = toggle('delayWgrad');
+  const fields = { preset, schedule, compare, ranks, microbatches, chunks, timing, a2aOverlap, delayWgrad };
   const root = h('fieldset', { class: 'dpl dpl-form' }, [
     h('legend', { text: t('form.legend') }),
     h('div', { class: 'dpl-form-grid' }, Object.values(fields).map((f) => f.wrap)),
@@ -87,6 +99,11 @@ export function mount(element, deps) {
     deps.onChange({ compare: compare.boxes.filter((b) => b.checked).map((b) => b.value).join(','), t: null });
   });
   timing.control.addEventListener('change', () => deps.onChange({ timing: timing.control.value, t: null }));
+  // Turning the overlap off turns its companion off too (core: delayWgrad needs a2aOverlap).
+  a2aOverlap.control.addEventListener('change', () => deps.onChange({
+    a2aOverlap: a2aOverlap.control.checked, ...(a2aOverlap.control.checked ? {} : { delayWgrad: false }), t: null,
+  }));
+  delayWgrad.control.addEventListener('change', () => deps.onChange({ delayWgrad: delayWgrad.control.checked, t: null }));
   const commitShape = () => {
     clearTimeout(timer);
     deps.onChange({ ranks: num(ranks.control), microbatches: num(microbatches.control), t: null });
@@ -139,6 +156,13 @@ export function mount(element, deps) {
         set(timing, value);
         timing.hint.textContent = t(`timing.hint.${value}`);
       }
+      // Combined 1F1B: only in the explorer, and only for a schedule that takes it; its companion
+      // while it is on (or set without it, so core's message shows beside it).
+      const overlappable = state.view !== 'sweep' && overlappableSchedule([state.schedule, ...compared]);
+      a2aOverlap.wrap.hidden = !overlappable;
+      delayWgrad.wrap.hidden = !overlappable || !(state.a2aOverlap || state.delayWgrad);
+      a2aOverlap.control.checked = Boolean(state.a2aOverlap);
+      delayWgrad.control.checked = Boolean(state.delayWgrad);
       const match = matchPreset(state);
       preset.control.value = match ? match.id : '';
       preset.hint.textContent = match ? t(`preset.${match.id}`) : '';
@@ -161,6 +185,8 @@ export function mount(element, deps) {
       show(microbatches, errors['/microbatches']);
       show(chunks, errors['/chunks']);
       show(timing, errors['/timing']);
+      show(a2aOverlap, errors['/a2aOverlap']);
+      show(delayWgrad, errors['/delayWgrad']);
     },
     destroy() {
       clearTimeout(timer);

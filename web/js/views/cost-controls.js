@@ -179,7 +179,8 @@ export function mount(element, deps) {
     // the page's language from its clauses (lib/region-text.js), not from core's English.
     const region = regionText(scheduleInfo(config.schedule)?.reference?.region, t);
     // Unequal per-stage costs are outside every region: say that rather than the region.
-    const condition = ref.reason ? ` ${t('ref.unequal')}` : region ? ` ${t('ref.condition', { c: region })}` : '';
+    // A reason puts the config outside the region: combined 1F1B, or unequal per-stage costs.
+    const condition = ref.reason ? ` ${t(config.a2aOverlap ? 'ref.a2aOverlap' : 'ref.unequal')}` : region ? ` ${t('ref.condition', { c: region })}` : '';
     reference.replaceChildren(
       h('p', { class: 'dpl-ref-formula' }, [
         h('span', { text: t('ref.formula', { schedule: scheduleTitle(config.schedule, t) }) }), ' ',
