@@ -23,6 +23,9 @@ test('formatLike writes the live value in the shape of the quote', () => {
   assert.equal(formatLike(21, '21'), '21');
   assert.equal(formatLike(0.04, '0.04'), '0.04');
   assert.equal(formatLike(4, '4.0'), '4.0');
+  // A plain quote keeps the simulator's digits, unless the value rests on estimated inputs.
+  assert.equal(formatLike(117.252796, '117.3'), '117.252796');
+  assert.equal(formatLike(117.252796, '117.3', 'makespan', { estimate: true }), '117.3');
   assert.equal(formatLike(7 / 23, '', 'bubble.fraction'), '30.4%');
   assert.equal(formatLike(6, ''), '6');
 });

@@ -10,13 +10,13 @@ await loadLanguage('hi');
 const region = (name) => CATALOGUE.schedules.find((s) => s.name === name).reference.region;
 
 test('DualPipe\'s region in English and in Hindi, from the catalogue\'s clauses', () => {
-  // formulas.cpp: PP = 2, or B-W = F, W <= F, max(F,B) <= F&B <= F+B; p2p latency 0.
-  assert.deepEqual(region('dualpipe').all, [{ left: 'p2pLatency', op: '=', right: '0' }]);
+  // formulas.cpp: PP = 2, or B-W = F, W <= F, max(F,B) <= F&B <= F+B; p2p latency 0 and equal stages.
+  assert.deepEqual(region('dualpipe').all, [{ left: 'p2pLatency', op: '=', right: '0' }, { left: 'stageCosts', op: '=', right: 'equal' }]);
   assert.equal(regionText(region('dualpipe'), translator('en')),
-    'PP = 2; or B − W = F, W ≤ F, max(F, B) ≤ F&B and F&B ≤ F + B; and the link latency is 0');
+    'PP = 2; or B − W = F, W ≤ F, max(F, B) ≤ F&B and F&B ≤ F + B; and the link latency is 0 and every stage costs the same');
   const hindi = regionText(region('dualpipe'), translator('hi'));
-  assert.equal(hindi, 'PP = 2; या B − W = F, W ≤ F, max(F, B) ≤ F&B और F&B ≤ F + B; और लिंक की देरी 0 हो');
-  assert.doesNotMatch(hindi, /p2pLatency|<=|latency/);
+  assert.equal(hindi, 'PP = 2; या B − W = F, W ≤ F, max(F, B) ≤ F&B और F&B ≤ F + B; और लिंक की देरी 0 हो और हर स्टेज की लागत बराबर हो');
+  assert.doesNotMatch(hindi, /p2pLatency|stageCosts|<=|latency/);
 });
 
 test('every schedule with a formula has a region said without field names; notes in the page\'s language', () => {
@@ -24,12 +24,12 @@ test('every schedule with a formula has a region said without field names; notes
     for (const lang of ['en', 'hi']) {
       const text = regionText(schedule.reference.region, translator(lang));
       assert.ok(text.length > 0, `${schedule.name} ${lang}`);
-      assert.doesNotMatch(text, /p2pLatency|bubble\.max|<=|>=/, `${schedule.name} ${lang}: ${text}`);
+      assert.doesNotMatch(text, /p2pLatency|stageCosts|bubble\.max|<=|>=/, `${schedule.name} ${lang}: ${text}`);
     }
   }
   // ZB-V's note: core's English on an English page, the Hindi pack's words on a Hindi one.
-  assert.match(regionText(region('zb-v'), translator('en')), /^the number of ranks is 1; and the link latency is 0 \(the paper's 0/);
-  assert.match(regionText(region('zb-v'), translator('hi')), /^रैंकों की संख्या 1 हो; और लिंक की देरी 0 हो \(पेपर का 0/);
-  assert.equal(regionText(region('1f1b'), translator('en')), 'the link latency is 0');
+  assert.match(regionText(region('zb-v'), translator('en')), /^the number of ranks is 1; and the link latency is 0 and every stage costs the same \(the paper's 0/);
+  assert.match(regionText(region('zb-v'), translator('hi')), /^रैंकों की संख्या 1 हो; और लिंक की देरी 0 हो और हर स्टेज की लागत बराबर हो \(पेपर का 0/);
+  assert.equal(regionText(region('1f1b'), translator('en')), 'the link latency is 0 and every stage costs the same');
   assert.equal(regionText(null, translator('en')), '');
 });

@@ -8,8 +8,8 @@ import { useSite, openPage, waitForTimeline } from './helpers.mjs';
 
 const site = useSite({ pipesim: false });
 
-/** What reads as a developer's word: e-notation, camelCase, a command line. */
-const DEVELOPER = [/\b\d+(?:\.\d+)?e[+-]?\d+\b/i, /\b[a-z]+[A-Z][A-Za-z]*\b/, /\bpipesim\b/, /(?:^|\s)--[a-z]/];
+/** What reads as a developer's word: e-notation, camelCase (arXiv, a source's name, is not), a command line. */
+const DEVELOPER = [/\b\d+(?:\.\d+)?e[+-]?\d+\b/i, /\b(?!arXiv\b)[a-z]+[A-Z][A-Za-z]*\b/, /\bpipesim\b/, /(?:^|\s)--[a-z]/];
 
 /** Text of every widget in `scope` (form values included), as one string per element. */
 function widgetText(page, scope) {

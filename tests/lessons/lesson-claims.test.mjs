@@ -175,5 +175,5 @@ test('exercise 4 counts both models as the lesson does, and its solution quotes 
     `${(dsv3.dualpipeOverhead.bytesPerGpu / 1e9).toFixed(2)} GB`,
     `${(100 * dsv3.dualpipeOverhead.shareOfGpuMemory).toFixed(0)}%`, `${(100 * llama.dualpipeOverhead.shareOfGpuMemory).toFixed(1)}%`,
   ];
-  for (const lang of LANGS) for (const text of expected) assert.ok(exercise.solution[lang].includes(text), `${lang} solution states ${text}`);
+  for (const lang of LESSON_LANGS) for (const text of expected) assert.ok(exercise.solution[lang].includes(text), `${lang} solution states ${text}`);
 });

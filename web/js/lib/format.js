@@ -71,13 +71,16 @@ export function simDecimals(value) {
  * a plain number keeps the digits the simulator gives when the quote has fewer (quoted "6",
  * simulated 4.2: "4.2", never "4"). Percentages are ratios, shown at the quote's precision.
  * Without a usable quote, fractions (0..1 named *fraction or utilization) become percentages.
+ * `estimate`: the value rests on estimated inputs (a run on a layer split's per-stage costs,
+ * themselves counted to 6 decimals), so it too is shown at the quote's precision.
  */
-export function formatLike(value, quoted, field = '') {
+export function formatLike(value, quoted, field = '', { estimate = false } = {}) {
   const shape = quoted ? quotedShape(quoted) : null;
   if (shape) {
     if (shape.percent) return formatPercent(value, shape.decimals);
     // A quantity in a unit (bytes, parameters) is an estimate, shown at the quote's precision.
     if (shape.unit) return `${(value / shape.scale).toFixed(shape.decimals)}${shape.unit}`;
+    if (estimate) return value.toFixed(shape.decimals);
     return value.toFixed(Math.max(shape.decimals, simDecimals(value)));
   }
   if (/(fraction|utilization)$/i.test(field)) return formatPercent(value, 1);

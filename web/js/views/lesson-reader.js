@@ -244,7 +244,9 @@ export function mount(element, deps) {
         span.replaceChildren(quoted || '?');
         continue;
       }
-      const live = formatLike(value, quoted, path[path.length - 1]);
+      // A run on per-stage costs (a layer split's estimates) is quoted at the quote's precision.
+      const estimate = Array.isArray((runs.get(id) ?? configs.get(id))?.stageCosts);
+      const live = formatLike(value, quoted, path[path.length - 1], { estimate });
       const valueNode = span.querySelector('.sim-number-value') || h('span', { class: 'sim-number-value' });
       valueNode.textContent = live;
       if (!valueNode.isConnected) span.replaceChildren(valueNode);
