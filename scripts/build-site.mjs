@@ -16,6 +16,7 @@ import { lessonFilesTime, statedMinutes } from './lesson-time.mjs';
 import { bundlePage, minifyModule } from './bundle-page.mjs';
 import { writeFirstRuns } from './first-runs.mjs';
 import { writeFontSets, FontError } from './font-sets.mjs';
+import { MODULE_BUILDS } from '../wasm/pipesim.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const WASM_BUILD = path.join(ROOT, 'build/wasm/wasm');
@@ -66,9 +67,11 @@ async function copyJson(from, to) {
 
 const missingBuild = (file) => new BuildError(`missing ${path.relative(ROOT, file)}: run \`make wasm\` first`);
 
+// Both builds of the module (MODULE_BUILDS: the page's full one, the embeds' figures one), each
+// its glue and its wasm, and the JS API beside them.
 async function copyModule() {
   const files = [
-    [path.join(WASM_BUILD, 'pipesim.wasm'), 'pipesim.wasm'],
+    ...Object.values(MODULE_BUILDS).map((name) => [path.join(WASM_BUILD, `${name}.wasm`), `${name}.wasm`]),
     [path.join(ROOT, 'wasm/pipesim.js'), 'pipesim.js'],
     [path.join(ROOT, 'wasm/encode-request.js'), 'encode-request.js'],
     [path.join(ROOT, 'wasm/pipesim.d.ts'), 'pipesim.d.ts'],
@@ -82,10 +85,14 @@ async function copyModule() {
   }
   // The glue as the page and the embeds load it, minified like the bundles; the Node tests of the
   // JS API (tests/wasm) load Emscripten's own from build/wasm, so both forms run in `make test`.
-  const glue = path.join(WASM_BUILD, 'pipesim.mjs');
-  const glueText = await readFile(glue, 'utf8').catch(() => { throw missingBuild(glue); });
-  await writeFile(path.join(OUT, 'pipesim.mjs'), await minifyModule(glueText));
-  return { module: 'pipesim.mjs', wasm: 'pipesim.wasm', api: 'pipesim.js', types: 'pipesim.d.ts' };
+  const builds = {};
+  for (const [build, name] of Object.entries(MODULE_BUILDS)) {
+    const glue = path.join(WASM_BUILD, `${name}.mjs`);
+    const glueText = await readFile(glue, 'utf8').catch(() => { throw missingBuild(glue); });
+    await writeFile(path.join(OUT, `${name}.mjs`), await minifyModule(glueText));
+    builds[build] = { module: `${name}.mjs`, wasm: `${name}.wasm` };
+  }
+  return { builds, api: 'pipesim.js', types: 'pipesim.d.ts' };
 }
 
 // The web fonts (web/js/lib/font-sets.js), from the npm packages of the committed lockfile, with

@@ -135,6 +135,7 @@ class Trace:
         self.annotations = []  # (name, start, event index)
         self.leaves = []       # the part annotations: {name, cpu, event, pair}
         self.pairs = 0         # (device, profiler step) pairs written
+        self.pair_keys = []    # per pair: (device, step number, ProfilerStep name)
 
     def event(self, text):
         if self.out is None:
@@ -217,6 +218,7 @@ class Trace:
                     self.launch(device, pid, thread, cpu_ts, COMPUTE, 'Memcpy DtoD (Device -> Device)', t - GAP_NS + 100,
                                 MEMCPY_NS, holders, leaf, cat='gpu_memcpy')
                     cpu_ts += CPU_LAUNCH_NS
+        self.pair_keys.append((device, step, step_name))
         self.pairs += 1
         for layer, name, start in placed:  # Kineto's GPU-side copies of the annotations: not kernels
             self.event(f'{{"ph": "X", "cat": "gpu_user_annotation", "name": {json.dumps(name)}, "pid": {device}, '
@@ -283,9 +285,9 @@ class Trace:
                 'unattributed': {'events': len(unattributed),
                                  'gpuMs': sum(g['end'] - g['start'] for g in unattributed) / 1e6},
                 'order': [self.leaves[i]['name'] for i in leaves], 'spans': spans,
-                'derived': self.derived(owned, layers)}
+                'derived': self.derived(owned, layers, origin)}
 
-    def derived(self, owned, layers):
+    def derived(self, owned, layers, origin):
         """The costs of one chunk pair: each part's busy time (the union of its kernels), summed
         over its layers, averaged over the pairs and rounded half away to the nanosecond."""
         busy = {p: 0 for p in PARTS}
@@ -302,9 +304,14 @@ class Trace:
         fwd_comm, bwd_comm = ns['dispatch(F)'] + ns['combine(F)'], ns['dispatch(B)'] + ns['combine(B)']
         pair_ns = round_half_away(sum(last[p] - first[p] for p in first), n)
         ms = {p: v / 1e6 for p, v in ns.items()}
+        # the first pair: the lowest device's first step
+        p0 = min(first, key=lambda p: self.pair_keys[p][:2])
+        first_pair = {'device': self.pair_keys[p0][0], 'step': self.pair_keys[p0][2],
+                      'startMs': (first[p0] - origin) / 1e6, 'endMs': (last[p0] - origin) / 1e6}
         return {'pairs': n, 'layers': layers, 'forward': f / 1e6, 'backward': b / 1e6, 'weight': w / 1e6,
                 'overlapped': (f + b) / 1e6, 'commRatio': fwd_comm / f, 'attnShare': ns['attn(F)'] / f,
                 'forwardAlone': (f + fwd_comm) / 1e6, 'backwardAlone': (b + bwd_comm) / 1e6, 'pairMs': pair_ns / 1e6,
+                'firstPair': first_pair,
                 'components': {'forward': {'attn': ms['attn(F)'], 'dispatch': ms['dispatch(F)'], 'mlp': ms['mlp(F)'],
                                            'combine': ms['combine(F)']},
                                'backward': {'attn': ms['attn(B)'], 'attnWeight': ms['attn(W)'],

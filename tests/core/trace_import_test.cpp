@@ -281,6 +281,12 @@ TEST_CASE("costs: DeepSeek's ten part annotations give the comm model's explicit
   CHECK(validate_costs(c.costs).ok());
   CHECK(c.model_pair_ms.value == analyse_pair(c.costs).value().timing.duration);
   CHECK(c.plain_costs.overlapped == c.pair_ms.value);
+  // The pair to draw: device 0 (the kernel's args.device) in ProfilerStep#1, from the first
+  // kernel (t = 0, the trace's first GPU event) to the last one's end, 34 us later.
+  CHECK(c.first_pair.device == 0);
+  CHECK(c.first_pair.step == "ProfilerStep#1");
+  CHECK(c.first_pair.start_ms == 0);
+  CHECK(c.first_pair.end_ms == Approx(0.034));
   // Without one part there is nothing to give the model; the report says which.
   events.erase(events.begin() + 1, events.begin() + 4);  // attn(F)
   const TraceReport missing = read(trace(events));

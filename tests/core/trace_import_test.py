@@ -53,6 +53,7 @@ def report_mismatches(got, want):
     values = {k: v['value'] for k, v in got['derived'].items() if isinstance(v, dict) and 'value' in v}
     values['components'] = {p: {k: v['value'] for k, v in parts.items()}
                             for p, parts in got['derived']['components'].items()}
+    values['firstPair'] = got['derived']['firstPair']
     return found + mismatches(values, derived, '.derived')
 
 

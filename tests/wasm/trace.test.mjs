@@ -38,6 +38,7 @@ test('traceImport() returns what `pipesim trace-import --format json` prints, an
     assert.equal(report.derived[key].value, want.derived[key], key);
     assert.ok(report.derived[key].derivation.length > 0, key);
   }
+  assert.deepEqual(report.derived.firstPair, want.derived.firstPair);
   // The derived costs run as they are: the modelled pair is overlapPair of them.
   assert.equal(api.overlapPair(report.derived.costs).duration, report.derived.modelPairMs.value);
   // Text, bytes in an ArrayBuffer, another view and the parsed trace read alike.

@@ -2,7 +2,7 @@
 // timeline explorer, sweep, schedule form, cost controls). Views never import each other; this
 // file hands each one what it needs and forwards their changes to the store.
 import { takeLessonText, pageFontsReady } from './boot.js';
-import { parseParams, createStore, bindHash, configOf, explorerRuns, comparedSchedules, serializeState } from './state.js';
+import { parseParams, createStore, bindHash, configOf, explorerRuns, comparedSchedules, serializeState, sameValue } from './state.js';
 import { translator, loadLanguage, isLoaded, LOAD_FAILED } from './lib/i18n.js';
 import { withCache } from './lib/sim-cache.js';
 import { createSimClient } from './lib/sim-client.js';
@@ -45,6 +45,9 @@ let sim = null;
 let views = {}; // name -> view, mounted on first show
 const scrollMemory = createScrollMemory(window);
 let mountedLang = null;
+// Costs taken from a profiler trace (views/trace-import.js): {name, costs, lines}. The settings say
+// where their costs came from while they are these; the address holds the costs, not the trace.
+let costSource = null;
 
 function showNotice(errors, heading) {
   const notice = $('#page-notice');
@@ -199,6 +202,14 @@ function ensureView(name) {
     // The hand-written schedule's panel loads when first shown, and draws with the same widget.
     const mountTimeline = (el, { onError }) => timelineView.mount(el, { sim, t, onError });
     views.custom = lazyView(() => import('./views/custom-schedule.js'), $('#custom-root'), { sim, t, onChange, mountTimeline });
+    // A profiler trace: its streams drawn by the same widget, its costs handed to every run.
+    const onUse = (source) => {
+      costSource = source;
+      store.set({ costs: source.costs });
+    };
+    views.trace = lazyView(() => Promise.all([import('./views/trace-import.js'), loadStyle('css/trace.css')]).then(([module]) => module), $('#trace-root'), {
+      sim, t, onUse, mountTimeline: (el) => timelineView.mount(el, { sim, t }),
+    });
   }
   // Tabs the landing page does not show load their code when first opened.
   if (name === 'sweep') {
@@ -278,7 +289,8 @@ function settingsSummary(state) {
 function updatePanels(state) {
   $('#side-summary').textContent = settingsSummary(state);
   views.form.update({ ...state, fieldErrors });
-  views.costs.update({ costs: state.costs, config: configOf(state), fieldErrors });
+  const source = costSource && sameValue(state.costs, costSource.costs) ? costSource : null;
+  views.costs.update({ costs: state.costs, config: configOf(state), fieldErrors, source });
   views.stageCosts.update({ view: state.view, costs: state.costs, stageCosts: state.stageCosts, config: configOf(state), fieldErrors });
   views.memory.update({ view: state.view, memoryModel: state.memoryModel, fieldErrors });
 }

@@ -366,7 +366,7 @@ export function createStore(initial) {
 }
 
 /** Equal values; plain objects (costs and their comm, a plan) compare field by field. */
-function sameValue(a, b) {
+export function sameValue(a, b) {
   if (a === b) return true;
   if (a && b && typeof a === 'object' && typeof b === 'object') {
     const ka = Object.keys(a);

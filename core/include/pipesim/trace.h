@@ -119,6 +119,15 @@ struct TraceSpan {
   double busy_ms = 0;  ///< union of its GPU events there
 };
 
+/// Where one measured chunk pair ran: its device, its ProfilerStep annotation (empty without one)
+/// and its first part kernel's start and last one's end, in ms from the trace's first GPU event.
+struct TracePairWindow {
+  std::int64_t device = 0;
+  std::string step;
+  double start_ms = 0;
+  double end_ms = 0;
+};
+
 /// The costs of one overlapped chunk pair, from annotations named as DeepSeek-V3 Fig. 4 names its
 /// parts: attn, dispatch, mlp, combine, each (F) or (B), and attn(W), mlp(W). A part's time is the
 /// GPU busy time of the events launched inside it (union over streams), per pair.
@@ -130,6 +139,9 @@ struct TraceCosts {
   Derived forward_alone, backward_alone;  ///< a lone F or full B with its all-to-alls exposed
   Derived pair_ms;        ///< the measured pair: first part kernel's start to last one's end
   Derived model_pair_ms;  ///< the same pair under `costs` (analyse_pair)
+  /// The first pair (lowest device, its first step): where a client finds a measured pair to draw
+  /// beside the modelled one.
+  TracePairWindow first_pair;
   /// Components in ChunkComponents order: forward attn, dispatch, mlp, combine; backward attn,
   /// attnWeight, dispatch, mlp, mlpWeight, combine.
   std::vector<Derived> components;

@@ -205,6 +205,13 @@ class CostDeriver {
     }
     const auto span = static_cast<TraceNs>(std::llround(span_sum / static_cast<double>(pairs_.size())));
     c.pair_ms = derived_ms(span, "from the first part kernel's start to the last one's end" + per_pair);
+    const auto& [first_key, first_totals] = *pairs_.begin();
+    TraceNs origin = records_.gpu.front().start;
+    for (const GpuRecord& g : records_.gpu) origin = std::min(origin, g.start);
+    c.first_pair.device = first_key.first;
+    if (first_key.second != kTraceNone) c.first_pair.step = records_.names[att_.occurrences[first_key.second].name];
+    c.first_pair.start_ms = trace_ms(static_cast<double>(first_totals.first - origin));
+    c.first_pair.end_ms = trace_ms(static_cast<double>(first_totals.last - origin));
 
     Costs& costs = c.costs;
     costs.forward = trace_ms(static_cast<double>(f));

@@ -30,11 +30,27 @@ const KIND = Object.fromEntries(CATALOGUE.opKinds.map((name, code) => [name, cod
 
 /**
  * Colour categories. F, Bi (zero-bubble input-gradient B), B and W by direction: kind * 2 + dir,
- * 0..7; an overlapped FB pair: 8 + fdir * 2 + bdir (its forward and backward colours).
+ * 0..7; an overlapped FB pair: 8 + fdir * 2 + bdir (its forward and backward colours); a stream
+ * part (lanes of look 'part': a trace's annotated ranges, a modelled pair's parts) by its pass
+ * and stream: PART_BASE + pass * 2 + (communication ? 1 : 0), the passes of PART_PASSES, X being
+ * a range with no pass (a trace's own names).
  */
 export const CATEGORY_KINDS = Object.freeze(['F', 'Bi', 'B', 'W']);
-export const CATEGORY_COUNT = 12;
+export const PART_PASSES = Object.freeze(['F', 'B', 'W', 'X']);
 export const FB_BASE = 8;
+export const PART_BASE = 12;
+export const CATEGORY_COUNT = PART_BASE + PART_PASSES.length * 2;
+
+/** The category of a stream part: its pass (F, B, W or X) and whether it communicates. */
+export function partCategory(pass, comm) {
+  const at = PART_PASSES.indexOf(pass);
+  return PART_BASE + (at < 0 ? PART_PASSES.length - 1 : at) * 2 + (comm ? 1 : 0);
+}
+
+/** A part category's pass and stream kind: {pass, comm}. */
+export function partOfCategory(cat) {
+  return { pass: PART_PASSES[(cat - PART_BASE) >> 1], comm: ((cat - PART_BASE) & 1) === 1 };
+}
 
 /** The category of one op from its timeline fields. */
 export function categoryOf(kind, zb, dir, bdir) {
@@ -52,27 +68,30 @@ export function categoryParts(cat) {
 /** The key of a category's entry in result.comm.ops (stream-parts.js commKey). */
 export const commKeyOf = (cat) => (cat >= FB_BASE ? 'FB' : ['F', 'Bz', 'B', 'W'][cat >> 1]);
 
-/** The op kinds (F, B, Bi, W, FB) and directions present in `tracks` (the legend shows those). */
+/**
+ * The op kinds (F, B, Bi, W, FB) and directions present in `tracks`, and the stream parts'
+ * passes (F, B, W, X) and whether any communicates: what the legend shows.
+ */
 export function presentKinds(tracks) {
   const seen = new Uint8Array(CATEGORY_COUNT);
   for (const tr of tracks) for (let i = 0; i < tr.cat.length; i++) seen[tr.cat[i]] = 1;
   const kinds = new Set();
   const dirs = new Set();
+  const passes = new Set();
+  let comm = false;
   seen.forEach((on, cat) => {
     if (!on) return;
+    if (cat >= PART_BASE) {
+      const part = partOfCategory(cat);
+      passes.add(part.pass);
+      comm ||= part.comm;
+      return;
+    }
     const parts = categoryParts(cat);
     kinds.add(cat >= FB_BASE ? 'FB' : parts[0].kind);
     for (const p of parts) dirs.add(p.dir);
   });
-  return { kinds, dirs };
-}
-
-/** Stream parts the stream view would draw for `tracks` under `comm` (to choose a renderer). */
-export function partCountOf(tracks, comm) {
-  if (!comm || !comm.ops) return 0;
-  let n = 0;
-  for (const tr of tracks) for (let i = 0; i < tr.cat.length; i++) n += comm.ops[commKeyOf(tr.cat[i])]?.parts.length || 0;
-  return n;
+  return { kinds, dirs, passes, comm };
 }
 
 /** True for an F (activations appear when it ends); B and Bi (they are freed) by isBackward. */
@@ -170,6 +189,9 @@ function push(runs, x0, x1, cat, alpha, op) {
 }
 
 const cover = new Float64Array(CATEGORY_COUNT); // pixels per category in the column being grouped
+const touched = new Uint8Array(CATEGORY_COUNT); // the categories the column touched, in order
+const isTouched = new Uint8Array(CATEGORY_COUNT);
+let touchedCount = 0;
 
 /**
  * The runs that paint `track` in `view` on a plot `width` pixels wide, written into `runs`
@@ -191,19 +213,24 @@ export function lodRuns(track, view, width, runs, detailPx = DETAIL_PX, from = 0
   let column = NaN;
   let pending = false;
 
+  // Only the categories the column touched are read back (a column holds one or two; the lowest
+  // category wins a tie, whatever order they came in).
   const flush = () => {
     if (!pending) return;
     let best = 0;
     let bestCover = 0;
     let busy = 0;
-    for (let c = 0; c < CATEGORY_COUNT; c++) {
+    for (let j = 0; j < touchedCount; j++) {
+      const c = touched[j];
       busy += cover[c];
-      if (cover[c] > bestCover) {
+      if (cover[c] > bestCover || (cover[c] === bestCover && c < best)) {
         best = c;
         bestCover = cover[c];
       }
       cover[c] = 0;
+      isTouched[c] = 0;
     }
+    touchedCount = 0;
     const alpha = Math.max(1, Math.round(Math.min(1, busy) * 8)) / 8;
     const last = runs.n - 1;
     if (last >= 0 && runs.op[last] === -1 && runs.cat[last] === best && runs.alpha[last] === alpha && runs.x1[last] >= column) {
@@ -231,7 +258,12 @@ export function lodRuns(track, view, width, runs, detailPx = DETAIL_PX, from = 0
         flush();
         column = c;
       }
-      cover[cat[i]] += Math.min(b, c + 1) - Math.max(a, c);
+      const k = cat[i];
+      if (!isTouched[k]) {
+        isTouched[k] = 1;
+        touched[touchedCount++] = k;
+      }
+      cover[k] += Math.min(b, c + 1) - Math.max(a, c);
       pending = true;
     }
   }

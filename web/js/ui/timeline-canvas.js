@@ -15,21 +15,27 @@
 import { h } from './dom.js';
 import { ticks, ticksOnStep, niceStep } from '../lib/scale.js';
 import { formatNumber } from '../lib/format.js';
-import { lodRuns, createRuns, categoryParts, firstAfter, FB_BASE, CATEGORY_KINDS, opAtTime } from '../lib/timeline-lod.js';
+import { lodRuns, createRuns, categoryParts, firstAfter, FB_BASE, PART_BASE, PART_PASSES, CATEGORY_KINDS, opAtTime } from '../lib/timeline-lod.js';
 import { timeToX, xToTime } from '../lib/timeline-viewport.js';
 import { rankAtY, rankSpan } from '../lib/timeline-layout.js';
 import { clamp } from '../lib/scale.js';
-import { fits } from './timeline-draw.js';
+import { fits, LABEL_CHAR_PX } from './timeline-draw.js';
+import { partText } from '../lib/stream-parts.js';
 import { drawGutter, drawIdleColumn, cursorLayer, memoryPath } from './timeline-frame.js';
 import { dotPattern } from './timeline-palette.js';
 import { DOT_TILE } from './timeline-draw.js';
 
 const runs = createRuns(4096);
 // Fills by kind and direction (index kind * 2 + dir, a category's own number), then the two
-// colours of grouped W columns (palette.solid).
+// colours of grouped W columns (palette.solid), then the stream parts' (palette.part, by
+// category from PART_BASE).
 const CELL_COLOURS = CATEGORY_KINDS.length * 2;
 const GROUPED_W = CELL_COLOURS;
-const COLOURS = CELL_COLOURS + 2;
+const PART_COLOUR = GROUPED_W + 2;
+const COLOURS = PART_COLOUR + PART_PASSES.length * 2;
+/** A colour index's fill in `palette`. */
+const colourOf = (palette, c) => (c >= PART_COLOUR ? palette.part[c - PART_COLOUR]
+  : c >= GROUPED_W ? palette.solid.W[c - GROUPED_W] : palette.cell[CATEGORY_KINDS[c >> 1]][c & 1]);
 const W_KIND = CATEGORY_KINDS.indexOf('W');
 const ALPHAS = 8; // grouped columns' opacity levels
 const MAX_LABELS = 3000; // past this many ids in view, text costs more than it tells
@@ -84,7 +90,7 @@ function createBatches() {
         if (!b.n) return;
         const colour = Math.floor(key / ALPHAS);
         ctx.globalAlpha = ((key % ALPHAS) + 1) / ALPHAS;
-        ctx.fillStyle = colour >= GROUPED_W ? palette.solid.W[colour - GROUPED_W] : palette.cell[CATEGORY_KINDS[colour >> 1]][colour & 1];
+        ctx.fillStyle = colourOf(palette, colour);
         // One path of rects, one fill: each fillRect is a draw of its own when the canvas is
         // rasterised, and thousands of them cost twice the time of one path.
         ctx.beginPath();
@@ -186,7 +192,8 @@ const B_COLOUR = CATEGORY_KINDS.indexOf('B') * 2;
 const MAX_DIAGONAL_OPS = 1500;
 
 /**
- * One lane on a canvas. `lane`: {title, result, tracks, memory?, opAt(rank, i)}. Returns
+ * One lane on a canvas. `lane`: a lane of lib/timeline-model.js (its tracks, itemAt, look,
+ * memory). Returns
  * {element, canvas, render(view), setCursor(t), hit(clientX, clientY) -> {op, box} | null,
  * reveal()}: reveal() after the page scrolled or resized draws the ranks that came on screen.
  * The canvas's data-ranks says which ranks it holds ("first-last").
@@ -198,7 +205,7 @@ const MAX_DIAGONAL_OPS = 1500;
  * transform is the compositor's alone. When the view leaves the canvas, the bitmap is shifted to
  * keep what it still shows and the margin ahead is painted: one heavier frame in many.
  */
-export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }) {
+export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0, unit = '' }) {
   const L = layout;
   const ranks = lane.tracks.length;
   const dpr = Math.min(2, globalThis.devicePixelRatio || 1);
@@ -207,7 +214,7 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }
   const margin = movable ? Math.round(L.plotWidth * MARGIN_SHARE) : 0;
   const shown = L.plotWidth + 1; // the window: the plot and the gridline at its right edge
   const width = shown + 2 * margin; // the canvas, in CSS pixels
-  const canvas = h('canvas', { class: 'dpl-timeline-canvas', role: 'img', 'aria-label': t('tl.canvasLabel', { title: lane.title, ops: lane.opCount.toLocaleString('en') }) });
+  const canvas = h('canvas', { class: 'dpl-timeline-canvas', role: 'img', 'aria-label': t('tl.canvasLabel', { title: lane.title, ops: lane.itemCount.toLocaleString('en') }) });
   canvas.width = Math.round(width * dpr);
   canvas.style.width = `${width}px`;
   const ctx = canvas.getContext('2d', { alpha: true });
@@ -218,13 +225,13 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }
   const axisCtx = axis.getContext('2d');
   const cursor = cursorLayer(L);
   // The plot keeps the whole lane's height; the canvas's window is placed over the ranks it holds.
-  const element = h('div', { class: 'dpl-lane-plot is-canvas' }, [frame, axis, cursor.element, drawGutter(ranks, L, t, lane.memory?.[0]?.unit), drawIdleColumn(lane, L, t)]);
+  const element = h('div', { class: 'dpl-lane-plot is-canvas' }, [frame, axis, cursor.element, drawGutter(lane, L, t, unit), drawIdleColumn(lane, L, t)]);
   element.style.height = `${L.height}px`;
   const batches = createBatches();
   const dots = Object.fromEntries(CATEGORY_KINDS.map((kind) => [kind, dotPattern(ctx, palette.dot[kind])]));
   const labelPx = L.rowHeight >= 16;
   const bandWidth = width * dpr;
-  const colours = Array.from({ length: COLOURS }, (_, c) => rgba(c >= GROUPED_W ? palette.solid.W[c - GROUPED_W] : palette.cell[CATEGORY_KINDS[c >> 1]][c & 1]));
+  const colours = Array.from({ length: COLOURS }, (_, c) => rgba(colourOf(palette, c) ?? palette.idle));
   const idleColour = rgba(palette.idle);
   const gridColour = rgba(palette.grid);
   const tickCount = Math.max(2, Math.floor(L.plotWidth / 70));
@@ -357,7 +364,7 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }
     for (const tr of lane.tracks) {
       for (let i = firstAfter(tr.end, v.start); i < tr.start.length && tr.start[i] < v.end; i++) {
         const w = (tr.end[i] - tr.start[i]) * px - 1; // the 1 px seam
-        if (w >= 12 && tr.cat[i] < FB_BASE && ++n > MAX_LABELS) return false;
+        if (w >= 12 && (tr.cat[i] < FB_BASE || tr.cat[i] >= PART_BASE) && ++n > MAX_LABELS) return false;
       }
     }
     return true;
@@ -559,7 +566,11 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }
         const w = single && runs.x1[j] - runs.x0[j] >= 4 ? runs.x1[j] - runs.x0[j] - 1 : runs.x1[j] - runs.x0[j];
         const cat = runs.cat[j];
         const level = Math.round(runs.alpha[j] * ALPHAS) - 1;
-        if (cat >= FB_BASE && single && diagonal) {
+        if (cat >= PART_BASE) {
+          // A stream part (a trace's range, a modelled pair's part): its name where it fits.
+          batches.add(PART_COLOUR + cat - PART_BASE, level, x, y, w, L.rowHeight);
+          if (single && labelPx && labelled) details.push(x, y, w, cat, r, runs.op[j]);
+        } else if (cat >= FB_BASE && single && diagonal) {
           details.push(x, y, w, cat, r, runs.op[j]);
         } else if (cat >= FB_BASE) {
           // A grouped pair column, or a pair cell in a dense view: forward colour on top,
@@ -601,12 +612,17 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }
     const hgt = L.rowHeight;
     for (let i = 0; i < details.length; i += 6) {
       const x = details[i], y = details[i + 1], w = details[i + 2], cat = details[i + 3], rank = details[i + 4], seq = details[i + 5];
+      if (cat >= PART_BASE) {
+        const text = partText(lane.itemAt(rank, seq), w, LABEL_CHAR_PX);
+        if (text) labels.push([x + w / 2, y + hgt / 2, text, palette.partLabel[cat - PART_BASE]]);
+        continue;
+      }
       if (cat >= FB_BASE) {
         const [f, b] = categoryParts(cat);
         triangles.F[f.dir].push(x, y, w);
         triangles.B[b.dir].push(x, y, w);
         if (labelled && w >= 24) {
-          const o = lane.opAt(rank, seq);
+          const o = lane.itemAt(rank, seq);
           if (fits(`${o.fmb}${o.bmb}`, w)) labels.push([x + w * 0.27, y + hgt * 0.3, o.fmb, palette.label.F[f.dir]], [x + w * 0.73, y + hgt * 0.72, o.bmb, palette.label.B[b.dir]]);
         }
         continue;
@@ -615,7 +631,7 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }
       const dir = cat & 1;
       if (dir === 1 && w >= 4) dotted[kind].push(x, y, w);
       if (labelled && w >= 12) {
-        const o = lane.opAt(rank, seq);
+        const o = lane.itemAt(rank, seq);
         if (fits(o.mb, w)) labels.push([x + w / 2, y + hgt / 2, o.mb, palette.label[kind][dir]]);
       }
     }
@@ -688,7 +704,7 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0 }
     if (i < 0) return null;
     const x0 = box.left + L.left + Math.max(0, timeToX(view, L.plotWidth, track.start[i]));
     const x1 = box.left + L.left + Math.min(L.plotWidth, timeToX(view, L.plotWidth, track.end[i]));
-    return { op: lane.opAt(rank, i), box: { left: x0, top: box.top + L.rowY(rank), width: Math.max(1, x1 - x0), height: L.rowHeight } };
+    return { op: lane.itemAt(rank, i), box: { left: x0, top: box.top + L.rowY(rank), width: Math.max(1, x1 - x0), height: L.rowHeight } };
   }
 
   const setCursor = (time) => cursor.set(timeToX(view, L.plotWidth, Math.min(time, makespan)), time >= makespan);

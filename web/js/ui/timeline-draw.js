@@ -1,16 +1,17 @@
-// The SVG renderer of a timeline lane, for small runs (lib/timeline-lod.js chooses it): one row
-// per rank, one group per op with the op's data-* attributes (tests, embeds, tooltips and
-// keyboard focus read them), a time axis and idle background, in the time window `view` fitted
-// to the lane's width. A view change redraws the lane; only ops that intersect the view are
-// drawn, so zooming in makes redraws cheaper, not dearer. Micro-batch ids show where they fit.
-// Several lanes (compared schedules) share one view. The cursor, veil and rank gutter are HTML
-// layers (ui/timeline-frame.js). With the communication model, a lane can also show each rank's
-// compute and communication streams (ui/timeline-streams.js), and with `memory` its in-flight
-// activations under its op row.
+// The SVG renderer of a timeline lane (lib/timeline-model.js), for small runs (lib/timeline-lod.js
+// chooses it): one row per row of the lane (a rank, a GPU stream), one group per item with its
+// data-* attributes (tests, embeds, tooltips and keyboard focus read them), drawn in the lane's
+// look: an op cell (kind, direction dots, micro-batch id) or a stream part (its pass's colour,
+// communication pale and outlined, its name); a time axis and idle background, in the time window
+// `view` fitted to the lane's width. A view change redraws the lane; only items that intersect
+// the view are drawn, so zooming in makes redraws cheaper, not dearer. Labels show where they
+// fit. Several lanes (compared schedules, a measured and a modelled pair) share one view. The
+// cursor, veil and gutter are HTML layers (ui/timeline-frame.js). A lane with a stream view can
+// also show each rank's compute and communication streams (ui/timeline-streams.js), and with
+// `memory` its in-flight activations under its op row.
 import { h, s } from './dom.js';
 import { ticks } from '../lib/scale.js';
-import { opDataset, describeOp } from '../lib/timeline-data.js';
-import { commEntry } from '../lib/stream-parts.js';
+import { partText } from '../lib/stream-parts.js';
 import { formatNumber } from '../lib/format.js';
 import { timeToX } from '../lib/timeline-viewport.js';
 import { drawStreams } from './timeline-streams.js';
@@ -61,27 +62,27 @@ export function dotsFor(prefix, kind) {
 
 /** Whether a cell `width` pixels wide has room for `text` in the 11 px monospace label font. */
 export const fits = (text, width) => width >= String(text).length * LABEL_CHAR_PX + 4;
-const LABEL_CHAR_PX = 6.7;
+export const LABEL_CHAR_PX = 6.7;
 
 function label(x, y, text, kind, dir) {
   return s('text', { x, y, class: `dpl-cell-label k-${kind} d-${dir}`, 'text-anchor': 'middle', 'dominant-baseline': 'central' }, [String(text)]);
 }
 
-/** With the communication model, what an op of this kind spends computing and waiting. */
-function commNote(o, comm, t) {
-  const { entry } = commEntry(o, comm);
+/** With the stream view's model, what an op of this kind spends computing and waiting. */
+function commNote(o, lane, t) {
+  const entry = lane.streams?.entryOf(o);
   if (!entry) return '';
   return ` ${t('op.comm', { compute: formatNumber(entry.compute), comm: formatNumber(entry.comm), exposed: formatNumber(entry.exposed) })}`;
 }
 
-/** One op: a rect (F, B, W) or a diagonally split shared cell (overlapped F&B pair). */
-function drawOp(o, x, y, w, hgt, prefix, t, comm) {
+/** An item of a lane of look 'op': a rect (F, B, W) or a diagonally split shared cell (overlapped F&B pair). */
+function drawOp(o, x, y, w, hgt, prefix, t, lane) {
   const g = s('g', {
     class: `dpl-op op-${o.kind}`,
     tabindex: -1,
     role: 'img',
-    'aria-label': describeOp(o, t, formatNumber) + commNote(o, comm, t),
-    dataset: opDataset(o),
+    'aria-label': lane.describe(o, t, formatNumber) + commNote(o, lane, t),
+    dataset: lane.dataset(o),
   });
   if (o.kind === 'FB') {
     const fKind = 'F';
@@ -108,17 +109,36 @@ function drawOp(o, x, y, w, hgt, prefix, t, comm) {
   return g;
 }
 
+/**
+ * An item of a lane of look 'part' (a stream part: a trace's range, a modelled pair's part): its
+ * pass's colour, pale and outlined when it communicates, its name where it fits.
+ */
+function drawPart(p, x, y, w, hgt, t, lane) {
+  const cls = `k-${p.pass} d-0${p.comm ? ' is-comm' : ''}`;
+  const g = s('g', {
+    class: `dpl-op dpl-part-item${p.comm ? ' is-comm' : ''}`,
+    tabindex: -1,
+    role: 'img',
+    'aria-label': lane.describe(p, t, formatNumber),
+    dataset: lane.dataset(p),
+  }, [s('rect', { x, y, width: w, height: hgt, class: `dpl-cell ${cls}` })]);
+  const text = partText(p, w, LABEL_CHAR_PX);
+  if (text) g.append(s('text', { x: x + w / 2, y: y + hgt / 2, class: `dpl-part-label dpl-part-name ${cls}` }, [text]));
+  return g;
+}
+
 
 /**
- * One lane's SVG for time window `view` under `layout` (lib/timeline-layout.js laneLayout).
- * Returns {svg, element, cells, where, setCursor(t)}: `cells[r]` maps an op's position on rank r
- * to its group, for the ops drawn, and `where` an op group to its {rank, seq}.
- * @param {{rows: object[][], result: object, title: string, memory?: object[]}} lane
+ * One lane's SVG (a lane of lib/timeline-model.js) for time window `view` under `layout`
+ * (lib/timeline-layout.js laneLayout). Returns {svg, element, cells, where, setCursor(t)}:
+ * `cells[r]` maps an item's position on row r to its group, for the items drawn, and `where` an
+ * item's group to its {rank, seq} (rank: its row).
  */
-export function drawLane(lane, { view, layout, makespan, prefix, id, t, streams = false, memoryMax = 0 }) {
+export function drawLane(lane, { view, layout, makespan, prefix, id, t, streams = false, memoryMax = 0, unit = '' }) {
   const L = layout;
-  const comm = lane.result.comm;
-  const expanded = Boolean(streams && comm);
+  const rows = lane.records();
+  const expanded = Boolean(streams && lane.streams);
+  const drawItem = lane.look === 'part' ? drawPart : (o, x0, y, w, hgt, t, lane) => drawOp(o, x0, y, w, hgt, prefix, t, lane);
   const { width, height, plotWidth } = L;
   const x = (time) => L.left + timeToX(view, plotWidth, time);
   // An op overlapping the view; a zero-length op (a W costing 0) counts where it sits, edges included,
@@ -141,7 +161,7 @@ export function drawLane(lane, { view, layout, makespan, prefix, id, t, streams 
   // The idle texture behind each row (visible wherever no op covers it).
   const rowsG = s('g', { class: 'dpl-rows', 'aria-hidden': 'true' });
   const memoryG = s('g', { class: 'dpl-memory', 'aria-hidden': 'true', 'clip-path': `url(#${clipId})` });
-  lane.rows.forEach((ops, r) => {
+  rows.forEach((ops, r) => {
     const y = L.rowY(r);
     rowsG.append(s('rect', { x: L.left, y, width: plotWidth, height: L.rowHeight, class: 'dpl-idle', fill: `url(#${prefix}-idle)` }));
     if (L.memoryY >= 0 && lane.memory) {
@@ -158,12 +178,12 @@ export function drawLane(lane, { view, layout, makespan, prefix, id, t, streams 
 
   const opsG = s('g', { class: 'dpl-ops', 'clip-path': `url(#${clipId})` });
   const where = new WeakMap(); // op group -> {rank, seq}
-  const cells = lane.rows.map((ops, r) => {
+  const cells = rows.map((ops, r) => {
     const drawn = new Map();
     ops.forEach((o, seq) => {
       if (!visible(o)) return;
       const x0 = x(o.start);
-      const g = drawOp(o, x0, L.rowY(r), Math.max(1, x(o.end) - x0), L.rowHeight, prefix, t, comm);
+      const g = drawItem(o, x0, L.rowY(r), Math.max(1, x(o.end) - x0), L.rowHeight, t, lane);
       opsG.append(g);
       drawn.set(seq, g);
       where.set(g, { rank: r, seq });
@@ -178,7 +198,7 @@ export function drawLane(lane, { view, layout, makespan, prefix, id, t, streams 
   svg.append(memoryG);
 
   const cursor = cursorLayer(L);
-  const element = h('div', { class: 'dpl-lane-plot' }, [svg, cursor.element, drawGutter(lane.rows.length, L, t, lane.memory?.[0]?.unit), drawIdleColumn(lane, L, t)]);
+  const element = h('div', { class: 'dpl-lane-plot' }, [svg, cursor.element, drawGutter(lane, L, t, unit), drawIdleColumn(lane, L, t)]);
   const setCursor = (time) => cursor.set(timeToX(view, plotWidth, Math.min(time, makespan)), time >= makespan);
   return { svg, element, cells, where, setCursor };
 }

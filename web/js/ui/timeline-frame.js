@@ -9,17 +9,20 @@ import { SUB_ROWS } from '../lib/timeline-layout.js';
 import { formatNumber } from '../lib/format.js';
 
 /**
- * The gutter: one SVG as tall as the lane, with a name per rank and per sub-row. `memoryUnit`
- * 'GB' names the memory row for a lane whose memory is counted in GB (lib/timeline-memory.js).
+ * The gutter: one SVG as tall as the lane, with a name per row (the lane's rowLabels: a rank, a
+ * GPU stream) and per sub-row; the memory row's in GB for a lane whose memory is counted in GB
+ * (lib/timeline-memory.js). `unit`: the axis's time unit ('ms', named over the gutter in place
+ * of "time"), or '' for the simulator's cost units.
  */
-export function drawGutter(ranks, layout, t, memoryUnit = 'units') {
+export function drawGutter(lane, layout, t, unit = '') {
   const L = layout;
   const gutter = s('svg', { class: 'dpl-gutter-svg', width: L.left, height: L.height, viewBox: `0 0 ${L.left} ${L.height}` });
-  gutter.append(s('text', { x: L.left - 8, y: L.top - 10, class: 'dpl-tick dpl-axis-name', 'text-anchor': 'end' }, [t('axis.time')]));
+  gutter.append(s('text', { x: L.left - 8, y: L.top - 10, class: 'dpl-tick dpl-axis-name', 'text-anchor': 'end' }, [unit || t('axis.time')]));
   const small = L.rowHeight < 16 ? ' is-small' : '';
-  for (let r = 0; r < ranks; r++) {
+  const memoryUnit = lane.memory?.[0]?.unit;
+  lane.rowLabels.forEach((label, r) => {
     const y = L.rowY(r);
-    gutter.append(s('text', { x: L.left - 8, y: y + L.rowHeight / 2, class: `dpl-rank-label${small}`, 'text-anchor': 'end', 'dominant-baseline': 'central' }, [t('axis.rank', { rank: r })]));
+    gutter.append(s('text', { x: L.left - 8, y: y + L.rowHeight / 2, class: `dpl-rank-label${small}`, 'text-anchor': 'end', 'dominant-baseline': 'central' }, [t(label.key, label.vars)]));
     if (L.streamsY >= 0) {
       ['compute', 'comm'].forEach((stream, i) => {
         const sy = y + L.streamsY + SUB_ROWS.gap + i * (SUB_ROWS.height + SUB_ROWS.gap) + SUB_ROWS.height / 2;
@@ -29,25 +32,25 @@ export function drawGutter(ranks, layout, t, memoryUnit = 'units') {
     if (L.memoryY >= 0 && !L.compact) {
       gutter.append(s('text', { x: L.left - 8, y: y + L.memoryY + L.memoryHeight / 2, class: 'dpl-stream-label', 'text-anchor': 'end', 'dominant-baseline': 'central' }, [t(memoryUnit === 'GB' ? 'memory.shortGb' : 'memory.short')]));
     }
-  }
+  });
   return h('div', { class: 'dpl-gutter', 'aria-hidden': 'true' }, [gutter]);
 }
 
 /**
- * The idle column on the right: its name above the rows, each rank's idle total and, beside the
- * memory rows, its peak activations (in per-GPU units). One SVG as tall as the lane: none of it
+ * The idle column on the right: its name above the rows, each row's idle total (the lane's
+ * `idle`) and, beside the memory rows, its peak activations (in per-GPU units). One SVG as tall as the lane: none of it
  * depends on the view, so it is drawn once, not with each view.
  */
 export function drawIdleColumn(lane, layout, t) {
   const L = layout;
   const x = L.right / 2 + 4; // centred in the column, clear of the last tick's label
   const column = s('svg', { class: 'dpl-idle-svg', width: L.right, height: L.height, viewBox: `0 0 ${L.right} ${L.height}` });
-  column.append(s('text', { x, y: L.top - 10, class: 'dpl-tick dpl-axis-name', 'text-anchor': 'middle' }, [t('axis.idle')]));
+  if (lane.idle.some((v) => typeof v === 'number')) column.append(s('text', { x, y: L.top - 10, class: 'dpl-tick dpl-axis-name', 'text-anchor': 'middle' }, [t('axis.idle')]));
   const small = L.rowHeight < 16 ? ' is-small' : '';
-  lane.result.perRank?.forEach((rank, r) => {
+  lane.idle.forEach((idle, r) => {
     const y = L.rowY(r);
-    if (typeof rank?.idle === 'number') {
-      column.append(s('text', { x, y: y + L.rowHeight / 2, class: `dpl-idle-total${small}`, 'text-anchor': 'middle', 'dominant-baseline': 'central' }, [formatNumber(rank.idle)]));
+    if (typeof idle === 'number') {
+      column.append(s('text', { x, y: y + L.rowHeight / 2, class: `dpl-idle-total${small}`, 'text-anchor': 'middle', 'dominant-baseline': 'central' }, [formatNumber(idle)]));
     }
     if (L.memoryY >= 0 && lane.memory && !L.compact) {
       column.append(s('text', { x, y: y + L.memoryY + L.memoryHeight / 2, class: 'dpl-mem-peak', 'text-anchor': 'middle', 'dominant-baseline': 'central' }, [lane.memory[r].label ?? formatNumber(lane.memory[r].peak)]));

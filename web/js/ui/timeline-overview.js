@@ -1,11 +1,11 @@
 // The overview strip under a timeline (speedscope's minimap, perfetto's overview track): the
-// whole run drawn small, every rank of every lane as a thin band, with a window marking the
+// whole run drawn small, every row (rank, GPU stream) of every lane as a thin band, with a window marking the
 // part the chart shows. Dragging the window pans, pressing elsewhere centres the view there,
 // and with focus (it is a slider) arrows pan, Page Up/Down move a whole view, Home/End go to
 // the ends, + and - zoom and 0 fits the run. The strip is painted once per run, size and theme;
 // moving the window is a CSS transform.
 import { h } from './dom.js';
-import { lodRuns, createRuns, categoryParts, CATEGORY_KINDS, FB_BASE } from '../lib/timeline-lod.js';
+import { lodRuns, createRuns } from '../lib/timeline-lod.js';
 import { fitView, overviewWindow, xToTime, centerOn, spanOf } from '../lib/timeline-viewport.js';
 import { formatNumber } from '../lib/format.js';
 
@@ -66,10 +66,8 @@ export function createOverview({ t, onView, onKey }) {
       for (const track of lane.tracks) {
         const n = lodRuns(track, fit, width, runs, Infinity);
         for (let j = 0; j < n; j++) {
-          const cat = runs.cat[j];
-          const part = categoryParts(cat)[cat >= FB_BASE ? 1 : 0];
           ctx.globalAlpha = runs.alpha[j];
-          ctx.fillStyle = palette.solid[part.kind][part.dir];
+          ctx.fillStyle = palette.fill[runs.cat[j]];
           ctx.fillRect(runs.x0[j], y, runs.x1[j] - runs.x0[j], Math.max(band, 0.5));
         }
         y += band;

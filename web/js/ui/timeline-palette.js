@@ -6,7 +6,7 @@
 // #hex in custom properties, color(srgb ...) for a color-mix()) is converted here; anything else
 // is drawn on a 1x1 canvas and read back, which on a page's first draw costs tens of ms.
 import { s } from './dom.js';
-import { CATEGORY_KINDS } from '../lib/timeline-lod.js';
+import { CATEGORY_KINDS, CATEGORY_COUNT, PART_PASSES, PART_BASE, FB_BASE, categoryParts } from '../lib/timeline-lod.js';
 import { rgbaOf, rgbaText } from '../lib/css-colour.js';
 import { DOT_TILE, DOT_R } from './timeline-draw.js';
 
@@ -27,9 +27,12 @@ function normalise(color) {
 /**
  * The palette in effect inside `root` (an element of the widget): cell fills and label colours by
  * kind and direction (`cell[kind][dir]`, `label`), the dots that mark direction 1 on each kind
- * (`dot[kind]`), the colour of grouped sub-pixel ops (`solid`), and the chart's neutral tones.
+ * (`dot[kind]`), the colour of grouped sub-pixel ops (`solid`), and the chart's neutral tones;
+ * with `parts` (lanes of look 'part' are drawn), the stream parts' fills and label colours by
+ * category (`part[cat - PART_BASE]`, `partLabel`). `fill[cat]`: one solid colour per category,
+ * what the overview strip paints (a pair: its backward's; a communication part: its outline's).
  */
-export function readPalette(root) {
+export function readPalette(root, { parts = false } = {}) {
   const probe = s('svg', { class: 'dpl-probe', width: 0, height: 0, 'aria-hidden': 'true' });
   const cells = {};
   for (const kind of CATEGORY_KINDS) {
@@ -39,6 +42,11 @@ export function readPalette(root) {
       cells[`${kind}${dir}`] = rect;
     }
   }
+  const partCells = parts ? PART_PASSES.flatMap((pass) => [false, true].map((comm) => {
+    const rect = s('rect', { class: `dpl-cell k-${pass} d-0${comm ? ' is-comm' : ''}` });
+    probe.append(rect);
+    return rect;
+  })) : [];
   const named = {};
   for (const [key, cls] of [['idle', 'dpl-idle-bg'], ['grid', 'dpl-grid'], ['tick', 'dpl-tick'],
     ['memory', 'dpl-mem-area'], ['memoryTrack', 'dpl-mem-track']]) {
@@ -69,6 +77,19 @@ export function readPalette(root) {
     memory: read('memory', 'fill'),
     memoryTrack: read('memoryTrack', 'fill'),
     font: getComputedStyle(named.tick).fontFamily,
+  });
+  palette.part = partCells.map((rect) => normalise(getComputedStyle(rect).fill));
+  palette.partLabel = partCells.map((rect) => {
+    const style = getComputedStyle(rect);
+    return normalise(style.getPropertyValue('--dpl-label').trim() || style.color);
+  });
+  // On the overview strip a communication part takes its outline's colour: its pale fill would
+  // not show in a band a few pixels tall.
+  const solidPart = partCells.map((rect, i) => normalise(i & 1 ? getComputedStyle(rect).stroke : getComputedStyle(rect).fill));
+  palette.fill = Array.from({ length: CATEGORY_COUNT }, (_, cat) => {
+    if (cat >= PART_BASE) return solidPart[cat - PART_BASE] ?? palette.idle;
+    const shown = categoryParts(cat)[cat >= FB_BASE ? 1 : 0];
+    return palette.solid[shown.kind][shown.dir];
   });
   probe.remove();
   return palette;

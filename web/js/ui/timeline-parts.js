@@ -1,14 +1,14 @@
 // The timeline widget's non-chart parts: legend, transport controls, the zoom bar around the
-// overview strip, data table and lane heading, and where the arrow keys move between op cells.
+// overview strip, data table and lane heading (each from the lanes of lib/timeline-model.js,
+// whatever their source), and where the arrow keys move between cells.
 // Each builder returns plain elements; the view in views/timeline.js wires behaviour.
 import { h, s } from './dom.js';
 import { icon } from './icons.js';
-import { describeOp, opDataset } from '../lib/timeline-data.js';
 import { dotsFor } from './timeline-draw.js';
-import { presentKinds, firstAfter, SVG_MAX_OPS, SVG_MAX_PARTS } from '../lib/timeline-lod.js';
-import { opParts, opExposed, partDataset, describePart, PART_NAMES } from '../lib/stream-parts.js';
-import { formatNumber, formatPercent } from '../lib/format.js';
-import { SPEEDS, DEFAULT_COMM } from '../state.js';
+import { presentKinds, firstAfter, SVG_MAX_OPS, SVG_MAX_PARTS, PART_PASSES } from '../lib/timeline-lod.js';
+import { partDataset, describePart, PART_NAMES } from '../lib/stream-parts.js';
+import { formatNumber } from '../lib/format.js';
+import { SPEEDS } from '../state.js';
 import { clamp } from '../lib/scale.js';
 
 /** A 22x14 swatch drawn with the same classes and patterns as the chart cells. */
@@ -30,6 +30,11 @@ function swatch(kind, dir, prefix) {
     parts.push(s('path', { d: 'M1 13V10H6V6H11V3H16V8H21V13Z', class: 'dpl-mem-area' }));
   } else if (kind === 'exposed') {
     parts.push(s('rect', { ...box, class: 'dpl-exposed', fill: `url(#${prefix}-exposed)` }));
+  } else if (kind.startsWith('pass-')) {
+    // A trace's or a modelled pair's part: its pass's colour (X: a range with no pass), or outlined.
+    const pass = kind.slice(5);
+    const cls = pass === 'comm' ? 'k-B d-0 is-comm' : `k-${pass} d-0`;
+    parts.push(s('rect', { ...box, class: `dpl-part dpl-cell ${cls}` }));
   } else if (PART_NAMES.includes(kind)) {
     // A stream part: solid for compute, outlined for communication, with its letter.
     const comm = kind === 'dispatch' || kind === 'combine';
@@ -50,23 +55,34 @@ function swatch(kind, dir, prefix) {
 export function buildLegend(lanes, prefix, t, { streams = false, memory = false } = {}) {
   const kinds = new Set();
   const dirs = new Set();
+  const passes = new Set();
+  let comm = false;
   let idle = false;
   for (const lane of lanes) {
     const p = presentKinds(lane.tracks);
     p.kinds.forEach((k) => kinds.add(k));
     p.dirs.forEach((d) => dirs.add(d));
-    idle ||= lane.result.bubble.max > 0;
+    p.passes.forEach((pass) => passes.add(pass));
+    comm ||= p.comm;
+    idle ||= lane.hasIdle;
   }
   const order = LEGEND_KINDS.filter((k) => kinds.has(k));
   const item = (sw, key, attrs = {}) => h('li', attrs, [sw, h('span', { text: t(key) })]);
   const items = order.map((kind) => item(swatch(kind, 0, prefix), `legend.${kind}`, { dataset: { kind } }));
   if (idle) items.push(item(swatch('idle', 0, prefix), 'legend.idle', { dataset: { kind: 'idle' } }));
   if (dirs.has(1) && order.length) items.push(item(swatch(order.find((k) => k !== 'FB') ?? 'F', 1, prefix), 'legend.dir1', { dataset: { kind: 'dir1' } }));
+  // Stream parts drawn as a lane's items (a trace, a modelled pair): by pass, and communication.
+  // Named by the suffix DeepSeek's ranges carry, "(F) forward".
+  const passText = (pass) => (pass === 'X' ? t('legend.otherRange') : `(${pass}) ${t(`kind.${pass}`)}`);
+  for (const pass of PART_PASSES.filter((p) => passes.has(p))) {
+    items.push(h('li', { dataset: { pass } }, [swatch(`pass-${pass}`, 0, prefix), h('span', { text: passText(pass) })]));
+  }
+  if (comm) items.push(item(swatch('pass-comm', 0, prefix), 'part.stream.comm', { dataset: { pass: 'comm' } }));
   // In GB when a run carries core's memory model with activations (lib/timeline-memory.js).
-  const gb = lanes.some((l) => l.result.memory?.activations);
+  const gb = lanes.some((l) => l.memoryUnit === 'GB');
   if (memory) items.push(item(swatch('memory', 0, prefix), gb ? 'legend.memoryGb' : 'legend.memory', { class: 'dpl-legend-memory', dataset: { kind: 'memory' } }));
   const legend = h('div', { class: 'dpl-legend' }, [h('ul', { 'aria-label': t('legend.title') }, items)]);
-  if (streams && lanes.some((l) => l.result.comm)) {
+  if (streams && lanes.some((l) => l.streams)) {
     const partItems = PART_NAMES.map((part) => item(swatch(part, 0, prefix), `legend.part.${part}`, { dataset: { part } }));
     partItems.push(item(swatch('exposed', 0, prefix), 'legend.exposed'));
     legend.append(
@@ -80,26 +96,9 @@ export function buildLegend(lanes, prefix, t, { streams = false, memory = false 
 /** The order op kinds are listed in a legend. */
 const LEGEND_KINDS = ['F', 'B', 'Bi', 'W', 'FB'];
 
-/** Heading above a lane: schedule, shape and headline numbers. */
+/** Heading above a lane: its title and headline numbers (the lane's stats). */
 export function buildLaneHeading(lane, t) {
-  const r = lane.result;
-  const stats = [
-    t('stat.makespan', { v: formatNumber(r.makespan) }),
-    t('stat.bubbleMax', { v: formatNumber(r.bubble.max) }),
-    t('stat.bubbleFraction', { v: formatPercent(r.bubble.fraction) }),
-    t('stat.peak', { v: formatNumber(r.maxPeakActivationMemory) }),
-    // Weights, gradients and optimizer state: core's copies per GPU, one = a rank's share.
-    t('stat.trainingState', { v: formatNumber(r.paramCopies) }),
-  ];
-  // With a memory model: what one GPU holds at the peak, in GB (core's result.memory).
-  const m = r.memory;
-  if (m) {
-    const act = m.activations ? m.activations.peakBytes : 0;
-    stats.push(t('stat.memoryGb', { total: (m.totalBytes / 1e9).toFixed(1), states: (m.perGpu.bytes.total / 1e9).toFixed(1), act: (act / 1e9).toFixed(1) }));
-  }
-  if (r.comm) {
-    stats.push(t('stat.hidden', { v: formatPercent(r.comm.hiddenFraction) }), t('stat.computeUtil', { v: formatPercent(r.comm.computeUtilization) }));
-  }
+  const stats = lane.stats.map((stat) => t(stat.key, stat.vars));
   return h('div', { class: 'dpl-lane-heading' }, [
     h('span', { class: 'dpl-lane-title', text: lane.title }),
     h('span', { class: 'dpl-lane-stats', text: stats.join(' · ') }),
@@ -167,11 +166,11 @@ export function buildViewBar(t, strip, extra = null) {
  * large for the SVG renderer, the only one that draws parts (`svgFits`: rendererFor said 'svg').
  */
 export function streamsBlockerOf(lanes, svgFits, t) {
-  if (!lanes.some((l) => l.result.comm)) return t('tl.streamsNeedComm');
+  if (!lanes.some((l) => l.streams)) return t('tl.streamsNeedComm');
   if (svgFits) return '';
   const n = (v) => v.toLocaleString('en');
   return t('tl.streamsTooMany', {
-    n: n(lanes.reduce((sum, l) => sum + l.parts, 0)), ops: n(lanes.reduce((sum, l) => sum + l.opCount, 0)), maxOps: n(SVG_MAX_OPS), maxParts: n(SVG_MAX_PARTS),
+    n: n(lanes.reduce((sum, l) => sum + (l.streams?.partCount ?? 0), 0)), ops: n(lanes.reduce((sum, l) => sum + l.itemCount, 0)), maxOps: n(SVG_MAX_OPS), maxParts: n(SVG_MAX_PARTS),
   });
 }
 
@@ -191,15 +190,15 @@ export function showStreamsToggle({ streams: button, streamsHint: hint }, { want
 /** A canvas run's table lists at most this many ops (those in view): more is not readable. */
 export const TABLE_MAX_ROWS = 2000;
 
-/** A lane's ops for its table: all of them (op records), or for a large run those in `view`. */
-function tableOps(lane, view) {
-  if (lane.rows) return { ops: lane.rows.flat() };
+/** A lane's items for its table: all of them (`all`: the SVG renderer built them), or those in `view`. */
+function tableOps(lane, view, all) {
+  if (all) return { ops: lane.records().flat() };
   const ops = [];
   let total = 0;
   lane.tracks.forEach((tr, rank) => {
     const to = firstAfter(tr.start, view.end - 1e-9);
     for (let i = firstAfter(tr.end, view.start); i < to; i++) {
-      if (ops.length < TABLE_MAX_ROWS) ops.push(lane.opAt(rank, i));
+      if (ops.length < TABLE_MAX_ROWS) ops.push(lane.itemAt(rank, i));
       total++;
     }
   });
@@ -209,37 +208,28 @@ function tableOps(lane, view) {
 /** The data-table view: the same ops as the chart, as text, one table per lane; with the
  *  streams expanded, each op is followed by its parts and its exposed waits. A run drawn on
  *  canvas lists the ops in `view` (at most TABLE_MAX_ROWS), and says so in its caption. */
-export function buildTables(lanes, t, { view, streams = false }) {
+export function buildTables(lanes, t, { view, streams = false, all = false }) {
   return lanes.map((lane) => {
-    const comm = streams ? lane.result.comm : null;
-    const layers = lane.result.costs?.comm?.layers ?? DEFAULT_COMM.layers; // only read when comm is on
-    const head = ['col.rank', 'col.seq', 'col.op', 'col.dir', 'col.mb', 'col.stage', 'col.start', 'col.end'];
-    if (comm) head.push('col.stream');
+    const parts = streams ? lane.streams : null;
+    const head = [...lane.table.head];
+    if (parts) head.push('col.stream');
     const row = (cells, attrs) => h('tr', attrs, cells.map((c, i) => h(i === 0 ? 'th' : 'td', i === 0 ? { scope: 'row', text: c } : { text: c })));
     const rows = [];
     const gapsByKey = new Map();
-    const { ops, total } = tableOps(lane, view);
+    const { ops, total } = tableOps(lane, view, all);
     for (const o of ops) {
-      const both = (a, b) => `${a} / ${b}`;
-      const fb = o.kind === 'FB';
-      const kind = fb ? t('kind.FB') : o.kind === 'B' && o.zb ? t('kind.Bi') : t(`kind.${o.kind}`);
-      const cells = [
-        o.rank, o.seq + 1, kind,
-        fb ? both(o.fdir, o.bdir) : o.dir,
-        fb ? both(o.fmb, o.bmb) : o.mb,
-        fb ? both(o.fstage, o.bstage) : o.stage,
-        formatNumber(o.start), formatNumber(o.end),
-      ];
-      if (comm) cells.push('');
-      rows.push(row(cells, { dataset: opDataset(o), title: describeOp(o, t, formatNumber) }));
-      if (!comm) continue;
-      // Parts and waits in time order; a wait sorts before a part that starts with it.
-      const sub = [...opExposed(o, comm, gapsByKey), ...opParts(o, comm)].sort((a, b) => a.start - b.start || (a.part ? 1 : -1));
+      const cells = lane.table.cells(o, t, formatNumber);
+      if (parts) cells.push('');
+      rows.push(row(cells, { dataset: lane.dataset(o), title: lane.describe(o, t, formatNumber) }));
+      if (!parts) continue;
+      // An op's parts and waits (the stream view: a simulated run's), in time order; a wait sorts
+      // before a part that starts with it.
+      const sub = [...parts.exposedOf(o, gapsByKey), ...parts.partsOf(o)].sort((a, b) => a.start - b.start || (a.part ? 1 : -1));
       for (const p of sub) {
-        const name = p.part ? `${p.label}${layers > 1 ? ` · ${t('part.layerShort', { layer: p.layer + 1 })}` : ''}` : t('part.exposed');
+        const name = p.part ? `${p.label}${parts.layers > 1 ? ` · ${t('part.layerShort', { layer: p.layer + 1 })}` : ''}` : t('part.exposed');
         const stream = t(`part.stream.${p.part ? p.stream : 'compute'}`);
         rows.push(row([o.rank, o.seq + 1, name, p.part ? p.dir : '', p.part ? p.mb : '', '', formatNumber(p.start), formatNumber(p.end), stream], {
-          class: p.part ? 'is-part' : 'is-part is-exposed', dataset: p.part ? partDataset(p) : p, title: describePart(p, t, formatNumber, layers),
+          class: p.part ? 'is-part' : 'is-part is-exposed', dataset: p.part ? partDataset(p) : p, title: describePart(p, t, formatNumber, parts.layers),
         }));
       }
     }
@@ -264,8 +254,11 @@ export function cellTarget(rows, from, key) {
   const here = mid(row[from.seq]);
   const along = (seq) => ({ rank: from.rank, seq: clamp(seq, 0, row.length - 1) });
   const nearestIn = (r) => {
+    // The nearest row that has items (a trace's stream may have none) in that direction.
+    const step = r > from.rank ? 1 : -1;
+    while (rows[r] && !rows[r].length) r += step;
     const target = rows[r];
-    if (!target || !target.length) return null;
+    if (!target) return null;
     let best = 0;
     for (let i = 1; i < target.length; i++) if (Math.abs(mid(target[i]) - here) < Math.abs(mid(target[best]) - here)) best = i;
     return { rank: r, seq: best };

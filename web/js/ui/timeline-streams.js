@@ -1,10 +1,11 @@
 // The stream view of a timeline lane: under each rank's op row, two sub-rows, its compute
 // stream and its communication stream, with every op's parts (attention, all-to-all dispatch,
-// MLP, all-to-all combine; result.comm.ops, placed by lib/stream-parts.js) drawn as one SVG rect
-// each, and the stretches where the compute stream waits for an all-to-all marked as exposed.
-// Parts carry data-* attributes and no listeners: the view delegates hover to the chart.
+// MLP, all-to-all combine: the lane's streams.partsOf, lib/stream-parts.js placing a simulated
+// op's) drawn as one SVG rect each, and the stretches where the compute stream waits for an
+// all-to-all (streams.exposedOf) marked as exposed. Parts carry data-* attributes and no
+// listeners: the view delegates hover to the chart.
 import { s } from './dom.js';
-import { opParts, opExposed, partClass, partText, partDataset } from '../lib/stream-parts.js';
+import { partClass, partText, partDataset } from '../lib/stream-parts.js';
 import { formatNumber } from '../lib/format.js';
 import { SUB_ROWS } from '../lib/timeline-layout.js';
 
@@ -37,7 +38,7 @@ function label(x, y, cls, text) {
  * the ops) and the parts on top.
  */
 export function drawStreams(lane, { x, visible, rowY, layout: L, prefix }) {
-  const comm = lane.result.comm;
+  const streams = lane.streams;
   const { plotWidth, width } = L;
   const background = s('g', { class: 'dpl-stream-rows', 'aria-hidden': 'true' });
   const parts = s('g', { class: 'dpl-parts', 'aria-hidden': 'true' });
@@ -46,27 +47,27 @@ export function drawStreams(lane, { x, visible, rowY, layout: L, prefix }) {
   const mid = SUB_ROWS.height / 2;
   const exposedFill = `url(#${prefix}-exposed)`;
 
-  lane.rows.forEach((ops, r) => {
+  lane.records().forEach((ops, r) => {
     for (const stream of ['compute', 'comm']) {
       const y = subY(r, stream);
       background.append(
         s('rect', { x: L.left, y, width: plotWidth, height: SUB_ROWS.height, class: 'dpl-idle dpl-stream-track', fill: `url(#${prefix}-idle)` }),
       );
     }
-    const exposed = lane.result.perRank?.[r]?.exposedComm;
+    const exposed = streams.exposedTotal(r);
     if (typeof exposed === 'number') {
       background.append(s('text', { x: width - L.right / 2 + 4, y: subY(r, 'compute') + mid, class: 'dpl-exposed-total', 'text-anchor': 'middle', 'dominant-baseline': 'central' }, [formatNumber(exposed)]));
     }
     const yCompute = subY(r, 'compute');
     for (const o of ops) {
       if (!visible(o)) continue;
-      for (const gap of opExposed(o, comm, gapsByKey)) {
+      for (const gap of streams.exposedOf(o, gapsByKey)) {
         const x0 = x(gap.start);
         const el = rect(x0, yCompute, Math.max(1, x(gap.end) - x0), 'dpl-exposed', gap);
         el.setAttribute('fill', exposedFill);
         parts.appendChild(el);
       }
-      for (const p of opParts(o, comm)) {
+      for (const p of streams.partsOf(o)) {
         const x0 = x(p.start);
         const w = Math.max(1, x(p.end) - x0);
         const y = subY(r, p.stream);

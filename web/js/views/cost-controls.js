@@ -4,7 +4,9 @@
 // current schedule and costs, and shows its value next to the simulated bubble (max idle per rank).
 // mount(element, deps) -> { update(state), destroy() }
 //   deps.sim.simulate(config)   deps.t   deps.onChange({costs})
-// state: { costs, config (the schedule the formula is about), fieldErrors: {path: SimError} }
+// state: { costs, config (the schedule the formula is about), fieldErrors: {path: SimError},
+//          source?: {name, lines} when the costs are a profiler trace's (views/trace-import.js):
+//          which file, and how core derived each cost, said under the fields }
 import { h, uniqueId } from '../ui/dom.js';
 import { formatNumber } from '../lib/format.js';
 import { showFieldError } from '../ui/field-error.js';
@@ -48,6 +50,7 @@ export function mount(element, deps) {
   const rows = FIELDS.map((field) => numberField(field, `/costs/${field}`));
   const reset = h('button', { type: 'button', class: 'dpl-btn dpl-reset' }, [t('cost.reset')]);
   const reference = h('div', { class: 'dpl-reference', 'aria-live': 'polite' });
+  const source = h('div', { class: 'dpl-cost-source', hidden: true });
 
   // The communication model: a switch, and its three fields while it is on.
   const commId = `${prefix}-comm`;
@@ -63,6 +66,7 @@ export function mount(element, deps) {
   ]);
   const root = h('fieldset', { class: 'dpl dpl-costs' }, [
     h('legend', { text: t('cost.legend') }),
+    source,
     h('div', { class: 'dpl-cost-grid' }, [...rows, h('div', { class: 'dpl-cost-foot' }, [reset])]),
     commBox,
     reference,
@@ -191,10 +195,29 @@ export function mount(element, deps) {
     );
   }
 
+  /** Where the costs came from, when a profiler trace gave them: the file and each derivation. */
+  let sourceKey = '';
+  function showSource(from) {
+    const key = from ? `${from.name}\n${JSON.stringify(from.lines)}\n${t.lang}` : '';
+    if (key === sourceKey) return;
+    sourceKey = key;
+    source.hidden = !from;
+    if (!from) {
+      source.replaceChildren();
+      return;
+    }
+    // The file and the form in a line; the derivations one click away (the settings stay short).
+    source.replaceChildren(h('details', {}, [
+      h('summary', { text: t('trace.costsFrom', { name: from.name }) }),
+      h('ul', {}, from.lines.map((line) => h('li', { text: `${t(`cost.${line.field}.sym`)} = ${formatNumber(line.value, 6)}: ${line.derivation}` }))),
+    ]));
+  }
+
   return {
     update(state) {
       costs = { ...state.costs };
       fill();
+      showSource(state.source ?? null);
       stateErrors = state.fieldErrors || {};
       config = state.config || null;
       showMessages();

@@ -1,4 +1,5 @@
-// Timeline widget: simulates one schedule (or several, on the same time axis) and draws the whole
+// Timeline widget: simulates one schedule (or several, on the same time axis), or takes a model
+// built elsewhere (a profiler trace: lib/timeline-trace-lanes.js), and draws the whole
 // run fitted to its width, with zoom and pan (buttons, ctrl+wheel and pinch, drag, keys) and an
 // overview strip showing where the view is, a time cursor with transport controls above the chart
 // (they and the zoom bar under it stay on screen while a tall chart scrolls by), tooltips, a
@@ -13,6 +14,9 @@
 // state: { configs: [config, ...], titles?: [string], t: number|null, table, speed, streams, memory,
 //          autoplay? (play once, when these configs are drawn and the chart is on screen, never
 //          under reduced motion: the lesson's lead figure) }
+//        or { model (lib/timeline-model.js laneSet), modelKey (a new key draws a new model), t, ... }
+// Whichever the source, the lanes are the model's (lib/timeline-model.js): the simulator's results
+// go through lib/timeline-sim-lanes.js, and nothing below reads a result.
 import { h, clear, uniqueId, prefersReducedMotion, errorBox } from '../ui/dom.js';
 import { localizedError } from '../lib/error-text.js';
 import { explain } from '../ui/field-error.js';
@@ -22,24 +26,20 @@ import { mountLane, loadCanvas, canvasReady } from '../ui/timeline-lane.js';
 import { createOverview } from '../ui/timeline-overview.js';
 import { bindGestures } from '../ui/timeline-gestures.js';
 import { readPalette } from '../ui/timeline-palette.js';
-import { normalizeTimeline, nextEvent, prevEvent, describeOp } from '../lib/timeline-data.js';
+import { nextEvent, prevEvent } from '../lib/timeline-data.js';
 import { rendererFor } from '../lib/timeline-lod.js';
-import { runSet } from '../lib/timeline-runs.js';
-import { memorySteps } from '../lib/timeline-memory.js';
+import { laneSet } from '../lib/timeline-model.js';
+import { simLanes } from '../lib/timeline-sim-lanes.js';
+import { playStep, REDUCED_STEP_MS } from '../lib/timeline-playback.js';
 import { assumptionsList } from '../ui/memory-assumptions.js';
 import { laneLayout } from '../lib/timeline-layout.js';
 import { viewLimits, fitView, clampView, zoomView, panView, followView, revealSpan, isFit, magnification, xToTime, viewKeyAction, applyViewAction, ZOOM_STEP } from '../lib/timeline-viewport.js';
 import { describePart, partLabel } from '../lib/stream-parts.js';
 import { atTick } from '../lib/tick.js';
-import { DEFAULT_COMM } from '../state.js';
 import { formatNumber } from '../lib/format.js';
 import { clamp } from '../lib/scale.js';
 import { icon } from '../ui/icons.js';
 
-/** At 1x the cursor crosses the whole schedule in this many seconds, whatever its length. */
-const SECONDS_PER_RUN = 12;
-/** Under prefers-reduced-motion, play jumps op by op, one still frame per this many ms (at 1x). */
-const REDUCED_STEP_MS = 900;
 /** A gesture has stopped once its view has not moved for this long: then ids are painted. */
 const SETTLE_MS = 150;
 
@@ -71,7 +71,8 @@ export function mount(element, deps) {
   root.append(defs, body, tooltip);
   element.append(root);
 
-  let lanes = []; // [{title, result, tracks, opCount, rows?, memory?, opAt, drawn}]
+  let lanes = []; // lanes of lib/timeline-model.js, each with its drawn renderer and layout
+  let unit = ''; // the lanes' time unit ('ms' for a trace)
   let kind = 'svg';
   let makespan = 0;
   let limits = viewLimits(1, 1);
@@ -139,20 +140,21 @@ export function mount(element, deps) {
     lastWidth = available;
     plotBox = null;
     const streams = streamsWanted && !streamsBlocker;
-    if (memoryWanted) for (const lane of lanes) lane.memory ??= memorySteps(lane.result);
-    const memoryMax = memoryWanted ? Math.max(1, ...lanes.flatMap((l) => l.memory.map((m) => m.peak))) : 0;
-    if (kind === 'canvas' || !palette) palette = readPalette(root);
+    if (memoryWanted) for (const lane of lanes) lane.memory ??= lane.memorySteps();
+    const memoryMax = memoryWanted ? Math.max(1, ...lanes.flatMap((l) => (l.memory ?? []).map((m) => m.peak))) : 0;
+    const parts = lanes.some((l) => l.look === 'part');
+    if (kind === 'canvas' || !palette || (parts && !palette.part.length)) palette = readPalette(root, { parts });
     lanes.forEach((lane, index) => {
-      const layout = laneLayout({ ranks: lane.tracks.length, width: available, streams: streams && Boolean(lane.result.comm), memory: memoryWanted });
+      const layout = laneLayout({ ranks: lane.tracks.length, width: available, streams: streams && Boolean(lane.streams), memory: memoryWanted && Boolean(lane.memory) });
       const focus = { get: () => (focusOp && focusOp.lane === index ? focusOp : null), fallback: index === 0 && !focusOp };
-      lane.drawn = mountLane(kind, lane, { layout, makespan, prefix, id: index, t, streams, memoryMax, palette }, focus);
+      lane.drawn = mountLane(kind, lane, { layout, makespan, prefix, id: index, t, streams, memoryMax, palette, unit }, focus);
       lane.layout = layout;
       scroll.append(h('div', { class: 'dpl-lane' }, [buildLaneHeading(lane, t), lane.drawn.element]));
     });
     clear(legendSlot).append(buildLegend(lanes, prefix, t, { streams, memory: memoryWanted }));
     // What the GB numbers assume, each with its source (core's memory model, the first run's:
     // a compared run is counted the same way, from the same memoryModel).
-    const memory = memoryWanted ? lanes.find((l) => l.result.memory)?.result.memory : null;
+    const memory = memoryWanted ? lanes.find((l) => l.memoryModel)?.memoryModel : null;
     clear(memoryNote);
     if (memory) memoryNote.append(h('p', { class: 'dpl-legend-note', text: t('tl.memoryAssumptions') }), assumptionsList(memory.assumptions, t));
     clear(tables); // built on first use: thousands of rows are wasted work if never shown
@@ -257,13 +259,17 @@ export function mount(element, deps) {
 
   /** SVG or canvas, from the items the chart would draw (the choice itself is rendererFor's). */
   function chooseRenderer() {
-    const ops = lanes.reduce((n, l) => n + l.opCount, 0);
-    const parts = lanes.reduce((n, l) => n + l.parts, 0);
+    const ops = lanes.reduce((n, l) => n + l.itemCount, 0);
+    const parts = lanes.reduce((n, l) => n + (l.streams?.partCount ?? 0), 0);
     streamsBlocker = streamsBlockerOf(lanes, rendererFor({ ops, parts }) === 'svg', t);
     const streams = streamsWanted && !streamsBlocker;
     kind = rendererFor({ ops, parts: streams ? parts : 0 });
-    // The SVG renderer and the table work on op records; a canvas lane builds them one at a time.
-    if (kind === 'svg') for (const lane of lanes) lane.rows ??= normalizeTimeline(lane.result);
+    // The SVG renderer and the table work on item records; a canvas lane builds them one at a time.
+    if (kind === 'svg') for (const lane of lanes) lane.records();
+    // A lane of simulated ops is what the streams and memory toggles open up.
+    const simulated = lanes.some((l) => l.look === 'op');
+    transport.streams.hidden = !simulated;
+    transport.memory.hidden = !simulated;
   }
 
   async function simulate(configs, titles) {
@@ -291,8 +297,16 @@ export function mount(element, deps) {
     if (mine !== token) return; // a newer config was asked for meanwhile
     root.classList.remove('is-loading');
     if (deps.onError) deps.onError(null);
-    // Any number of runs on one axis: the model is lib/timeline-runs.js's.
-    ({ lanes, makespan, limits, events } = runSet(results, titles));
+    // Any number of runs on one axis (lib/timeline-model.js), each by the simulator's adapter.
+    await show(laneSet(simLanes(results, titles)), mine);
+  }
+
+  /** Draws a model (lib/timeline-model.js laneSet): its lanes on one axis, fitted, cursor at the end. */
+  async function show(model, mine = ++token) {
+    pause();
+    root.classList.remove('is-loading');
+    ({ lanes, makespan, limits, events, unit } = model);
+    scroll.setAttribute('aria-label', t(lanes.some((l) => l.look === 'op') ? 'tl.label' : 'tl.traceLabel'));
     view = fitView(limits);
     focusOp = null;
     cursor = wantedT === null ? makespan : clamp(wantedT, 0, makespan);
@@ -369,16 +383,10 @@ export function mount(element, deps) {
     const dt = Math.min(0.1, (now - lastFrameTime) / 1000); // a background tab must not jump ahead
     lastFrameTime = now;
     const reduced = prefersReducedMotion();
-    if (reduced) {
-      // Still frames: jump to the next op boundary at a calm, fixed pace instead of gliding.
-      reducedAccum += dt * 1000 * speed;
-      if (reducedAccum >= REDUCED_STEP_MS) {
-        reducedAccum = 0;
-        setCursor(nextEvent(events, cursor), false);
-      }
-    } else {
-      setCursor(cursor + dt * speed * (makespan / SECONDS_PER_RUN), false);
-    }
+    // Gliding, or under reduced motion still frames at a calm, fixed pace (lib/timeline-playback.js).
+    const next = playStep({ cursor, makespan, events, speed, dt, reduced, waited: reducedAccum });
+    reducedAccum = next.waited;
+    if (next.cursor !== cursor) setCursor(next.cursor, false);
     // Zoomed in, the view travels with the cursor (by pages under reduced motion).
     if (!isFit(view, limits)) requestView(followView(view, cursor, limits, { paged: reduced }), { now: true });
     if (cursor >= makespan) {
@@ -419,7 +427,7 @@ export function mount(element, deps) {
   }
 
   function applyTableMode() {
-    if (tableMode && lanes.length && !tables.firstChild) tables.append(...buildTables(lanes, t, { view, streams: streamsWanted && !streamsBlocker }));
+    if (tableMode && lanes.length && !tables.firstChild) tables.append(...buildTables(lanes, t, { view, streams: streamsWanted && !streamsBlocker, all: kind === 'svg' }));
     scroll.hidden = tableMode && lanes.length > 0; // a message stays visible in table mode
     if (!scroll.hidden) revealRows(); // the chart may come back where other rows are on screen
     viewBar.bar.hidden = !lanes.length;
@@ -436,7 +444,7 @@ export function mount(element, deps) {
     // Parts carry data only (thousands of them): their text is written when hovered.
     const d = g.dataset;
     const lane = lanes.find((l) => l.drawn.svg && l.drawn.svg.contains(g));
-    const layers = lane?.result.costs?.comm?.layers ?? DEFAULT_COMM.layers;
+    const layers = lane.streams.layers; // parts are drawn only by a lane with a stream view
     const part = d.part ? { ...d, label: partLabel(d.part, d.pass) } : { ...d };
     return describePart(part, t, (v) => formatNumber(Number(v)), layers);
   }
@@ -457,7 +465,7 @@ export function mount(element, deps) {
     const index = lanes.findIndex((l) => l.drawn.svg && l.drawn.svg.contains(g));
     const lane = lanes[index];
     const from = lane.drawn.where.get(g);
-    const target = cellTarget(lane.rows, from, event.key);
+    const target = cellTarget(lane.records(), from, event.key);
     if (target !== undefined) {
       event.preventDefault();
       if (!target) return;
@@ -475,7 +483,7 @@ export function mount(element, deps) {
 
   /** Focuses an op cell, panning the view to it first when it is outside. */
   function focusCell(index, { rank, seq }) {
-    const o = lanes[index].rows[rank][seq];
+    const o = lanes[index].records()[rank][seq];
     focusOp = { lane: index, rank, seq };
     for (const lane of lanes) lane.drawn.element.querySelectorAll('.dpl-op[tabindex="0"]').forEach((g) => g.setAttribute('tabindex', '-1'));
     const next = revealSpan(view, o.start, o.end, limits);
@@ -589,7 +597,7 @@ export function mount(element, deps) {
     if (kind !== 'canvas' || scroll.classList.contains('is-panning')) return;
     const lane = lanes.find((l) => l.drawn.canvas && l.drawn.canvas.contains(e.target));
     const found = lane && lane.drawn.hit(e.clientX, e.clientY);
-    if (found) showTip(describeOp(found.op, t, formatNumber), found.box);
+    if (found) showTip(lane.describe(found.op, t, formatNumber), found.box);
     else hideTip();
   });
   scroll.addEventListener('pointerleave', hideTip);
@@ -634,7 +642,8 @@ export function mount(element, deps) {
 
   return {
     update(state) {
-      const key = JSON.stringify(state.configs);
+      // Simulated runs are keyed by their configs; a model given whole by the caller's own key.
+      const key = state.model ? `model:${state.modelKey}` : JSON.stringify(state.configs);
       if (state.speed && state.speed !== speed) {
         speed = state.speed;
         transport.speed.value = String(speed);
@@ -653,9 +662,13 @@ export function mount(element, deps) {
         configKey = key;
         wantedT = wanted;
         lastReported = wanted;
-        const titles = state.titles || state.configs.map((c) => c.schedule);
-        if (!lanes.length) reserveHeight(state.configs);
-        simulate(state.configs, titles);
+        if (state.model) {
+          show(state.model);
+        } else {
+          const titles = state.titles || state.configs.map((c) => c.schedule);
+          if (!lanes.length) reserveHeight(state.configs);
+          simulate(state.configs, titles);
+        }
       } else if ((streamsChanged || memoryChanged) && lanes.length) {
         redraw();
       }
