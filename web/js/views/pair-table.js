@@ -5,7 +5,8 @@
 // follows the shared costs when the learner changes them.
 // mount(element, deps) -> { update(ctx), destroy() }
 //   deps.t  deps.sim (simulate)  deps.sources (sim ids)
-// ctx (update): { configs (sim id -> config as written), effective(config), t }
+// ctx (update): { configs (sim id -> config as written), t }: each column is its run as written
+// (the lesson has no shared settings that would change it).
 import { h, clear } from '../ui/dom.js';
 import { scheduleTitle } from '../lib/schedules.js';
 import { formatNumber } from '../lib/format.js';
@@ -98,8 +99,7 @@ export function mount(element, deps) {
     const wanted = sources.map((id) => ({ id, written: ctx.configs.get(id) })).filter((r) => r.written);
     try {
       const runs = await Promise.all(wanted.map(async ({ id, written }) => {
-        const config = ctx.effective(written);
-        return { id, config, result: await sim.simulate(config) };
+        return { id, config: written, result: await sim.simulate(written) };
       }));
       if (mine !== token) return;
       // The learner may have switched the communication model off in the shared costs.
