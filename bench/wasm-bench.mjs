@@ -3,8 +3,8 @@
 // so the ratio is the simulator's own), the same DualPipe simulations through the JS API, the
 // full sweep (every catalogue schedule x even R 4..64 x M in {2R,4R,8R,16R}) in Node and in headless Chromium
 // (main thread, one Web Worker, and split over the page's pool of workers; warm, and cold as a
-// fresh page's first sweep), reading a 100 MB profiler trace (trace-bench.mjs), the module's size,
-// and the page payload gzipped. Prints figures
+// fresh page's first sweep), reading a 100 MB profiler trace (trace-bench.mjs), the size of both
+// builds of the module, and the page's and an embed's payload gzipped. Prints figures
 // only; nothing asserts on time (shared machines are noisy: speed goals live here, not in tests).
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
@@ -13,7 +13,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { benchTimelineFrames } from './timeline-frames.mjs';
-import { loadPipesim } from '../wasm/pipesim.js';
+import { loadPipesim, MODULE_BUILDS } from '../wasm/pipesim.js';
 import { benchPages } from './page-timing.mjs';
 import { benchTraces } from './trace-bench.mjs';
 import { launchChromiumWithoutBrowserUi } from '../scripts/chromium.mjs';
@@ -254,10 +254,10 @@ async function frameTimes(page, origin) {
               `${quantile(intervals, 0.5)} ms, p95 ${quantile(intervals, 0.95)} ms (60 Hz: 16.7 ms = no dropped frame)`);
 }
 
-async function payloadOfPage(page, origin) {
+async function payloadOfPage(page, origin, at = '/') {
   const paths = new Set();
   page.on('response', (r) => { if (r.url().startsWith(origin) && r.status() === 200) paths.add(new URL(r.url()).pathname); });
-  await page.goto(`${origin}/`, { waitUntil: 'networkidle' });
+  await page.goto(`${origin}${at}`, { waitUntil: 'networkidle' });
   await page.waitForTimeout(500);  // lazily loaded lesson fragments and worker scripts
   return [...paths].map((p) => path.join(WEB, decodeURIComponent(p.endsWith('/') ? p + 'index.html' : p)));
 }
@@ -290,11 +290,18 @@ async function main() {
   process.stdout.write(`${native.text}\n${pairs[0].wasm.text}`);
   printCoreRatios(pairs);
 
-  const moduleUrl = new URL('../build/wasm/wasm/pipesim.mjs', import.meta.url);
-  const wasm = readFileSync(new URL('pipesim.wasm', moduleUrl));
-  const glue = readFileSync(moduleUrl);
-  console.log(`\nwasm module: pipesim.wasm ${kb(wasm.length)} (${kb(gzipSync(wasm, { level: 9 }).length)} gzipped), ` +
-              `pipesim.mjs ${kb(glue.length)} (${kb(gzipSync(glue, { level: 9 }).length)} gzipped)`);
+  // Both builds of the module (wasm/CMakeLists.txt): the page's full one, whose speed is measured
+  // below, and the figures' one the embeds and the course bundle load (the same engine code).
+  const buildUrl = (build) => new URL(`../build/wasm/wasm/${MODULE_BUILDS[build]}.mjs`, import.meta.url);
+  console.log('');
+  for (const build of Object.keys(MODULE_BUILDS)) {
+    const name = MODULE_BUILDS[build];
+    const wasm = readFileSync(new URL(`${name}.wasm`, buildUrl(build)));
+    const glue = readFileSync(buildUrl(build));
+    console.log(`wasm module, ${build} build: ${name}.wasm ${kb(wasm.length)} (${kb(gzipSync(wasm, { level: 9 }).length)} gzipped), ` +
+                `${name}.mjs ${kb(glue.length)} (${kb(gzipSync(glue, { level: 9 }).length)} gzipped)`);
+  }
+  const moduleUrl = buildUrl('full');
   benchNode(await loadPipesim({ moduleUrl }), pairs);
 
   const { server, url } = startServer();
@@ -309,6 +316,9 @@ async function main() {
     await benchTraces({ root: ROOT, web: WEB, moduleUrl, browser, origin });
     if (existsSync(path.join(WEB, 'index.html'))) {
       printPayload(await payloadOfPage(await browser.newPage(), origin), 'what index.html loads');
+      // An embed runs the module's figures' build (js/embed/widget-kit.js).
+      printPayload(await payloadOfPage(await browser.newPage(), origin, '/embed.html?widget=timeline&schedule=dualpipe&ranks=8&microbatches=20'),
+                   'what embed.html loads for DualPipe 8x20');
       await benchPages(browser, origin, WEB);
     } else {
       printPayload(['generated', 'js', 'css'].flatMap((d) => filesUnder(path.join(WEB, d))),

@@ -15,7 +15,9 @@
 //     generated/*-<hash>.js     other modules loaded on first use (the sweep splitter)
 //     generated/figure.css      the widget's styles (css/widgets.css + css/figure.css)
 //     generated/sim-worker.js   the simulator's worker, with the JS API inside
-//     generated/pipesim.mjs, pipesim.wasm   the simulator (the glue as build-site minified it)
+//     generated/pipesim-figures.mjs, .wasm  the simulator: the figures' build of the module
+//                               (wasm/pipesim.js's MODULE_BUILDS; the glue as build-site minified
+//                               it), all the figures call, about half the lab page's full build
 //     generated/fonts/          the web fonts, one stylesheet per script (scripts/font-sets.mjs)
 // Needs `make site` first (the wasm module, the catalogue). Prints the sizes the budgets are
 // about (tests/browser/course-bundle.test.mjs checks them).
@@ -28,6 +30,7 @@ import * as esbuild from 'esbuild';
 import { rollup } from 'rollup';
 import { TARGET, minifyChunks } from './bundle-page.mjs';
 import { writeFontSets, FontError } from './font-sets.mjs';
+import { MODULE_BUILDS } from '../wasm/pipesim.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const WEB = path.join(ROOT, 'web');
@@ -40,9 +43,12 @@ const INNER = `${FOLDER}/generated`;
 /** Where the classic script finds the rest, relative to itself (figure-widget.js's DPL_LAYOUT). */
 export const COURSE_LAYOUT = { module: `${INNER}/figure.js`, styles: [`${INNER}/figure.css`], fonts: `${INNER}/fonts/` };
 
+/** The module the figures' worker runs (js/embed/widget-kit.js asks for this build): glue and wasm. */
+const SIMULATOR_FILES = [`${MODULE_BUILDS.figures}.mjs`, `${MODULE_BUILDS.figures}.wasm`];
+
 /** The files the first English figure fetches, relative to COURSE_OUT: the size budget's set. */
 export const FIRST_FIGURE_FILES = [SCRIPT, COURSE_LAYOUT.module, ...COURSE_LAYOUT.styles,
-  `${INNER}/sim-worker.js`, `${INNER}/pipesim.mjs`, `${INNER}/pipesim.wasm`];
+  `${INNER}/sim-worker.js`, ...SIMULATOR_FILES.map((name) => `${INNER}/${name}`)];
 
 class BuildError extends Error {}
 
@@ -110,14 +116,14 @@ async function buildStyles() {
   return [file];
 }
 
-/** The worker with the JS API inside (one file, as the page's), and the simulator beside it. */
+/** The worker with the JS API inside (one file, as the page's), and the figures' build of the simulator beside it. */
 async function buildWorker() {
   await esbuild.build({
     entryPoints: [path.join(WEB, 'js/sim-worker.js')], outdir: path.join(COURSE_OUT, INNER), entryNames: '[name]',
     bundle: true, format: 'esm', target: TARGET, minify: true, logLevel: 'silent',
   });
   const files = [`${INNER}/sim-worker.js`];
-  for (const name of ['pipesim.mjs', 'pipesim.wasm']) {
+  for (const name of SIMULATOR_FILES) {
     try {
       await copyFile(path.join(SITE_BUILD, name), path.join(COURSE_OUT, INNER, name));
     } catch {

@@ -1,85 +1,34 @@
-// Embind boundary of pipesim: a few stateless functions, JSON strings in, one envelope out.
-// Every export returns {ok: true, result} or {ok: false, error} and never lets a C++ exception
-// cross into JS (it would arrive as a bare number). `error` is the JSON text of {code, message,
-// path, rule, params} (pipesim/rules.h); `result` is a JSON string
-// in the CLI's schema (docs/schema.md), so CLI, golden files and page agree byte for byte;
-// wasm/pipesim.js parses it and turns errors into thrown SimErrors. simulate() additionally hands
-// the timeline over as one block of typed columns, because 200k ops as JSON cost 300-900 ms to parse.
-// This is the only file that includes <emscripten/...>.
+// Embind boundary of pipesim, part 1: the entry points every build of the module has, which are
+// all that the figures (the embeds and the course's figure system) call. The figures' build
+// (pipesim-figures.mjs, wasm/CMakeLists.txt) is this file alone, so the linker leaves out the
+// trace reader, the planner, the exercise calculators, the memory model's requests and the
+// writers only those need; the full build adds bindings_full.cpp. This file is the one list of
+// the figures' entry points: wasm/pipesim.js reads what a module exports and answers a call to
+// anything else with a SimError.
+//
+// A few stateless functions, JSON strings in, one envelope out (envelope.h). simulate() hands the
+// timeline over as one block of typed columns besides, because 200k ops as JSON cost 300-900 ms
+// to parse. Only wasm/ includes <emscripten/...>.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
-#include <malloc.h>
-
 #include <cstddef>
-#include <cstdint>
-#include <memory>
-#include <exception>
 #include <string>
+#include <vector>
 
+#include "envelope.h"
 #include "pipesim/boundary.h"
 #include "pipesim/catalogue.h"
-#include "pipesim/comm.h"
 #include "pipesim/custom_schedule.h"
 #include "pipesim/engine.h"
-#include "pipesim/exercises.h"
-#include "pipesim/memory.h"
 #include "pipesim/json.h"
-#include "pipesim/layer_split.h"
-#include "pipesim/lesson_report.h"
-#include "pipesim/planner.h"
-#include "pipesim/pytorch_csv.h"
-#include "pipesim/rules.h"
 #include "pipesim/sweep.h"
 #include "pipesim/timeline_columns.h"
-#include "pipesim/trace.h"
 
 namespace pipesim::wasm {
 namespace {
 
 using emscripten::val;
-
-// `text` as a JS string, decoded by TextDecoder straight from the module's memory. Embind's own
-// std::string conversion copies the text once more and first visits every byte in JS: for the
-// 5 MB of a 74k-op simulateJson that was most of the call.
-val js_string(const std::string& text) {
-  static const val decoder = val::global("TextDecoder").new_();
-  const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
-  return decoder.call<val>("decode", val(emscripten::typed_memory_view(text.size(), bytes)));
-}
-
-// {ok: false, error}: the error as JSON text (error_to_json: code, message, path, rule, params),
-// parsed by pipesim.js like every result.
-val error_envelope(const Error& error) {
-  val out = val::object();
-  out.set("ok", false);
-  // Messages and params are valid UTF-8 by construction (summary()); replace, not throw, if not.
-  out.set("error", js_string(error_to_json(error).dump(-1, ' ', false, Json::error_handler_t::replace)));
-  return out;
-}
-
-val ok_envelope(const std::string& result_json) {
-  val out = val::object();
-  out.set("ok", true);
-  out.set("result", js_string(result_json));
-  return out;
-}
-
-// Runs `body` (which returns the envelope) and maps every escaping exception to one envelope.
-template <typename F>
-val guarded(F&& body) {
-  try {
-    return body();
-  } catch (const Failure& f) {
-    return error_envelope(f.error);
-  } catch (const InternalError& e) {
-    return error_envelope(make_error(Rule::Internal, "", {{"detail", e.what()}}));
-  } catch (const std::exception& e) {
-    return error_envelope(make_error(Rule::Internal, "", {{"detail", std::string("internal error: ") + e.what()}}));
-  } catch (...) {
-    return error_envelope(make_error(Rule::Internal, "", {{"detail", "internal error: unknown exception"}}));
-  }
-}
 
 // The timeline's columns (pipesim/timeline_columns.h) as {count, bytes, offsets}: `bytes` a
 // Uint8Array copy of the block, one slice that stays valid when memory grows (an uncopied
@@ -115,23 +64,12 @@ val activation_steps_block(const std::vector<ActivationSteps>& steps) {
   return out;
 }
 
-// Configs and hand-written schedules, exactly as `pipesim simulate --input` reads them.
-SimResult run_simulation(const std::string& request_json, TimelineForm form,
-                         bool activation_steps = false) {
-  return unwrap(simulate_request(unwrap(parse_json(request_json)), SimOptions{form, activation_steps}));
-}
-
-// Exactly what `pipesim simulate --input - --format json` prints, without the newline; written
-// straight to text (result_json_text), never as a JSON tree.
-val simulate_json(const std::string& request_json) {
-  return guarded([&] { return ok_envelope(result_json_text(run_simulation(request_json, TimelineForm::Ops))); });
-}
-
 // The result without its timeline as JSON, plus envelope.timeline as one block of columns that
 // the engine wrote directly (no TimedOp list in between), and envelope.activationSteps.
 val simulate_arrays(const std::string& request_json) {
   return guarded([&] {
-    const SimResult result = run_simulation(request_json, TimelineForm::Columns, true);
+    const SimResult result = unwrap(simulate_request(unwrap(parse_json(request_json)),
+                                                    SimOptions{TimelineForm::Columns, true}));
     val out = ok_envelope(result_to_json(result, false).dump());
     out.set("timeline", timeline_block(result.columns));
     out.set("activationSteps", activation_steps_block(result.activation_steps));
@@ -139,46 +77,10 @@ val simulate_arrays(const std::string& request_json) {
   });
 }
 
-// A profiler trace (pipesim/trace.h), as `pipesim trace-import --format json` reports it. `bytes`
-// is a Uint8Array (pipesim.js encodes text with TextEncoder), copied once, straight into one
-// allocation of the module's memory: Embind's std::string would copy a 100 MB trace twice.
-val trace_import(const val& bytes, const std::string& options_json) {
-  return guarded([&] {
-    const TraceOptions options = unwrap(trace_options_from_json(unwrap(parse_json(options_json))));
-    const auto length = bytes["length"].as<std::size_t>();
-    if (static_cast<std::int64_t>(length) > kMaxTraceBytes)
-      throw Failure{make_error(Rule::InputTooLarge, "", {{"limit", kMaxTraceBytes}})};
-    const std::unique_ptr<char[]> text(new char[length == 0 ? 1 : length]);
-    val(emscripten::typed_memory_view(length, reinterpret_cast<unsigned char*>(text.get()))).call<void>("set", bytes);
-    return ok_envelope(trace_report_to_json(unwrap(import_trace(std::string_view(text.get(), length), options))).dump());
-  });
-}
-
-// Everything below up to heap_in_use is called once per user action, never in a loop, and inlines
-// whole JSON readers and writers: compiled for size (clang's minsize, what -Oz gives a function),
-// which keeps the module smaller by about a fifth. simulate() and simulateJson() above stay at -O3.
+// The rest is called once per user action, never in a loop, and inlines whole JSON readers and
+// writers: compiled for size (clang's minsize, what -Oz gives a function), which keeps the module
+// smaller by about a fifth. simulate() above stays at -O3.
 #pragma clang attribute push(__attribute__((minsize)), apply_to = function)
-
-// The torch.distributed.pipelining CSV of any request simulate takes (a built-in config, a
-// hand-written or a CSV schedule), as `pipesim export --input - ` writes it: the result is the
-// CSV text itself, not JSON.
-val export_csv(const std::string& request_json) {
-  return guarded([&] { return ok_envelope(unwrap(pytorch_csv_from_request(unwrap(parse_json(request_json))))); });
-}
-
-// The config as simulate would run it: defaults filled in, every rule checked.
-val validate_config(const std::string& config_json) {
-  return guarded([&] {
-    const SimConfig c = unwrap(config_from_json_text(config_json));
-    const Json j{{"schedule", c.schedule},
-                 {"ranks", c.ranks},
-                 {"microbatches", c.microbatches},
-                 {"costs", costs_to_json(c.costs)}};
-    Json out = j;
-    if (!c.costs.stages.empty()) out["stageCosts"] = stage_costs_to_json(c.costs.stages);
-    return ok_envelope(out.dump());
-  });
-}
 
 val sweep(const std::string& sweep_json) {
   return guarded([&] {
@@ -186,109 +88,20 @@ val sweep(const std::string& sweep_json) {
   });
 }
 
-// Same list as `pipesim schedules --format json`.
-val schedules() {
-  return guarded([] { return ok_envelope(schedules_to_json().dump()); });
-}
-
 // Same as `pipesim catalogue`: schedules, limits, defaults, timeline columns, rules.
 val catalogue() {
   return guarded([] { return ok_envelope(catalogue_to_json().dump()); });
 }
 
-// Same as `pipesim lesson --format json` under the given costs ({} for DeepSeek's defaults).
-// Error paths read "/costs/<field>", as for the costs of a config, so the page can reuse them.
-val lesson_report_json(const std::string& costs_json) {
-  return guarded([&] {
-    const Costs costs = unwrap(costs_from_json(unwrap(parse_json(costs_json)), "/costs"));
-    unwrap(validate_costs(costs));
-    return ok_envelope(lesson_report_to_json(lesson_report(costs)).dump());
-  });
-}
-
-// The lesson's exercise calculators: the same requests and results as `pipesim recover | params |
-// trace --format json` (docs/schema.md "Exercise calculators").
-val recover_json(const std::string& request_json) {
-  return guarded([&] {
-    return ok_envelope(recover_result_to_json(unwrap(recover_request(unwrap(parse_json(request_json))))).dump());
-  });
-}
-
-val params_json(const std::string& request_json) {
-  return guarded([&] {
-    return ok_envelope(params_result_to_json(unwrap(params_request(unwrap(parse_json(request_json))))).dump());
-  });
-}
-
-// The memory model: `pipesim memory --input - --format json`, a single request or a comparison.
-val memory_json_api(const std::string& request_json) {
-  return guarded([&] { return ok_envelope(unwrap(memory_json(unwrap(parse_json(request_json)))).dump()); });
-}
-
-val trace_grid_json(const std::string& request_json) {
-  return guarded([&] {
-    return ok_envelope(trace_grid_to_json(unwrap(trace_request(unwrap(parse_json(request_json))))).dump());
-  });
-}
-
-// Per-stage costs from a model's layer split: the same request and result as `pipesim split
-// --format json` (pipesim/layer_split.h).
-val layer_split_json(const std::string& request_json) {
-  return guarded([&] {
-    return ok_envelope(layer_split_to_json(unwrap(layer_split_request(unwrap(parse_json(request_json))))).dump());
-  });
-}
-
-// One overlapped FB pair under `costs` (which must carry a comm model), as
-// `pipesim overlap --format json`. Error paths read "/costs/<field>", as in lessonReport.
-val overlap_pair_json(const std::string& costs_json) {
-  return guarded([&] {
-    const Costs costs = unwrap(costs_from_json(unwrap(parse_json(costs_json)), "/costs"));
-    return ok_envelope(pair_overlap_to_json(unwrap(analyse_pair(costs)), costs).dump());
-  });
-}
-
-// The planner: `pipesim plan --format json`, and the one-page plan as Markdown (result is the
-// Markdown text itself, not JSON).
-Plan run_plan(const std::string& spec_json) {
-  return unwrap(make_plan(unwrap(plan_spec_from_json(unwrap(parse_json(spec_json))))));
-}
-
-val plan_json(const std::string& spec_json) {
-  return guarded([&] { return ok_envelope(plan_to_json(run_plan(spec_json)).dump()); });
-}
-
-val plan_markdown(const std::string& spec_json) {
-  return guarded([&] { return ok_envelope(plan_to_markdown(run_plan(spec_json))); });
-}
-
 #pragma clang attribute pop
-
-// Bytes the module's allocator has handed out and not taken back: not part of the JS API
-// (METHODS), for tests/wasm/hostile.test.mjs to check that failed calls free what they took.
-double heap_in_use() { return static_cast<double>(mallinfo().uordblks); }
 
 }  // namespace
 }  // namespace pipesim::wasm
 
-EMSCRIPTEN_BINDINGS(pipesim) {
+// The figures' entry points: every build has them.
+EMSCRIPTEN_BINDINGS(pipesim_figures) {
   using namespace pipesim::wasm;
-  emscripten::function("simulateJson", &simulate_json);
   emscripten::function("simulate", &simulate_arrays);
-  emscripten::function("exportCsv", &export_csv);
-  emscripten::function("validate", &validate_config);
   emscripten::function("sweep", &sweep);
-  emscripten::function("schedules", &schedules);
   emscripten::function("catalogue", &catalogue);
-  emscripten::function("lessonReport", &lesson_report_json);
-  emscripten::function("recover", &recover_json);
-  emscripten::function("params", &params_json);
-  emscripten::function("memory", &memory_json_api);
-  emscripten::function("traceGrid", &trace_grid_json);
-  emscripten::function("overlapPair", &overlap_pair_json);
-  emscripten::function("layerSplit", &layer_split_json);
-  emscripten::function("plan", &plan_json);
-  emscripten::function("planMarkdown", &plan_markdown);
-  emscripten::function("traceImport", &trace_import);
-  emscripten::function("heapInUse", &heap_in_use);
 }

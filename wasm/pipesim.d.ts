@@ -71,6 +71,15 @@ export interface MethodInfo {
 export const METHODS: { readonly [K in keyof Pipesim]: MethodInfo };
 /** The method names, in manifest order. */
 export const METHOD_NAMES: readonly (keyof Pipesim)[];
+/**
+ * The module's builds: the name of each one's files beside pipesim.js, its glue `<name>.mjs` and
+ * its wasm `<name>.wasm`. `full` exports every method; `figures` only the entry points of
+ * wasm/bindings.cpp, those the embeds and the course's figures call: the rest throw a SimError
+ * (rule `internal`) naming the full build.
+ */
+export const MODULE_BUILDS: { readonly full: 'pipesim'; readonly figures: 'pipesim-figures' };
+/** A build of the module (MODULE_BUILDS). */
+export type ModuleBuild = keyof typeof MODULE_BUILDS;
 /** The timeline's column names, from the catalogue. */
 export function timelineFields(catalogue: Pick<Catalogue, 'timeline'>): string[];
 /** The buffers a worker transfers with the result of `method`. */
@@ -779,7 +788,9 @@ export interface Pipesim {
 }
 
 export interface LoadOptions {
-  /** The bytes of pipesim.wasm; otherwise it is fetched (read, in Node) beside the module. */
+  /** Which build to load (MODULE_BUILDS); default `full`. */
+  build?: ModuleBuild;
+  /** The bytes of the build's wasm; otherwise it is fetched (read, in Node) beside the module. */
   wasmBinary?: ArrayBuffer | Uint8Array;
   /**
    * pipesim.wasm already compiled (or being compiled: a Promise), e.g. by WebAssembly.compileStreaming
@@ -787,7 +798,10 @@ export interface LoadOptions {
    * rejected Promise makes loadPipesim reject with its reason.
    */
   wasmModule?: WebAssembly.Module | Promise<WebAssembly.Module>;
-  /** URL of the generated pipesim.mjs; default: beside pipesim.js. Relative URLs resolve against pipesim.js. */
+  /**
+   * URL of a build's generated glue (its wasm beside it, named alike with .wasm); default: the
+   * build's file beside pipesim.js. Relative URLs resolve against pipesim.js.
+   */
   moduleUrl?: string | URL;
 }
 

@@ -6,6 +6,8 @@
 // METHODS below is the API's one manifest: the worker, the async client, its cache and the sweep
 // pool build their method tables from it. What the simulator knows (schedules, limits, defaults,
 // timeline columns, error rules) comes from core through catalogue(); nothing here restates it.
+// The module comes in two builds (MODULE_BUILDS): the full one has every method, the figures'
+// only those wasm/bindings.cpp exports; a method the loaded build lacks throws a SimError.
 
 import { encodeRequest, utf8Length } from './encode-request.js';
 
@@ -39,6 +41,15 @@ export const METHODS = Object.freeze({
   planMarkdown: Object.freeze({ arg: 'spec', text: true }),
   traceImport: Object.freeze({ arg: 'trace' }),
 });
+
+/**
+ * The module's builds (wasm/CMakeLists.txt) by name: the name of each one's files, its glue
+ * `<name>.mjs` and its wasm `<name>.wasm`, beside this file. `full` exports every method of
+ * METHODS (the lab's page, the Node tests); `figures` only the entry points of wasm/bindings.cpp,
+ * all that the embeds and the course's figures call, at about half the size.
+ * @type {typeof import('./pipesim.js').MODULE_BUILDS}
+ */
+export const MODULE_BUILDS = Object.freeze({ full: 'pipesim', figures: 'pipesim-figures' });
 
 /**
  * The method names, in manifest order.
@@ -209,14 +220,27 @@ async function readNodeFile(url) {
 }
 
 /**
- * Loads the module and returns the pipesim API. `moduleUrl` (default: pipesim.mjs beside this
- * file; relative URLs resolve against this file) locates the generated module, and pipesim.wasm
- * is looked up beside it unless `wasmBinary` or `wasmModule` is given.
+ * A SimError of core's `internal` rule (template "{detail}"), for failures made before the
+ * catalogue, and with it the rule table, is at hand.
+ * @param {string} detail
+ */
+const internalError = (detail) => new SimError('internal', detail, '', 'internal', { detail });
+
+/**
+ * Loads the module and returns the pipesim API. `build` (MODULE_BUILDS, default "full") picks the
+ * glue beside this file; `moduleUrl` (relative URLs resolve against this file) names another, and
+ * its wasm is looked up beside it, under the same name ending in .wasm, unless `wasmBinary` or
+ * `wasmModule` is given. A method the module does not export throws a SimError (rule `internal`)
+ * naming the build that has it.
  * @param {import('./pipesim.js').LoadOptions} [options]
  * @returns {Promise<import('./pipesim.js').Pipesim>}
  */
-export async function loadPipesim({ wasmBinary, wasmModule, moduleUrl } = {}) {
-  const url = new URL(moduleUrl ?? './pipesim.mjs', import.meta.url);
+export async function loadPipesim({ build = 'full', wasmBinary, wasmModule, moduleUrl } = {}) {
+  if (!Object.hasOwn(MODULE_BUILDS, build)) {
+    throw internalError(`loadPipesim's build must be one of ${Object.keys(MODULE_BUILDS).join(', ')}`);
+  }
+  const url = new URL(moduleUrl ?? `./${MODULE_BUILDS[/** @type {keyof typeof MODULE_BUILDS} */ (build)]}.mjs`, import.meta.url);
+  const glueFile = url.pathname.slice(url.pathname.lastIndexOf('/') + 1);
   // The glue and a module compiled elsewhere (a worker that started compiling before this file
   // had loaded) arrive side by side; a compile that failed rejects here, as a failed fetch would.
   const [{ default: createPipesimModule }, compiled] = await Promise.all([import(url.href), wasmModule]);
@@ -224,7 +248,7 @@ export async function loadPipesim({ wasmBinary, wasmModule, moduleUrl } = {}) {
   const options = { locateFile: (/** @type {string} */ file) => new URL(file, url).href };
   // Node's fetch() cannot load file: URLs, so Node reads the bytes itself.
   if (wasmBinary) options.wasmBinary = wasmBinary;
-  else if (IS_NODE && url.protocol === 'file:' && !compiled) options.wasmBinary = await readNodeFile(new URL('pipesim.wasm', url));
+  else if (IS_NODE && url.protocol === 'file:' && !compiled) options.wasmBinary = await readNodeFile(new URL(`${glueFile.replace(/\.mjs$/, '')}.wasm`, url));
   /** @type {(reason: unknown) => void} */
   let failed = () => {};
   const instantiated = new Promise((_, reject) => { failed = reject; });
@@ -237,6 +261,7 @@ export async function loadPipesim({ wasmBinary, wasmModule, moduleUrl } = {}) {
   }
   const module = await Promise.race([createPipesimModule(options), instantiated]);
 
+  if (typeof module.catalogue !== 'function') throw internalError(`${glueFile} is not a build of the simulator: it exports no catalogue()`);
   const catalogue = deepFreeze(JSON.parse(unwrap(module.catalogue()).result));
   /** @type {Map<string, {code: string, message: string}>} */
   const rules = new Map(catalogue.rules.map((/** @type {any} */ rule) => [rule.id, rule]));
@@ -319,9 +344,22 @@ export async function loadPipesim({ wasmBinary, wasmModule, moduleUrl } = {}) {
     return new TextEncoder().encode(text);
   };
 
+  /**
+   * What a method the loaded build does not export throws: a bug of the caller's wiring (a page
+   * that loaded the figures' build and then asked for more), said with the build that has it.
+   * @param {string} name
+   */
+  const missingMethod = (name) => ruleError('internal', '', {
+    detail: `${name}() is not in ${glueFile}, the build of the simulator loaded here; the full build, ${MODULE_BUILDS.full}.mjs, has it`,
+  });
+
   /** @type {Record<string, (...args: any[]) => any>} */
   const api = {};
   for (const [name, method] of Object.entries(METHODS)) {
+    if (typeof module[name] !== 'function') {
+      api[name] = () => { throw missingMethod(name); };
+      continue;
+    }
     if (name === 'traceImport') {
       api[name] = (/** @type {unknown} */ trace, /** @type {unknown} */ options = {}) => {
         const bytes = traceBytes(trace);

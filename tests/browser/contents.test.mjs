@@ -1,7 +1,8 @@
 // Finding your way through the lesson (issue 29, item 6): a contents list that follows the reader
 // (sticky beside the lesson on a wide screen, a button and a sheet on a phone), with each
 // section's quiz questions and exercises done; figures numbered, and the text's mentions of a
-// widget by its id turned into links to it ("figure 7"), so no widget id reaches the learner.
+// widget by its id turned into links to it ("figure 7"), so no widget id reaches the learner;
+// and the optional deep dives (issue 29, item 10) marked as such, in the page's language.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -18,8 +19,14 @@ test('wide screen: the contents list stays beside the lesson, marks the section 
     await waitForTimeline(page, '.sim-widget[data-sim-id="lead"]');
     await page.waitForSelector('.lesson-toc li');
     const entries = await page.$$eval('.lesson-toc-link', (as) => as.map((a) => a.querySelector('.lesson-toc-text').textContent));
-    const sections = await page.$$eval('.lesson > h1, .lesson > h2', (hs) => hs.map((h) => h.textContent.trim()));
+    // An optional section's entry is its title and the word "optional" (the heading carries the
+    // longer "Optional deep dive" tag).
+    const sections = await page.$$eval('.lesson > h1, .lesson > h2', (hs) => hs.map((h) => {
+      const title = [...h.childNodes].filter((n) => !n.classList?.contains('deep-dive-tag')).map((n) => n.textContent).join('').trim();
+      return h.classList.contains('is-optional') ? `${title} optional` : title;
+    }));
     assert.deepEqual(entries, sections, 'one entry per section, the title first');
+    assert.ok(entries.includes('Ship it optional') && entries.includes('Exercises'), entries.join(' | '));
     assert.equal(await page.$eval('.lesson-toc-link[aria-current]', (a) => a.dataset.section), '0');
 
     // Scrolled down to the exercises, the list is still on screen and marks that section.
@@ -109,3 +116,32 @@ test('figures are numbered and the text links to them: no widget id reaches the 
     await context.close();
   }
 });
+
+// Issue 29, item 10: what lies off the core path says so, in each language, where it starts (a tag
+// on its heading) and along its length (its body in a .deep-dive box), as the lesson marks it.
+for (const [lang, tag] of [['en', 'Optional deep dive'], ['hi', 'वैकल्पिक गहन अध्ययन']]) {
+  test(`${lang}: every optional deep dive is tagged on its heading and boxed to its end`, async () => {
+    const markdown = await readFile(`${REPO}/lessons/dualpipe.${lang}.md`, 'utf8');
+    const marked = [...markdown.replace(/^```[\s\S]*?^```$/gm, '').matchAll(/^#+ .*<!--[^>]*\boptional\b[^>]*-->$/gm)].length;
+    const { context, page, log } = await openPage(site.browser);
+    try {
+      await page.goto(`${site.server.url}#lang=${lang}`);
+      await waitForTimeline(page, '.sim-widget[data-sim-id="lead"]');
+      await page.waitForSelector('.lesson h2#exercises');
+      const dives = await page.$$eval('.lesson .is-optional', (hs) => hs.map((h) => ({
+        tag: h.querySelector('.deep-dive-tag')?.textContent,
+        boxed: h.nextElementSibling?.classList.contains('deep-dive') ?? false,
+      })));
+      assert.ok(marked >= 5, `the lesson marks its deep dives (${marked})`);
+      assert.equal(dives.length, marked);
+      assert.deepEqual(dives.filter((d) => d.tag !== tag || !d.boxed), []);
+      // A deep dive ends at the next heading of its level: the core path's "What stays exposed"
+      // follows the combined-1F1B deep dive outside its box.
+      const outside = await page.$$eval('.lesson h4:not(.is-optional)', (hs) => hs.map((h) => Boolean(h.closest('.deep-dive'))));
+      assert.ok(outside.length > 0 && outside.every((inBox) => !inBox));
+      assert.deepEqual(log.errors, []);
+    } finally {
+      await context.close();
+    }
+  });
+}

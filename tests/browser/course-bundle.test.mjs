@@ -67,6 +67,9 @@ test('from the course\'s origin: the first figure is drawn from the bundle besid
     assert.deepEqual(log.requests.filter((u) => !u.startsWith(sites.course)), [], 'nothing from another origin');
     const files = bundleFiles(log.requests, sites.course);
     assert.deepEqual(files.filter((f) => f.endsWith('.woff2') || f.includes('/strings/')), [], 'an English figure fetches no font and no strings');
+    // The simulator is the module's figures' build (wasm/bindings.cpp's entry points), the only one in the bundle.
+    assert.deepEqual(files.filter((f) => f.endsWith('.wasm')), ['figures-dualpipe/generated/pipesim-figures.wasm']);
+    await assert.rejects(readFile(path.join(COURSE_BUNDLE, 'figures-dualpipe/generated/pipesim.wasm')), { code: 'ENOENT' });
     let total = 0;
     for (const file of files) total += await gzipped(file);
     console.log(`first English figure: ${files.length} files, ${(total / 1024).toFixed(1)} KB gzipped (budget ${FIRST_FIGURE_BUDGET / 1024} KB): ${files.join(', ')}`);
@@ -94,7 +97,7 @@ test('from another origin: the figure is drawn with its simulator in a worker, f
     const workers = page.workers().map((w) => w.url());
     assert.equal(workers.length, 1, workers.join(', '));
     assert.match(workers[0], new RegExp(`^blob:${sites.course.replace(/\/$/, '')}`));
-    assert.ok(log.requests.some((u) => u === `${sites.lab}figures-dualpipe/generated/pipesim.wasm`), 'the wasm comes from the lab');
+    assert.ok(log.requests.some((u) => u === `${sites.lab}figures-dualpipe/generated/pipesim-figures.wasm`), 'the wasm comes from the lab');
     assert.deepEqual(log.requests.filter((u) => !u.startsWith(sites.course) && !u.startsWith(sites.lab) && !u.startsWith('blob:')), []);
     assert.deepEqual(bundleFiles(log.requests, sites.course), [], 'nothing of the bundle from the course\'s origin');
     await screenshot(page, 'course-bundle-cross-origin.png');

@@ -336,7 +336,7 @@ test('in Hindi the exercises show their Hindi texts and Hindi UI strings', async
       const def = definition(id);
       await page.waitForSelector(`#exercise-${id}`);
       const shown = await page.$eval(`#exercise-${id}`, (e) => ({ title: e.querySelector('.dpl-ex-title').textContent, tag: e.querySelector('.dpl-ex-tag')?.textContent ?? null, prompt: e.querySelector('.dpl-ex-prompt').textContent, check: e.querySelector('[data-action="check"]').textContent }));
-      // An optional exercise (4 and 5) carries the tag after its title, the others none.
+      // An optional exercise (1, 4 and 5) carries the tag after its title, the others none.
       assert.equal(shown.tag, def.optional ? 'वैकल्पिक' : null, id);
       assert.ok(shown.title.endsWith(`${def.title.hi}${shown.tag ?? ''}`), id);
       assert.equal(shown.prompt, def.prompt.hi);

@@ -11,7 +11,7 @@ import { LANGS, LESSON_LANGS } from '../../web/js/lib/locales.js';
 const root = new URL('../../', import.meta.url);
 const cli = new URL('build/native/pipesim', root).pathname;
 const read = (path) => readFileSync(new URL(path, root), 'utf8');
-const SECTIONS = ['objectives', 'problem', 'concept', 'use-it', 'ship-it', 'exercises', 'key-terms', 'corrections'];
+const SECTIONS = ['objectives', 'problem', 'concept', 'use-it', 'ship-it', 'exercises', 'key-terms', 'corrections', 'further-reading'];
 
 function simBlocks(markdown) {
   const blocks = new Map();
@@ -111,7 +111,8 @@ for (const lang of LESSON_LANGS) {
   });
 
   test(`${lang}: has every section, in order`, () => {
-    const ids = [...markdown.matchAll(/^## .*<!-- ([\w-]+) -->$/gm)].map((m) => m[1]);
+    // An anchor may share its marker with the word `optional` (an optional deep dive).
+    const ids = [...markdown.matchAll(/^## .*<!-- ([\w-]+)(?: optional)? -->$/gm)].map((m) => m[1]);
     assert.deepEqual(ids, SECTIONS);
   });
 
@@ -126,6 +127,16 @@ for (const lang of LESSON_LANGS) {
       assert.ok(Number.isInteger(q.correct) && q.correct >= 0 && q.correct < 4);
       assert.ok(q.question.length > 10 && q.explanation.length > 10);
     }
+  });
+
+  // Issue 29: the right answer was the longest option in 5 of 6 questions, so length alone gave it
+  // away. A learner guessing "the longest" may be right in at most a third of the questions (by
+  // characters, in each language; a tie for longest counts as longest).
+  test(`${lang}: the right option is the longest in at most a third of the quiz`, () => {
+    const quiz = JSON.parse(read(lang === 'en' ? 'lessons/quiz.json' : `lessons/quiz.${lang}.json`));
+    const longest = quiz.questions.filter((q) => q.options[q.correct].length === Math.max(...q.options.map((o) => o.length)));
+    assert.ok(longest.length <= quiz.questions.length / 3,
+      `the right option is the longest in ${longest.length} of ${quiz.questions.length}: ${longest.map((q) => q.question.slice(0, 50)).join(' | ')}`);
   });
 }
 

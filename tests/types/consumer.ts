@@ -2,9 +2,9 @@
 // the declarations must let ordinary code type-check, and the manifest, the API interface and
 // the catalogue's declared shapes must agree with each other.
 import {
-  loadPipesim, METHODS, METHOD_NAMES, SimError, timelineFields, transferables,
-  type Catalogue, type CustomSchedule, type Pipesim, type SimConfig, type SimResult, type Timeline,
-  type TraceReport,
+  loadPipesim, METHODS, METHOD_NAMES, MODULE_BUILDS, SimError, timelineFields, transferables,
+  type Catalogue, type CustomSchedule, type ModuleBuild, type Pipesim, type SimConfig, type SimResult,
+  type Timeline, type TraceReport,
 } from '../../wasm/pipesim.js';
 
 // Type-level equality: compiles only when A and B are the same type.
@@ -19,6 +19,11 @@ assertType<Equal<Catalogue['timeline'][number]['name'], Exclude<keyof Timeline, 
 
 export async function example(): Promise<number> {
   const api: Pipesim = await loadPipesim({ moduleUrl: new URL('./pipesim.mjs', import.meta.url) });
+  // The figures' build, by name: the same Pipesim (its other methods throw SimError).
+  const build: ModuleBuild = 'figures';
+  const figures: Pipesim = await loadPipesim({ build });
+  const glue: string = `${MODULE_BUILDS[build]}.mjs`;
+  if (figures.simulate({ schedule: 'gpipe', ranks: 2, microbatches: 2 }).makespan > glue.length) return 0;
   const catalogue: Catalogue = api.catalogue();
   const config: SimConfig = { schedule: catalogue.schedules[0].name, ranks: 4, microbatches: 8, costs: catalogue.costs };
   const result: SimResult = api.simulate(config);

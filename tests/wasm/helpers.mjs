@@ -2,10 +2,12 @@
 // and the native CLI to compare against. Not a test file itself (no .test. in its name).
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { loadPipesim } from '../../wasm/pipesim.js';
+import { loadPipesim, MODULE_BUILDS } from '../../wasm/pipesim.js';
 
 export const repoPath = (relative) => fileURLToPath(new URL(`../../${relative}`, import.meta.url));
-export const MODULE_URL = new URL('../../build/wasm/wasm/pipesim.mjs', import.meta.url);
+/** The full build's glue, and the figures' build's (wasm/CMakeLists.txt), as the wasm build writes them. */
+export const MODULE_URL = new URL(`../../build/wasm/wasm/${MODULE_BUILDS.full}.mjs`, import.meta.url);
+export const FIGURES_MODULE_URL = new URL(`../../build/wasm/wasm/${MODULE_BUILDS.figures}.mjs`, import.meta.url);
 export const NATIVE_CLI = repoPath('build/native/pipesim');
 
 let apiPromise = null;

@@ -98,6 +98,37 @@ test('a sweep in the worker equals the sweep in Node', async () => {
   assert.deepEqual(got, api.sweep(request));
 });
 
+test('a client of the figures\' build runs its worker on pipesim-figures.wasm alone, with the full build\'s results', async () => {
+  const api = await pipesim();
+  const wasm = [];
+  const onRequest = (r) => { if (r.url().endsWith('.wasm')) wasm.push(new URL(r.url()).pathname); };
+  page.context().on('request', onRequest);
+  const request = { schedules: ['1f1b', 'dualpipe'], ranks: [4, 8], microbatches: ['2R', '4R'] };
+  try {
+    const got = await page.evaluate(async ({ config, request }) => {
+      const { createSimClient } = await import('/js/lib/sim-client.js');
+      const client = createSimClient({ build: 'figures', poolSize: 1 });
+      try {
+        const result = await client.simulate(config);
+        const plan = await client.plan({}).then(() => null, (e) => ({ name: e.name, code: e.code, message: e.message }));
+        return { mode: client.mode, makespan: result.makespan, end: Array.from(result.timeline.end), sweep: await client.sweep(request), plan };
+      } finally {
+        client.terminate();
+      }
+    }, { config: CONFIG, request });
+    const direct = api.simulate(CONFIG);
+    assert.equal(got.mode, 'worker');
+    assert.equal(got.makespan, direct.makespan);
+    assert.deepEqual(got.end, Array.from(direct.timeline.end));
+    assert.deepEqual(got.sweep, api.sweep(request));
+    assert.deepEqual(got.plan, { name: 'SimError', code: 'internal',
+      message: 'plan() is not in pipesim-figures.mjs, the build of the simulator loaded here; the full build, pipesim.mjs, has it' });
+    assert.deepEqual(wasm, ['/generated/pipesim-figures.wasm']);
+  } finally {
+    page.context().off('request', onRequest);
+  }
+});
+
 test('the module also loads on the main thread under the page CSP', async () => {
   const api = await pipesim();
   const json = await page.evaluate(async (config) => {

@@ -32,3 +32,16 @@ test('client calls reject with the same SimError as the direct API', async () =>
     e.message === 'ranks must be an even integer >= 2 for dualpipe (got 3)');
   await assert.rejects(client.validate(7), (e) => e instanceof SimError && e.message === 'config must be a JSON object (got 7)');
 });
+
+test('a client of the figures\' build runs simulate and sweep as the full build does; the rest reject', async () => {
+  const client = createSimClient({ build: 'figures' });
+  const api = await pipesim();
+  const config = { schedule: 'dualpipe', ranks: 8, microbatches: 20 };
+  assert.deepEqual(await client.simulate(config), api.simulate(config));
+  const request = { schedules: ['1f1b', 'dualpipe'], ranks: [4, 8], microbatches: ['2R', '4R'] };
+  assert.deepEqual(await client.sweep(request), api.sweep(request));
+  await assert.rejects(client.plan({}), (e) => e instanceof SimError && e.code === 'internal' &&
+    e.message === 'plan() is not in pipesim-figures.mjs, the build of the simulator loaded here; the full build, pipesim.mjs, has it');
+  assert.throws(() => createSimClient({ build: 'small' }), (e) => e instanceof SimError && e.code === 'internal' &&
+    e.message === 'createSimClient\'s build must be one of full, figures');
+});

@@ -8,7 +8,13 @@
 // The first thing this worker does is fetch and compile the wasm (compileStreaming, as the bytes
 // arrive), while the JS API and the Emscripten glue load beside it: three requests at once
 // instead of one after the other (the page waits for this worker before it draws anything).
+//
+// Which build of the module it runs (pipesim.js's MODULE_BUILDS: the full one, or the figures'
+// with only what the embeds call) is its URL's ?module=, the build's name: its glue <name>.mjs
+// and its wasm <name>.wasm in generated/. sim-client.js sets it. Read here, not imported from
+// pipesim.js, so the wasm's fetch starts before the API has loaded.
 const GENERATED = new URL('../generated/', import.meta.url);
+const MODULE_NAME = /^[\w-]+$/.exec(new URL(import.meta.url).searchParams.get('module') ?? '')?.[0];
 
 /** The module at `url`, compiled as it downloads (whole, if the server does not say application/wasm). */
 async function compileWasm(url) {
@@ -18,13 +24,15 @@ async function compileWasm(url) {
   return WebAssembly.compile(await response.arrayBuffer());
 }
 
-const compiled = compileWasm(new URL('pipesim.wasm', GENERATED));
+const moduleUrl = MODULE_NAME && new URL(`${MODULE_NAME}.mjs`, GENERATED);
+const compiled = moduleUrl
+  ? compileWasm(new URL(`${MODULE_NAME}.wasm`, GENERATED))
+  : Promise.reject(new Error('sim-worker.js needs ?module= naming a build of the simulator (sim-client.js sets it)'));
 compiled.catch(() => {});  // reported by loadPipesim below, with the calls that wait for it
-const moduleUrl = new URL('pipesim.mjs', GENERATED);
-import(moduleUrl.href).catch(() => {});  // loadPipesim imports it again: one request
+if (moduleUrl) import(moduleUrl.href).catch(() => {});  // loadPipesim imports it again: one request
 const api = import('../generated/pipesim.js');
 
-const ready = api.then(({ loadPipesim }) => loadPipesim({ moduleUrl, wasmModule: compiled }));
+const ready = api.then(({ loadPipesim }) => (moduleUrl ? loadPipesim({ moduleUrl, wasmModule: compiled }) : compiled));
 ready.then(() => self.postMessage({ ready: true }), () => self.postMessage({ ready: false }));
 
 self.addEventListener('message', async ({ data }) => {

@@ -15,7 +15,9 @@ export const WIDGETS = ['timeline', 'sweep'];
 
 // One simulator (one worker) per page, however many widgets it embeds: started by the first
 // widget that holds it and stopped when the last one lets go, so widgets a host removes (the
-// course replacing its article on a language switch) leave no worker behind.
+// course replacing its article on a language switch) leave no worker behind. It runs the figures'
+// build of the module (pipesim.js's MODULE_BUILDS), about half the full one: the timeline and
+// sweep views call nothing else.
 let shared = null; // {client, sim, holders}
 
 /**
@@ -24,7 +26,7 @@ let shared = null; // {client, sim, holders}
  */
 export function holdSimulator() {
   if (!shared) {
-    const client = createSimClient();
+    const client = createSimClient({ build: 'figures' });
     shared = { client, sim: withCache(client), holders: 0 };
   }
   const held = shared;

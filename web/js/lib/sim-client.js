@@ -4,7 +4,7 @@
 // of workers runs at once, and its rows are merged back into what one sweep returns. Where
 // Workers are unavailable (Node, old browsers) or a worker fails to start or dies, calls run in
 // this thread instead, with identical results and SimErrors.
-import { loadPipesim, METHOD_NAMES, SimError } from '../../generated/pipesim.js';
+import { loadPipesim, METHOD_NAMES, MODULE_BUILDS, SimError } from '../../generated/pipesim.js';
 import CATALOGUE from '../../generated/catalogue.js';
 import { SCRIPTS } from '../script-base.js';
 import { startModuleWorker } from './module-worker.js';
@@ -28,7 +28,9 @@ export function defaultPoolSize() {
  * Returns every method of pipesim.js's manifest (METHODS) plus prewarm, terminate, mode and
  * workers: each method returns a Promise of what pipesim.js returns, or rejects with a SimError.
  * Options: useWorker (default: when Worker exists), workerUrl (default: the sim-worker.js beside the running scripts),
- * poolSize (workers a large sweep may use, default defaultPoolSize()).
+ * poolSize (workers a large sweep may use, default defaultPoolSize()), build (the module's build,
+ * pipesim.js's MODULE_BUILDS: default "full"; "figures" has only the methods the embeds call, and
+ * the others reject with a SimError).
  * Workers start on first use; the extra sweep workers on the first sweep large enough to split,
  * or on prewarm().
  */
@@ -36,8 +38,13 @@ export function createSimClient({
   useWorker = typeof Worker === 'function',
   workerUrl = new URL('sim-worker.js', SCRIPTS),
   poolSize = defaultPoolSize(),
+  build = 'full',
 } = {}) {
   const size = Math.max(1, Math.floor(poolSize) || 1);
+  if (!Object.hasOwn(MODULE_BUILDS, build)) {
+    const detail = `createSimClient's build must be one of ${Object.keys(MODULE_BUILDS).join(', ')}`;
+    throw new SimError('internal', detail, '', 'internal', { detail });
+  }
   let local = null;  // Promise of the in-thread API, created on first need
   let slots = [];  // started workers {worker, ready, parts, whenLoaded, loaded}; slots[0] runs every method
   let nextId = 1;
@@ -46,7 +53,7 @@ export function createSimClient({
   const queue = [];  // sweep parts waiting for a worker, in order (calls with part set)
 
   const inThread = (method, args) => {
-    local ??= loadPipesim();
+    local ??= loadPipesim({ build });
     return local.then((api) => api[method](...args));
   };
 
@@ -102,7 +109,10 @@ export function createSimClient({
   const startWorker = () => {
     let worker;
     try {
-      worker = startModuleWorker(workerUrl);
+      // The worker runs the build its URL names (sim-worker.js).
+      const href = new URL(workerUrl, globalThis.location?.href);
+      href.searchParams.set('module', MODULE_BUILDS[build]);
+      worker = startModuleWorker(href);
     } catch {
       abandonWorkers();
       return;

@@ -1,5 +1,5 @@
 // The lesson's contents list, following the reader: its sections (the title's opening, then each
-// ## section), the one being read marked (aria-current), how far each has been scrolled through
+// ## section, an optional one tagged so), the one being read marked (aria-current), how far each has been scrolled through
 // (a thin bar), and for a section with quiz questions or exercises how many are done. Sticky beside
 // the lesson on a wide screen (css/lesson.css); on a narrow one a "Contents" button, shown once the
 // opening figure is scrolled past, opens it as a sheet. A click scrolls to the section and moves
@@ -23,8 +23,11 @@ export function mount(element, deps) {
   const entries = headings.map((heading, index) => {
     const bar = h('span', { class: 'lesson-toc-bar', 'aria-hidden': 'true' }, [h('span', { class: 'lesson-toc-fill' })]);
     const count = h('span', { class: 'lesson-toc-count', hidden: true });
+    // An optional deep dive's heading carries its tag (lesson-reader.js); the entry says it shorter.
+    const title = [...heading.childNodes].filter((n) => !n.classList?.contains('deep-dive-tag')).map((n) => n.textContent).join('').trim();
+    const optional = heading.classList.contains('is-optional') ? h('span', { class: 'lesson-toc-optional', text: t('toc.optional') }) : null;
     const link = h('a', { href: heading.id ? `#${heading.id}` : '#', class: 'lesson-toc-link', dataset: { section: index } }, [
-      h('span', { class: 'lesson-toc-text', text: heading.textContent.trim() }), count,
+      h('span', { class: 'lesson-toc-text' }, [title, optional ? ' ' : null, optional]), count,
     ]);
     return { heading, link, bar, count, item: h('li', {}, [link, bar]) };
   });

@@ -3,6 +3,7 @@
 // with the value the simulator computes (a ```memory``` fence's with the memory model's), flagging any that differ from the text. Every widget runs
 // its own settings, shown and changed where it stands (nothing outside the lesson sets them): a
 // widget the learner has changed reports its run, and the numbers quoting its id follow it.
+// A heading the lesson marks as an optional deep dive says so (markDeepDives).
 // The fragment's first layout is long (a dozen widgets, every section): when the lesson opens with
 // a widget, the sections after its opening stay out of the layout (`is-opening`) until that widget
 // is drawn and painted, so the first screen does not wait for the whole lesson's layout.
@@ -78,6 +79,7 @@ export function mount(element, deps) {
     if (fellBack) root.append(h('p', { class: 'lesson-note', text: t('lesson.fallback') }));
     root.append(...[...doc.body.childNodes].map((n) => document.importNode(n, true)));
     numberFigures();
+    markDeepDives();
     reflow();
     const lead = root.querySelector('.sim-widget[data-sim-id]');
     const firstSection = root.querySelector(':scope > h2');
@@ -148,6 +150,16 @@ export function mount(element, deps) {
       const n = numbers.get(code.textContent.trim());
       if (!n || code.closest('pre')) continue;
       code.replaceWith(h('a', { class: 'fig-ref', href: `#figure-${n}`, dataset: { figure: n }, text: t('lesson.figureRef', { n }) }));
+    }
+  }
+
+  /**
+   * An optional deep dive's heading (class is-optional, from the build; its body is wrapped in
+   * div.deep-dive) says so in the page's language: the core path reads on past it.
+   */
+  function markDeepDives() {
+    for (const heading of root.querySelectorAll('.is-optional')) {
+      heading.append(' ', h('span', { class: 'deep-dive-tag', text: t('lesson.optional') }));
     }
   }
 
