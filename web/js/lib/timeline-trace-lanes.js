@@ -60,14 +60,17 @@ function partLane(title, rows, { stats = [], end = null } = {}) {
     }
     laid.push(...(levels.length ? levels : [{ label: row.label, items: [] }]));
   }
-  laid.forEach((row, r) => row.items.forEach((item, seq) => Object.assign(item, { row: r, seq })));
+  laid.forEach((row, r) => row.items.forEach((item, seq) => {
+    item.row = r;
+    item.seq = seq;
+  }));
   const records = laid.map((row) => row.items);
   const { tracks, shortest } = tracksOf(records, (item) => partCategory(item.pass, item.comm));
   return {
     title,
     look: 'part',
     tracks,
-    end: end ?? Math.max(0, ...records.flat().map((item) => item.end)),
+    end: end ?? lastEnd(records),
     shortest,
     itemCount: records.reduce((n, items) => n + items.length, 0),
     records: () => records,
@@ -88,9 +91,17 @@ function partLane(title, rows, { stats = [], end = null } = {}) {
   };
 }
 
-/** A span of the report as a record, moved `shift` ms earlier. */
-function spanRecord(span, kind, shift = 0) {
-  const named = partOfName(span.name);
+/** The latest end of any record (a loop: a report may list 100,000 ranges on each stream). */
+function lastEnd(records) {
+  let last = 0;
+  for (const items of records) for (const item of items) last = Math.max(last, item.end);
+  return last;
+}
+
+/** A span of the report as a record, moved `shift` ms earlier; `names` caches partOfName (names repeat). */
+function spanRecord(span, kind, shift, names) {
+  let named = names.get(span.name);
+  if (!named) names.set(span.name, (named = partOfName(span.name)));
   return {
     name: span.name, ...named, device: span.device, stream: span.stream, kind,
     comm: named.part ? COMM_PARTS.has(named.part) : kind === 'comm',
@@ -98,13 +109,15 @@ function spanRecord(span, kind, shift = 0) {
   };
 }
 
-/** Each stream of `streams` as a row holding the records `pick(span)` keeps. */
+/** Each stream of `streams` as a row holding the records `pick(span)` keeps (one pass over the spans). */
 function streamRows(report, streams, pick, shift = 0) {
-  return streams.map((s) => ({
-    label: { key: 'axis.stream', vars: { device: s.device, stream: s.stream } },
-    items: report.spans.filter((span) => span.device === s.device && span.stream === s.stream && pick(span))
-      .map((span) => spanRecord(span, s.kind, shift)).sort((a, b) => a.start - b.start || a.end - b.end),
-  }));
+  const rows = new Map(streams.map((s) => [`${s.device}:${s.stream}`, { label: { key: 'axis.stream', vars: { device: s.device, stream: s.stream } }, kind: s.kind, items: [] }]));
+  const names = new Map();
+  for (const span of report.spans) {
+    const row = rows.get(`${span.device}:${span.stream}`);
+    if (row && pick(span)) row.items.push(spanRecord(span, row.kind, shift, names));
+  }
+  return [...rows.values()].map(({ label, items }) => ({ label, items: items.sort((a, b) => a.start - b.start || a.end - b.end) }));
 }
 
 /** The heading's numbers of a trace: busy time per kind (summed over devices) and HTA's overlap. */

@@ -6,7 +6,9 @@
 // table view, its keyboard help behind a toggle, and optionally each rank's in-flight activations over time (memory) and, with the
 // communication model (costs.comm), its compute and communication streams. Small runs are drawn
 // as SVG, large ones (up to core's op cap) on canvas with level of detail (lib/timeline-lod.js
-// chooses); the view's window is the DOM-free model of lib/timeline-viewport.js.
+// chooses). The widget's state is DOM-free where it can be: the view's window is
+// lib/timeline-viewport.js's, each frame of playback lib/timeline-playback.js's; the tooltip and
+// the autoplay watch are ui/timeline-tooltip.js and ui/timeline-autoplay.js.
 // mount(element, deps) -> { update(state), destroy() }
 //   deps.sim.simulate(config) -> Promise<result>   deps.t(key, vars) -> string
 //   deps.onChange?(patch)   reports settled cursor/table/speed/streams/memory changes (the app puts them in the URL)
@@ -34,7 +36,8 @@ import { playStep, REDUCED_STEP_MS } from '../lib/timeline-playback.js';
 import { assumptionsList } from '../ui/memory-assumptions.js';
 import { laneLayout } from '../lib/timeline-layout.js';
 import { viewLimits, fitView, clampView, zoomView, panView, followView, revealSpan, isFit, magnification, xToTime, viewKeyAction, applyViewAction, ZOOM_STEP } from '../lib/timeline-viewport.js';
-import { describePart, partLabel } from '../lib/stream-parts.js';
+import { createTooltip, tipTextOf, TIP_TARGETS } from '../ui/timeline-tooltip.js';
+import { createAutoplay } from '../ui/timeline-autoplay.js';
 import { atTick } from '../lib/tick.js';
 import { formatNumber } from '../lib/format.js';
 import { clamp } from '../lib/scale.js';
@@ -63,12 +66,12 @@ export function mount(element, deps) {
   const transport = buildTransport(t, prefix);
   const overview = createOverview({ t, onView: (v) => requestView(v), onKey: (e) => onKey(e, true) });
   const viewBar = buildViewBar(t, overview.element, transport.toggles);
-  const tooltip = h('div', { class: 'dpl-tooltip', role: 'tooltip', id: `${prefix}-tip`, hidden: true });
+  const tip = createTooltip(root, `${prefix}-tip`);
   const status = h('p', { class: 'dpl-status', 'aria-live': 'polite' });
   // Under the lanes: what a memory lane in GB assumes (core's memory model), when a run has one.
   const memoryNote = h('div', { class: 'dpl-memory-note' });
   const body = h('div', { class: 'dpl-timeline-body' }, [legendSlot, transport.bar, help, transport.streamsHint, scroll, memoryNote, viewBar.bar, tables, status]);
-  root.append(defs, body, tooltip);
+  root.append(defs, body, tip.element);
   element.append(root);
 
   let lanes = []; // lanes of lib/timeline-model.js, each with its drawn renderer and layout
@@ -98,13 +101,19 @@ export function mount(element, deps) {
   let lastReported = null;
   let resizeTimer = 0;
   let lastWidth = 0;
-  let autoplay = false;
   let settleTimer = 0; // the whole paint after a gesture's drafts
   let plotBox = null; // the first lane's box on the page, until a scroll, resize or draw moves it
-  let autoplayWatch = null; // waits for the chart to be on screen before an autoplay
-  let autoplaying = false; // playing by itself, the learner has not touched it since
 
   const report = (patch) => { if (deps.onChange) deps.onChange(patch); };
+  // Plays by itself once on screen, when asked (ui/timeline-autoplay.js).
+  const autoplay = createAutoplay(scroll, {
+    canStart: () => lanes.length > 0 && !playing,
+    play: () => play(),
+    rewind: () => {
+      pause();
+      setCursor(0, false);
+    },
+  });
 
   // ---- drawing -------------------------------------------------------------------------------
   /** Before the first result, hold the chart's likely height so text below does not jump. */
@@ -312,35 +321,7 @@ export function mount(element, deps) {
     cursor = wantedT === null ? makespan : clamp(wantedT, 0, makespan);
     await redraw();
     if (mine !== token || !lanes.length) return;
-    armAutoplay();
-  }
-
-  /**
-   * An autoplay waits until the chart is on screen (a third of it, or half a screen of a taller
-   * one), so a learner who opens the page elsewhere or scrolls to it later still sees it move; if
-   * the chart leaves the screen before the learner touched it, it stops, rewinds and waits to be
-   * seen again. Never under reduced motion.
-   */
-  function armAutoplay() {
-    if (!autoplay || autoplayWatch) return;
-    const start = () => {
-      if (!autoplay || !lanes.length || playing) return;
-      autoplay = false;
-      if (prefersReducedMotion()) return;
-      play();
-      autoplaying = true;
-    };
-    if (typeof IntersectionObserver !== 'function') { start(); return; }
-    autoplayWatch = new IntersectionObserver((entries) => {
-      const e = entries[entries.length - 1];
-      if (e.isIntersecting && (e.intersectionRatio >= 0.3 || e.intersectionRect.height >= innerHeight * 0.5)) start();
-      else if (!e.isIntersecting && autoplaying) {
-        pause();
-        setCursor(0, false);
-        autoplay = true; // seen again, it plays from the start
-      }
-    }, { threshold: [0, 0.1, 0.2, 0.3, 0.5] });
-    autoplayWatch.observe(scroll);
+    autoplay.arm();
   }
 
   // ---- the time cursor -----------------------------------------------------------------------
@@ -410,7 +391,7 @@ export function mount(element, deps) {
   function pause() {
     if (!playing) return;
     playing = false;
-    autoplaying = false;
+    autoplay.stopped();
     cancelAnimationFrame(frame);
     root.classList.remove('is-playing');
     setPlayButton();
@@ -437,27 +418,10 @@ export function mount(element, deps) {
     transport.table.setAttribute('aria-pressed', String(tableMode));
   }
 
-  // ---- tooltips: hover and keyboard focus show the same details --------------------------------
-  const TIP_TARGETS = '.dpl-op, .dpl-part, .dpl-exposed';
-  function tipText(g) {
-    if (g.classList.contains('dpl-op')) return g.getAttribute('aria-label');
-    // Parts carry data only (thousands of them): their text is written when hovered.
-    const d = g.dataset;
-    const lane = lanes.find((l) => l.drawn.svg && l.drawn.svg.contains(g));
-    const layers = lane.streams.layers; // parts are drawn only by a lane with a stream view
-    const part = d.part ? { ...d, label: partLabel(d.part, d.pass) } : { ...d };
-    return describePart(part, t, (v) => formatNumber(Number(v)), layers);
-  }
-  function showTip(text, box) {
-    tooltip.textContent = text;
-    tooltip.hidden = false;
-    const host = root.getBoundingClientRect();
-    const tipWidth = tooltip.offsetWidth;
-    const left = clamp(box.left - host.left + box.width / 2 - tipWidth / 2, 0, Math.max(0, host.width - tipWidth));
-    tooltip.style.left = `${left}px`;
-    tooltip.style.top = `${box.top - host.top - tooltip.offsetHeight - 6}px`;
-  }
-  function hideTip() { tooltip.hidden = true; }
+  // ---- tooltips: hover and keyboard focus show the same details (ui/timeline-tooltip.js) ----------
+  const showTip = (text, box) => tip.show(text, box);
+  const hideTip = () => tip.hide();
+  const tipText = (g) => tipTextOf(g, lanes, t);
 
   // ---- keyboard --------------------------------------------------------------------------------
   /** Arrow keys inside the chart move between op cells (roving tabindex), like a grid. */
@@ -657,7 +621,7 @@ export function mount(element, deps) {
       const memoryChanged = typeof state.memory === 'boolean' && state.memory !== memoryWanted;
       if (memoryChanged) memoryWanted = state.memory;
       const wanted = state.t === undefined ? null : state.t;
-      if (state.autoplay) autoplay = true;
+      if (state.autoplay) autoplay.want();
       if (key !== configKey) {
         configKey = key;
         wantedT = wanted;
@@ -682,7 +646,7 @@ export function mount(element, deps) {
     destroy() {
       token += 1;
       clearTimeout(settleTimer);
-      autoplayWatch?.disconnect();
+      autoplay.disconnect();
       cancelAnimationFrame(frame);
       cancelAnimationFrame(viewFrame);
       resize.disconnect();

@@ -24,8 +24,8 @@ const MAX_BYTES = CATALOGUE.limits.maxTraceBytes;
 /** The last trace read, kept across a remount (a language switch mounts every view again). */
 let remembered = null; // {report, name, ms}
 
-/** A byte count as the page states sizes: 268435456 -> "256 MiB". */
-const mebibytes = (bytes) => `${formatNumber(bytes / 2 ** 20, 1)} MiB`;
+/** A byte count as the page states sizes: 268435456 -> "256 MiB", 203525 -> "198.8 KiB". */
+const sizeText = (bytes) => (bytes >= 2 ** 20 ? `${formatNumber(bytes / 2 ** 20, 1)} MiB` : `${formatNumber(bytes / 2 ** 10, 1)} KiB`);
 
 export function mount(element, deps) {
   const t = deps.t;
@@ -41,7 +41,7 @@ export function mount(element, deps) {
     h('p', { class: 'dpl-trace-intro', text: t('trace.intro') }),
     h('div', { class: 'dpl-field dpl-trace-field' }, [
       drop,
-      h('p', { class: 'dpl-field-hint', id: `${id}-hint`, text: t('trace.hint', { max: mebibytes(MAX_BYTES) }) }),
+      h('p', { class: 'dpl-field-hint', id: `${id}-hint`, text: t('trace.hint', { max: sizeText(MAX_BYTES) }) }),
       message,
     ]),
     status, result,
@@ -95,7 +95,7 @@ export function mount(element, deps) {
 
   /** Draws what `report` holds: its streams, its costs, its measured pair beside the model's. */
   async function show(report, name, ms, mine) {
-    status.textContent = t('trace.read', { name, size: mebibytes(report.bytes), ms: Math.round(ms), streams: report.streams.length, devices: report.devices.length });
+    status.textContent = t('trace.read', { name, size: sizeText(report.bytes), ms: Math.round(ms), streams: report.streams.length, devices: report.devices.length });
     const key = `${++loads}`;
     dropViews();
     clear(result);
@@ -107,7 +107,7 @@ export function mount(element, deps) {
       views.push(view);
       view.update({ model: laneSet([traceLane(report, name)], { unit: 'ms' }), modelKey: key, t: null });
     }
-    if (!report.spans.length) result.append(h('p', { class: 'dpl-trace-note', text: t('trace.noSpans') }));
+    if (report.streams.length && !report.spans.length) result.append(h('p', { class: 'dpl-trace-note', text: t('trace.noSpans') }));
     const measured = measuredCosts(report);
     if (!measured) {
       result.append(h('p', { class: 'dpl-trace-note', text: t('trace.noCosts', { why: report.derivedMissing }) }));
