@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite, openPage, screenshot, waitForTimeline, readDrawnOps, expectedOps } from './helpers.mjs';
 import { translator, loadLanguage } from '../../web/js/lib/i18n.js';
+import { LESSON_LANGS } from '../../web/js/lib/locales.js';
 
 await loadLanguage('hi');
 
@@ -17,7 +18,7 @@ for (const [name, viewport] of [['desktop', { width: 1280, height: 800 }], ['pho
   test(`the lesson opens on DualPipe and 1F1B on one time axis, playing, bubble labelled, on the first screen (${name})`, async () => {
     const { context, page, log } = await openPage(site.browser, { viewport });
     try {
-      for (const lang of ['en', 'hi']) {
+      for (const lang of LESSON_LANGS) {
         await page.goto(`${site.server.url}#lang=${lang}`);
         await waitForTimeline(page, LEAD);
         assert.equal(await page.$eval('.lesson .sim-widget', (w) => w.dataset.simId), 'lead', 'the first widget of the lesson');

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import CATALOGUE from '../../web/generated/catalogue.js';
 import { regionText } from '../../web/js/lib/region-text.js';
 import { translator, loadLanguage } from '../../web/js/lib/i18n.js';
+import { LANGS } from '../../web/js/lib/locales.js';
 
 await loadLanguage('hi');
 const region = (name) => CATALOGUE.schedules.find((s) => s.name === name).reference.region;
@@ -21,7 +22,7 @@ test('DualPipe\'s region in English and in Hindi, from the catalogue\'s clauses'
 
 test('every schedule with a formula has a region said without field names; notes in the page\'s language', () => {
   for (const schedule of CATALOGUE.schedules.filter((s) => s.reference.formula)) {
-    for (const lang of ['en', 'hi']) {
+    for (const lang of LANGS) {
       const text = regionText(schedule.reference.region, translator(lang));
       assert.ok(text.length > 0, `${schedule.name} ${lang}`);
       assert.doesNotMatch(text, /p2pLatency|stageCosts|bubble\.max|<=|>=/, `${schedule.name} ${lang}: ${text}`);

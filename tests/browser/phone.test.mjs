@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite, openPage, waitForTimeline, screenshot } from './helpers.mjs';
+import { LESSON_LANGS } from '../../web/js/lib/locales.js';
 
 const site = useSite({ pipesim: false });
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
@@ -17,7 +18,7 @@ function sidewaysBoxes(page) {
   }).map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} ${el.scrollWidth}>${el.clientWidth}`));
 }
 
-for (const lang of ['en', 'hi']) {
+for (const lang of LESSON_LANGS) {
   test(`${lang}: at 390 px no box in the lesson or its exercises scrolls sideways`, async () => {
     const { context, page, log } = await openPage(site.browser, PHONE);
     try {
