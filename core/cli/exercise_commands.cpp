@@ -95,22 +95,10 @@ Result<std::string> cmd_recover(const std::vector<std::string>& argv) {
 }
 
 Result<std::string> cmd_params(const std::vector<std::string>& argv) {
-  const std::vector<std::pair<const char*, const char*>> top = {
+  const FlagKeys top = {
       {"pp", "pp"},         {"tp", "tp"},     {"ep", "ep"}, {"dp", "dp"},
       {"recipe", "recipe"}, {"zero", "zero"}, {"gpu-memory-gb", "gpuMemoryGb"}};
-  const std::vector<std::pair<const char*, const char*>> custom = {
-      {"layers", "layers"},
-      {"hidden", "hidden"},
-      {"intermediate", "intermediate"},
-      {"vocab", "vocab"},
-      {"heads", "heads"},
-      {"kv-heads", "kvHeads"},
-      {"head-dim", "headDim"},
-      {"tied-embeddings", "tiedEmbeddings"},
-      {"dense-layers", "denseLayers"},
-      {"routed-experts", "routedExperts"},
-      {"shared-experts", "sharedExperts"},
-      {"expert-intermediate", "expertIntermediate"}};
+  const FlagKeys& custom = custom_model_flags();
   std::vector<std::string> allowed = {"model", "format"};
   for (const auto& names : {top, custom})
     for (const auto& [flag, key] : names) allowed.push_back(flag);

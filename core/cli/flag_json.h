@@ -22,9 +22,29 @@ inline Json flag_json(const std::string& text) {
   return text;
 }
 
+/// A flag's name and the JSON key it fills.
+using FlagKeys = std::vector<std::pair<const char*, const char*>>;
+
+/// A custom model's configuration ("custom" in a params or memory request), flag by flag: the one
+/// list `pipesim params` and `pipesim memory` both read.
+inline const FlagKeys& custom_model_flags() {
+  static const FlagKeys kFlags = {{"layers", "layers"},
+                                  {"hidden", "hidden"},
+                                  {"intermediate", "intermediate"},
+                                  {"vocab", "vocab"},
+                                  {"heads", "heads"},
+                                  {"kv-heads", "kvHeads"},
+                                  {"head-dim", "headDim"},
+                                  {"tied-embeddings", "tiedEmbeddings"},
+                                  {"dense-layers", "denseLayers"},
+                                  {"routed-experts", "routedExperts"},
+                                  {"shared-experts", "sharedExperts"},
+                                  {"expert-intermediate", "expertIntermediate"}};
+  return kFlags;
+}
+
 /// Copies present flags into `json` under their JSON names.
-inline void copy_flags(const Args& args, Json& json,
-                       const std::vector<std::pair<const char*, const char*>>& names) {
+inline void copy_flags(const Args& args, Json& json, const FlagKeys& names) {
   for (const auto& [flag, key] : names)
     if (args.has(flag)) json[key] = flag_json(args.get(flag, ""));
 }

@@ -28,27 +28,15 @@ const char* const kMemoryUsage =
 namespace {
 
 // Flag -> JSON name, by the object it lands in.
-const std::vector<std::pair<const char*, const char*>> kTop = {
+const FlagKeys kTop = {
     {"params", "params"}, {"routed-params", "routedParams"}, {"recipe", "recipe"},
     {"zero", "zero"},     {"gpu-memory-gb", "gpuMemoryGb"}};
-const std::vector<std::pair<const char*, const char*>> kShape = {
+const FlagKeys kShape = {
     {"layers", "layers"}, {"hidden", "hidden"}, {"heads", "heads"}};
-const std::vector<std::pair<const char*, const char*>> kCustom = {
-    {"layers", "layers"},
-    {"hidden", "hidden"},
-    {"intermediate", "intermediate"},
-    {"vocab", "vocab"},
-    {"heads", "heads"},
-    {"kv-heads", "kvHeads"},
-    {"head-dim", "headDim"},
-    {"tied-embeddings", "tiedEmbeddings"},
-    {"dense-layers", "denseLayers"},
-    {"routed-experts", "routedExperts"},
-    {"shared-experts", "sharedExperts"},
-    {"expert-intermediate", "expertIntermediate"}};
-const std::vector<std::pair<const char*, const char*>> kLayout = {
+const FlagKeys& kCustom = custom_model_flags();
+const FlagKeys kLayout = {
     {"tp", "tp"}, {"ep", "ep"}, {"dp", "dp"}, {"sequence-parallel", "sequenceParallel"}};
-const std::vector<std::pair<const char*, const char*>> kActivations = {
+const FlagKeys kActivations = {
     {"seq-length", "seqLength"}, {"micro-batch-size", "microBatchSize"}, {"recompute", "recompute"}};
 
 std::vector<std::string> flag_names(bool in_config) {
