@@ -19,6 +19,9 @@ for (const [name, viewport] of [['desktop', { width: 1280, height: 800 }], ['pho
     const { context, page, log } = await openPage(site.browser, { viewport });
     try {
       for (const lang of LESSON_LANGS) {
+        // A fresh load per language: a hash-only change would re-render the lesson in place, and
+        // the previous language's widget could satisfy the wait just before it is replaced.
+        await page.goto('about:blank');
         await page.goto(`${site.server.url}#lang=${lang}`);
         await waitForTimeline(page, LEAD);
         assert.equal(await page.$eval('.lesson .sim-widget', (w) => w.dataset.simId), 'lead', 'the first widget of the lesson');

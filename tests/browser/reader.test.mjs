@@ -115,13 +115,19 @@ test('switching to Hindi loads the Hindi lesson and UI strings, and survives a r
     await page.waitForFunction(() => location.hash.includes('lang=hi'));
     await page.waitForFunction(() => document.querySelector('.lesson h1') && /[\u0900-\u097F]/.test(document.querySelector('.lesson h1').textContent));
     await waitForLesson(page);
-    const ui = await page.evaluate(() => ({
+    const expected = { lang: 'hi', nav: 'पाठ', play: 'चलाएँ' };
+    const readUi = () => ({
       lang: document.documentElement.lang,
-      nav: document.querySelector('.site-nav a[data-view="lesson"]').textContent,
+      nav: document.querySelector('.site-nav a[data-view="lesson"]')?.textContent,
       // A widget that is not playing (the lesson's opening one plays by itself: "pause").
-      play: document.querySelector('.lesson .sim-widget:not([data-autoplay]) [data-action="play"]').getAttribute('aria-label'),
-    }));
-    assert.deepEqual(ui, { lang: 'hi', nav: 'पाठ', play: 'चलाएँ' });
+      play: document.querySelector('.lesson .sim-widget:not([data-autoplay]) [data-action="play"]')?.getAttribute('aria-label'),
+    });
+    // The strings, the lesson and its widgets arrive in separate steps: wait until the page reads
+    // as expected (the page's CSP forbids eval, so the reader is installed once through the
+    // debugger), then compare; a timeout falls through to the comparison, which names what is missing.
+    await page.evaluate(`window.__readUi = ${readUi}`);
+    await page.waitForFunction((want) => JSON.stringify(window.__readUi()) === JSON.stringify(want), expected, { timeout: 20000 }).catch(() => {});
+    assert.deepEqual(await page.evaluate(readUi), expected);
     assert.ok(log.requests.some((url) => url.endsWith('/generated/lessons/dualpipe.hi.html')));
     await page.reload();
     await waitForLesson(page);
