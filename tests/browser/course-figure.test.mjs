@@ -76,10 +76,10 @@ test('a quote-free DualPipeV 4x10 renders exactly the simulated ops inside the c
       assert.equal(s.inShadow, true);
       assert.equal(s.lightOps, 0, 'nothing of the widget is in the host\'s light DOM');
       assert.deepEqual(s.holder, ['none', '0px', 'start'], 'the one element in the host\'s DOM takes none of its div rules');
-      // Inherited host text styles stop at the frame.
+      // Inherited host text styles stop at the frame (its text aligns to the start of its own direction, not justified).
       assert.doesNotMatch(s.frame['font-family'], /Georgia|Times|(^|,\s*)serif$/);
       assert.deepEqual([s.frame['text-align'], s.frame['letter-spacing'], s.frame['word-spacing'], s.frame['font-style'], s.frame['text-transform']],
-        ['left', 'normal', '0px', 'normal', 'none']);
+        ['start', 'normal', '0px', 'normal', 'none']);
       assert.notEqual(s.frame['line-height'], '48px');
       // Host rules for ul/li, div, button and svg never match inside the shadow root.
       assert.equal(s.legendItem['list-style-type'], 'none');

@@ -24,6 +24,7 @@ import { createScrollMemory } from './ui/scroll-memory.js';
 import { createActivities } from './lesson-activities.js';
 import { createProgress } from './lib/progress.js';
 import { initialLang, rememberLang, localStore } from './lib/lang-pref.js';
+import { localeOf } from './lib/locales.js';
 import { lessonTextPath } from './lib/first-view.js';
 import { prefersReducedMotion } from './ui/dom.js';
 import { SCHEDULE_NAMES, chunkedSchedule, scheduleTitle, laneTitle as titleOfLane } from './lib/schedules.js';
@@ -89,6 +90,9 @@ function showLangNotice(lang) {
 function applyLang(lang) {
   // Kept when its strings did not load: the lesson's text is still in it, and draws in its font.
   document.documentElement.lang = lang;
+  // Its direction with it: a right-to-left language mirrors the page (css/: logical properties),
+  // not its plots (ui/dom.js PLOT_DIR).
+  document.documentElement.dir = localeOf(lang)?.dir ?? 'ltr';
   $('#pref-lang').value = lang;
   document.querySelectorAll('[data-i18n]').forEach((el) => { el.textContent = t(el.dataset.i18n); });
   document.querySelectorAll('[data-i18n-label]').forEach((el) => el.setAttribute('aria-label', t(el.dataset.i18nLabel)));

@@ -3,6 +3,16 @@
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
+/**
+ * The direction of every plot (the timeline's lanes, axis and overview strip, the transport that
+ * steps through its time, the sweep's and the exercises' charts): a chart is not text, its time
+ * or x axis runs left to right in every language, so on a right-to-left page it keeps LTR geometry
+ * (its gutter, cursor and labels are placed by physical offsets and anchored for LTR) while the
+ * headings, legends, captions, controls and tables around it mirror. Numbers and op labels inside
+ * it stay LTR with it. HTML containers take it as `dir`, SVG roots as `direction`.
+ */
+export const PLOT_DIR = 'ltr';
+
 function apply(node, attrs, children) {
   for (const [key, value] of Object.entries(attrs || {})) {
     if (value === undefined || value === null || value === false) continue;

@@ -3,7 +3,7 @@
 // rejects (Chimera at M = 10: not a multiple of P) are gaps, listed with core's message. Series
 // differ by colour, marker shape and dash; a table below holds every value. Also words the
 // simulation's verdict on the two properties, shown when the learner picks them right.
-import { h, s } from './dom.js';
+import { h, s, PLOT_DIR } from './dom.js';
 import { labelCells } from './table-labels.js';
 import { linearScale, ticks } from '../lib/scale.js';
 import { seriesFrom } from '../lib/sweep-data.js';
@@ -40,7 +40,7 @@ export function createGrowthChart({ t, sim, ranks = 4, schedules = ['dualpipe', 
     const x = linearScale([microbatches[0], microbatches[microbatches.length - 1]], [left, width - right]);
     const y = linearScale([0, yMax], [height - bottom, top]);
     const title = t(`ex.growth.${metric}`);
-    const svg = s('svg', { class: 'dpl-sweep-svg', viewBox: `0 0 ${width} ${height}`, width, height, role: 'img', 'aria-label': t('ex.growth.chartLabel', { metric: title }) });
+    const svg = s('svg', { class: 'dpl-sweep-svg', direction: PLOT_DIR, viewBox: `0 0 ${width} ${height}`, width, height, role: 'img', 'aria-label': t('ex.growth.chartLabel', { metric: title }) });
     for (const v of ticks(0, yMax, 4, { integer: true })) {
       svg.append(s('line', { x1: left, x2: width - right, y1: y(v), y2: y(v), class: 'dpl-grid' }),
         s('text', { x: left - 6, y: y(v), class: 'dpl-tick', 'text-anchor': 'end', 'dominant-baseline': 'central', text: sig(v) }));

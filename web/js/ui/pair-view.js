@@ -7,7 +7,7 @@
 // pair on a time cursor (requestAnimationFrame; under prefers-reduced-motion, still frames and
 // step buttons). The comm model (ratio, attention share) is editable; core rejects bad values
 // and the message appears under the field.
-import { h, s, uniqueId } from './dom.js';
+import { h, s, uniqueId, PLOT_DIR } from './dom.js';
 import { icon } from './icons.js';
 import { sig } from './exercise-fields.js';
 import { partClass, partText } from '../lib/stream-parts.js';
@@ -47,13 +47,13 @@ export function createPairView({ t, sim, reducedMotion = () => false, defaults =
     ]);
   })]);
   const HEIGHT = TOP + 2 * LANE_H + GAP + 34;
-  const svg = s('svg', { class: 'dpl-pair-svg', viewBox: `0 0 ${MAX_W} ${HEIGHT}`, role: 'img' });
+  const svg = s('svg', { class: 'dpl-pair-svg', direction: PLOT_DIR, viewBox: `0 0 ${MAX_W} ${HEIGHT}`, role: 'img' });
   const stats = h('p', { class: 'dpl-pair-stats' });
   const readout = h('p', { class: 'dpl-pair-readout', 'aria-live': 'polite' });
   const play = h('button', { type: 'button', class: 'dpl-btn dpl-icon-btn', dataset: { action: 'pair-play' }, 'aria-label': t('ctl.play') }, [icon('play')]);
   const prev = h('button', { type: 'button', class: 'dpl-btn dpl-icon-btn', dataset: { action: 'pair-prev' }, 'aria-label': t('ex.pair.prev') }, [icon('prevOp')]);
   const next = h('button', { type: 'button', class: 'dpl-btn dpl-icon-btn', dataset: { action: 'pair-next' }, 'aria-label': t('ex.pair.next') }, [icon('nextOp')]);
-  const controls = h('div', { class: 'dpl-pair-controls', hidden: true }, [h('div', { class: 'dpl-transport-buttons' }, [prev, play, next]), readout]);
+  const controls = h('div', { class: 'dpl-pair-controls', hidden: true }, [h('div', { class: 'dpl-transport-buttons', dir: PLOT_DIR }, [prev, play, next]), readout]);
   const error = h('div', { class: 'dpl-pair-error' });
   // The last good pair, dimmed under a note while the form holds a value core rejects (ui/stale.js).
   const frameBox = h('div', { class: 'dpl-pair-frame' }, [svg]);

@@ -4,7 +4,7 @@
 // drawn whole). The SVG renderer is redrawn for each view (only the ops in view) inside a stable container, keeping
 // keyboard focus on the same op; the canvas renderer repaints. The canvas renderer is fetched on
 // first use (loadCanvas): the lesson and most explorer runs are SVG and never need it.
-import { h } from './dom.js';
+import { h, PLOT_DIR } from './dom.js';
 import { drawLane } from './timeline-draw.js';
 
 let canvasLane = null;
@@ -30,9 +30,10 @@ export const canvasReady = () => canvasLane !== null;
 export function mountLane(kind, lane, opts, focus) {
   if (kind === 'canvas') {
     const drawn = canvasLane(lane, opts);
+    drawn.element.dir = PLOT_DIR; // a time plot: LTR in every language (ui/dom.js)
     return { ...drawn, kind, cells: null, where: null, svg: null };
   }
-  const element = h('div', { class: 'dpl-lane-body' });
+  const element = h('div', { class: 'dpl-lane-body', dir: PLOT_DIR });
   const api = { kind, element, cells: [], where: new WeakMap(), svg: null, setCursor: () => {}, hit: () => null, reveal: () => {} };
   let cursorAt = 0;
   api.render = (view) => {

@@ -4,7 +4,7 @@
 // and with focus (it is a slider) arrows pan, Page Up/Down move a whole view, Home/End go to
 // the ends, + and - zoom and 0 fits the run. The strip is painted once per run, size and theme;
 // moving the window is a CSS transform.
-import { h } from './dom.js';
+import { h, PLOT_DIR } from './dom.js';
 import { lodRuns, createRuns } from '../lib/timeline-lod.js';
 import { fitView, overviewWindow, xToTime, centerOn, spanOf } from '../lib/timeline-viewport.js';
 import { formatNumber } from '../lib/format.js';
@@ -21,6 +21,7 @@ export function createOverview({ t, onView, onKey }) {
   const windowEl = h('div', { class: 'dpl-overview-window', 'aria-hidden': 'true' });
   const element = h('div', {
     class: 'dpl-overview', tabindex: 0, role: 'slider', 'aria-label': t('zoom.overview'),
+    dir: PLOT_DIR, // a miniature of the plot: its time runs left to right too
     // Before its first run (a lesson widget waits to be scrolled near) the slider is at 0 of 0.
     'aria-valuemin': 0, 'aria-valuemax': 0, 'aria-valuenow': 0, title: t('zoom.overviewTitle'),
   }, [canvas, windowEl]);

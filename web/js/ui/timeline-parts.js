@@ -2,7 +2,7 @@
 // overview strip, data table and lane heading (each from the lanes of lib/timeline-model.js,
 // whatever their source), and where the arrow keys move between cells.
 // Each builder returns plain elements; the view in views/timeline.js wires behaviour.
-import { h, s } from './dom.js';
+import { h, s, PLOT_DIR } from './dom.js';
 import { icon } from './icons.js';
 import { dotsFor } from './timeline-draw.js';
 import { presentKinds, firstAfter, SVG_MAX_OPS, SVG_MAX_PARTS, PART_PASSES } from '../lib/timeline-lod.js';
@@ -115,7 +115,9 @@ export function buildTransport(t, idPrefix) {
       text, h('span', { class: 'dpl-visually-hidden', text: ` ${label}` }),
     ]);
   const play = button('play', t('ctl.play'), t('key.space'));
-  const scrub = h('input', { type: 'range', class: 'dpl-scrub', min: 0, max: 1, step: 'any', value: 1, id: `${idPrefix}-scrub`, 'aria-label': t('ctl.scrub') });
+  // The scrubber and the step buttons move along the plot's time axis, so they run its way (ui/dom.js
+  // PLOT_DIR): on a right-to-left page "earlier" stays on the left, beside the chart's start.
+  const scrub = h('input', { type: 'range', class: 'dpl-scrub', dir: PLOT_DIR, min: 0, max: 1, step: 'any', value: 1, id: `${idPrefix}-scrub`, 'aria-label': t('ctl.scrub') });
   const speed = h('select', { class: 'dpl-speed', id: `${idPrefix}-speed`, 'aria-label': t('ctl.speed') },
     SPEEDS.map((v) => h('option', { value: String(v), text: `${v}×` })));
   const readout = h('output', { class: 'dpl-readout', for: `${idPrefix}-scrub` });
@@ -127,7 +129,7 @@ export function buildTransport(t, idPrefix) {
   // The keyboard help, shown on request only (the chart's accessible description either way).
   const help = h('button', { type: 'button', class: 'dpl-btn dpl-icon-btn dpl-help-btn', 'aria-expanded': 'false', 'aria-controls': `${idPrefix}-help`, 'aria-label': t('ctl.help'), title: t('ctl.help'), dataset: { action: 'help' } }, ['?']);
   const bar = h('div', { class: 'dpl-transport', role: 'toolbar', 'aria-label': t('ctl.toolbar') }, [
-    h('div', { class: 'dpl-transport-buttons' }, [
+    h('div', { class: 'dpl-transport-buttons', dir: PLOT_DIR }, [
       button('start', t('ctl.start'), t('key.home')),
       textButton('prevUnit', '−1', t('ctl.prevUnit'), t('key.shiftLeft')),
       button('prevOp', t('ctl.prevOp'), t('key.left')),

@@ -2,7 +2,7 @@
 // holds, one after another, each with the rank numbers down its side: on a phone the lesson's
 // eleven-slot trace reads in two or three blocks instead of a box that scrolls sideways. Redrawn
 // when its width changes. Used by the lesson reader (its trace text blocks) and exercise 2.
-import { h } from './dom.js';
+import { h, PLOT_DIR } from './dom.js';
 import { chunkTrace } from '../lib/trace-text.js';
 
 /** createTraceGrid(trace, {t, label?}) -> {element, destroy()} */
@@ -24,7 +24,8 @@ export function createTraceGrid(trace, { t, label = '' }) {
     const next = Math.max(1, Math.min(trace.slots.length, Math.floor((width - side) / cell)));
     if (next === perRow) return;
     perRow = next;
-    element.replaceChildren(...chunkTrace(trace, perRow).map((part) => h('table', { class: 'dpl-trace-table' }, [
+    // Its slots are time, as the timeline's x axis is: they run left to right in every language.
+    element.replaceChildren(...chunkTrace(trace, perRow).map((part) => h('table', { class: 'dpl-trace-table', dir: PLOT_DIR }, [
       h('caption', { class: 'dpl-visually-hidden', text: t('trace.slots', { from: part.slots[0], to: part.slots[part.slots.length - 1] }) }),
       h('thead', {}, [h('tr', {}, [h('th', { scope: 'col', text: t('trace.slot') }), ...part.slots.map((s) => h('th', { scope: 'col', text: String(s) }))])]),
       h('tbody', {}, part.rows.map((row) => h('tr', {}, [

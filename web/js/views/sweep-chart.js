@@ -10,7 +10,7 @@
 // mount(element, deps) -> { update(state), destroy() }
 //   deps.sim.sweep(request) -> Promise<{rows}>   deps.t   deps.onChange?(patch)   deps.onError?(error|null)
 // state: { ranks, microbatches, chunks, costs, axis, table, picked?: [schedule] (emphasised) }
-import { h, s, clear, uniqueId, errorBox } from '../ui/dom.js';
+import { h, s, clear, uniqueId, errorBox, PLOT_DIR } from '../ui/dom.js';
 import { errorText, localizedError } from '../lib/error-text.js';
 import { explainError } from '../lib/error-fix.js';
 import { setStale } from '../ui/stale.js';
@@ -65,7 +65,7 @@ export function mount(element, deps) {
     const x = linearScale([xs[0], xs[xs.length - 1]], [CHART.left, width - CHART.right]);
     const y = linearScale([0, yMax], [CHART.height - CHART.bottom, CHART.top]);
     const title = t(`sw.metric.${metric}`);
-    const svg = s('svg', { class: 'dpl-sweep-svg', width, height: CHART.height, viewBox: `0 0 ${width} ${CHART.height}`, role: 'img', 'aria-label': t('sw.chartLabel', { metric: title, axis: t(`sw.axisName.${axis}`) }) });
+    const svg = s('svg', { class: 'dpl-sweep-svg', direction: PLOT_DIR, width, height: CHART.height, viewBox: `0 0 ${width} ${CHART.height}`, role: 'img', 'aria-label': t('sw.chartLabel', { metric: title, axis: t(`sw.axisName.${axis}`) }) });
     const grid = s('g', { class: 'dpl-axis' });
     for (const v of ticks(0, yMax, 5, { integer: metric !== 'bubbleFraction' })) {
       grid.append(s('line', { x1: CHART.left, x2: width - CHART.right, y1: y(v), y2: y(v), class: 'dpl-grid' }));
