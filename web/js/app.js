@@ -25,6 +25,7 @@ import { createActivities } from './lesson-activities.js';
 import { createProgress } from './lib/progress.js';
 import { initialLang, rememberLang, localStore } from './lib/lang-pref.js';
 import { lessonTextPath } from './lib/first-view.js';
+import { LANGS, localeOf, languageName } from './lib/locales.js';
 import { prefersReducedMotion } from './ui/dom.js';
 import { SCHEDULE_NAMES, chunkedSchedule, scheduleTitle, laneTitle as titleOfLane } from './lib/schedules.js';
 
@@ -78,12 +79,19 @@ function showLangNotice(lang) {
     return;
   }
   const retry = () => location.reload();
+  // Each line names the language in its own words ("Spanish", "español").
+  const fill = (text, inLang) => text.replace('{language}', languageName(lang, inLang));
   notice.replaceChildren(
-    h('p', { lang: 'en', text: t('page.langFailed') }),
-    h('p', { lang, text: own.text }),
+    h('p', { lang: 'en', text: t('page.langFailed', { language: languageName(lang, 'en') }) }),
+    h('p', { lang, text: fill(own.text, lang) }),
     h('button', { type: 'button', class: 'dpl-fix', onclick: retry }, [h('span', { lang: 'en', text: t('page.langRetry') }), ' · ', h('span', { lang, text: own.retry })]),
   );
   notice.hidden = false;
+}
+
+/** The language picker offers every language the lab speaks (lib/locales.js: those with a catalogue), each in its own name. */
+function fillLangPicker() {
+  $('#pref-lang').replaceChildren(...LANGS.map((code) => h('option', { value: code, lang: code, text: localeOf(code).native })));
 }
 
 function applyLang(lang) {
@@ -333,6 +341,7 @@ function render(state) {
 }
 
 function start() {
+  fillLangPicker();
   t = translator(initial.state.lang);
   applyLang(initial.state.lang);
   applyTheme(initial.state.theme);

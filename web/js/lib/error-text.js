@@ -1,11 +1,12 @@
 // The words a learner reads for a SimError, in the page's language, built from the error's rule
 // id and params (never from its English text): English is the rule's template from core's
-// catalogue, other languages have a template per rule id with the same {placeholders}
-// (rule-messages-hi.js, in the language's pack: i18n.js loadLanguage). Numbers are written as core writes them (C's %.15g), so the English
+// catalogue, another language's is `rule.<id>` in its message catalogue (web/locales/<code>.json,
+// loaded by i18n.js loadLanguage), with the same {placeholders}, and the input fields it names are
+// `fieldName.<name>` there. Numbers are written as core writes them (C's %.15g), so the English
 // rendering is exactly core's message. An error without a rule (a load failure, a plain Error)
 // keeps its own message. DOM-free.
 import CATALOGUE from '../../generated/catalogue.js';
-import { languagePack } from './i18n.js';
+import { catalogueText } from './i18n.js';
 import { scheduleInfo } from './schedules.js';
 import { formatSignificant } from './format.js';
 
@@ -18,7 +19,7 @@ export const formatG15 = (x) => formatSignificant(x, 15);
 
 /** The template of rule `id` in `lang` (English when the language has none), or null. */
 export function ruleTemplate(id, lang = 'en') {
-  return languagePack(lang)?.rules[id] ?? ENGLISH.get(id) ?? null;
+  return catalogueText(lang, `rule.${id}`) ?? ENGLISH.get(id) ?? null;
 }
 
 /** The {placeholder} names of a template, in order of first use. */
@@ -37,7 +38,7 @@ function paramText(name, value, lang, error) {
   const text = String(value);
   if (lang === 'en') return text;
   if (name === 'detail' && error.cause?.rule && ruleTemplate(error.cause.rule, lang)) return errorText(error.cause, lang);
-  if (FIELD_PARAMS.has(name)) return languagePack(lang)?.fieldNames[text] ?? text;
+  if (FIELD_PARAMS.has(name)) return catalogueText(lang, `fieldName.${text}`) ?? text;
   if (name === 'schedule') return scheduleInfo(text)?.title ?? text;
   return text;
 }

@@ -58,7 +58,7 @@ export function numberField(answer, { t, lang }) {
   const message = h('p', { class: 'dpl-field-msg', id: `${id}-msg`, 'aria-live': 'polite' });
   const feedback = h('p', { class: 'dpl-ex-feedback', id: `${id}-fb`, 'aria-live': 'polite' });
   const element = h('div', { class: 'dpl-field dpl-ex-field', dataset: { answer: answer.id } }, [
-    h('label', { for: id, text: answer.label?.[lang] || answer.label?.en || answer.id }),
+    h('label', { for: id, text: answer.label || answer.id }),
     input, hint, message, feedback,
   ]);
 
@@ -124,10 +124,10 @@ export function choiceField(answer, { t, lang }) {
   const evidence = h('p', { class: 'dpl-ex-evidence' });
   const radios = answer.choices.map((choice, index) => h('input', { type: 'radio', name, value: String(index), dataset: { answer: answer.id } }));
   const options = answer.choices.map((choice, index) => h('label', { class: 'dpl-ex-option', dataset: { index } }, [
-    radios[index], h('span', { text: choice[lang] || choice.en }),
+    radios[index], h('span', { text: choice }),
   ]));
   const element = h('fieldset', { class: 'dpl-ex-choice', dataset: { answer: answer.id } }, [
-    h('legend', { text: answer.label?.[lang] || answer.label?.en || answer.id }),
+    h('legend', { text: answer.label || answer.id }),
     h('div', { class: 'dpl-ex-options' }, options),
     feedback, evidence,
   ]);
