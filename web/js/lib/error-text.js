@@ -14,6 +14,14 @@ const ENGLISH = new Map(CATALOGUE.rules.map((rule) => [rule.id, rule.message]));
 // Params that name an input field (ranks, costs.forward): said in the page's words where it has them.
 const FIELD_PARAMS = new Set(['field', 'target', 'other']);
 
+/**
+ * The input fields the page labels in its own words when a message names them (every catalogue
+ * but English has `fieldName.<name>` for each; the symbol stays beside a cost, as on the form).
+ * Any other name, and every name in English, is shown as core writes it.
+ */
+export const NAMED_FIELDS = Object.freeze(['ranks', 'microbatches', 'schedule', 'costs.forward', 'costs.backward',
+  'costs.weight', 'costs.overlapped', 'costs.p2pLatency', 'costs.comm.ratio', 'costs.comm.attnShare', 'costs.comm.layers']);
+
 /** `x` as C's printf("%.15g") writes it, as core writes numbers in its messages. */
 export const formatG15 = (x) => formatSignificant(x, 15);
 
@@ -38,7 +46,7 @@ function paramText(name, value, lang, error) {
   const text = String(value);
   if (lang === 'en') return text;
   if (name === 'detail' && error.cause?.rule && ruleTemplate(error.cause.rule, lang)) return errorText(error.cause, lang);
-  if (FIELD_PARAMS.has(name)) return catalogueText(lang, `fieldName.${text}`) ?? text;
+  if (FIELD_PARAMS.has(name) && NAMED_FIELDS.includes(text)) return catalogueText(lang, `fieldName.${text}`) ?? text;
   if (name === 'schedule') return scheduleInfo(text)?.title ?? text;
   return text;
 }
