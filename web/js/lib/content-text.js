@@ -4,6 +4,7 @@
 // indices as numbers), and a copy of a file with its texts in the page's language. Everything
 // else in those files (ids, quantities, calculator names, CLI lines) is data and never
 // translated. tests/browser/lib-i18n.test.mjs checks that every catalogue has every key. DOM-free.
+import { DEFAULT_LANG } from './locales.js';
 
 /** Keys whose string value is text a learner reads. */
 const TEXT_FIELDS = new Set(['title', 'prompt', 'hint', 'solution', 'label', 'question', 'explanation']);
@@ -44,7 +45,7 @@ export function contentTexts(data, prefix) {
  */
 export function localizeContent(data, prefix, t) {
   const copy = structuredClone(data);
-  if (!t || t.lang === 'en') return copy;
+  if (!t || t.lang === DEFAULT_LANG) return copy;
   walk(copy, prefix, (key, text, replace) => { if (t.has(key)) replace(t(key)); });
   return copy;
 }

@@ -7,6 +7,7 @@
 // keeps its own message. DOM-free.
 import CATALOGUE from '../../generated/catalogue.js';
 import { catalogueText } from './i18n.js';
+import { DEFAULT_LANG } from './locales.js';
 import { scheduleInfo } from './schedules.js';
 import { formatSignificant } from './format.js';
 
@@ -26,7 +27,7 @@ export const NAMED_FIELDS = Object.freeze(['ranks', 'microbatches', 'schedule', 
 export const formatG15 = (x) => formatSignificant(x, 15);
 
 /** The template of rule `id` in `lang` (English when the language has none), or null. */
-export function ruleTemplate(id, lang = 'en') {
+export function ruleTemplate(id, lang = DEFAULT_LANG) {
   return catalogueText(lang, `rule.${id}`) ?? ENGLISH.get(id) ?? null;
 }
 
@@ -44,7 +45,7 @@ export function placeholders(template) {
 function paramText(name, value, lang, error) {
   if (typeof value === 'number') return formatG15(value);
   const text = String(value);
-  if (lang === 'en') return text;
+  if (lang === DEFAULT_LANG) return text;
   if (name === 'detail' && error.cause?.rule && ruleTemplate(error.cause.rule, lang)) return errorText(error.cause, lang);
   if (FIELD_PARAMS.has(name) && NAMED_FIELDS.includes(text)) return catalogueText(lang, `fieldName.${text}`) ?? text;
   if (name === 'schedule') return scheduleInfo(text)?.title ?? text;
@@ -52,7 +53,7 @@ function paramText(name, value, lang, error) {
 }
 
 /** `error`'s message in `lang`, from its rule and params; its own message when it has no rule. */
-export function errorText(error, lang = 'en') {
+export function errorText(error, lang = DEFAULT_LANG) {
   if (error === null || error === undefined) return '';
   if (typeof error !== 'object') return String(error);
   const template = error.rule ? ruleTemplate(error.rule, lang) : null;
@@ -62,7 +63,7 @@ export function errorText(error, lang = 'en') {
 }
 
 /** A copy of `error` with its message in `lang` (for errorBox), keeping code, path and rule. */
-export function localizedError(error, lang = 'en') {
+export function localizedError(error, lang = DEFAULT_LANG) {
   if (!error || typeof error !== 'object') return error;
   return { code: error.code, path: error.path ?? '', rule: error.rule, message: errorText(error, lang) };
 }

@@ -64,6 +64,8 @@ export function translator(lang) {
   t.has = (key) => Object.hasOwn(table, key);
   const rules = new Intl.PluralRules(t.lang);
   const numbers = new Intl.NumberFormat(t.lang);
+  /** `x` as the language writes a number (its decimal sign and digit grouping: Intl.NumberFormat). */
+  t.number = (x, options) => (options ? new Intl.NumberFormat(t.lang, options) : numbers).format(x);
   /**
    * The plural form of `key` for the count `n`: `key.<category>` by the language's CLDR rules
    * (Intl.PluralRules: English one/other, Hindi counts 0 and 1 as one, Spanish one/many/other,

@@ -6,6 +6,7 @@
 // written here exactly as core writes it, so English rendered here is core's own text. DOM-free.
 import CATALOGUE from '../../generated/catalogue.js';
 import { catalogueText } from './i18n.js';
+import { DEFAULT_LANG } from './locales.js';
 import { scheduleTitle } from './schedules.js';
 import { formatFixed, formatSignificant } from './format.js';
 
@@ -14,7 +15,7 @@ const PLACEHOLDER = /\{(\w+)(?::(\w+))?\}/g;
 const SCALES = [[1e12, 'T'], [1e9, 'B'], [1e6, 'M']];
 
 /** The template of phrase `id` in `lang` (English when the language has none), or null. */
-export function planTemplate(id, lang = 'en') {
+export function planTemplate(id, lang = DEFAULT_LANG) {
   return catalogueText(lang, id) ?? ENGLISH.get(id) ?? null;
 }
 
@@ -51,7 +52,7 @@ function paramText(value, format, t) {
  * id this page has no template for (a newer core): the caller shows core's English instead.
  */
 export function planText(phrase, t) {
-  const template = phrase?.id ? planTemplate(phrase.id, t?.lang ?? 'en') : null;
+  const template = phrase?.id ? planTemplate(phrase.id, t?.lang ?? DEFAULT_LANG) : null;
   if (template === null) return null;
   const params = phrase.params || {};
   return template.replace(PLACEHOLDER, (whole, name, format = '') => (name in params ? paramText(params[name], format, t) : whole));
