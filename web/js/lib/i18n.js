@@ -67,6 +67,11 @@ export function translator(lang) {
   /** `x` as the language writes a number (its decimal sign and digit grouping: Intl.NumberFormat). */
   t.number = (x, options) => (options ? new Intl.NumberFormat(t.lang, options) : numbers).format(x);
   /**
+   * `items` as the language writes a list (Intl.ListFormat): 'conjunction' "a, b and c", 'disjunction'
+   * "a, b or c", 'unit' "a, b, c" (a list of values).
+   */
+  t.list = (items, type = 'conjunction') => new Intl.ListFormat(t.lang, { type }).format(items.map(String));
+  /**
    * The plural form of `key` for the count `n`: `key.<category>` by the language's CLDR rules
    * (Intl.PluralRules: English one/other, Hindi counts 0 and 1 as one, Spanish one/many/other,
    * Chinese other only; a catalogue carries exactly its language's categories), with {n} filled

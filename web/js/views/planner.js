@@ -225,7 +225,7 @@ export function mount(element, deps) {
   function applyPlan(plan) {
     const wanted = plan.plan ?? DEFAULT_PRESET;
     const known = PLANNER_PRESETS.some((p) => p.id === wanted);
-    presetMsg.textContent = known ? '' : t('plan.badPreset', { list: PLANNER_PRESETS.map((p) => p.id).join(', '), v: quoteValue(wanted) });
+    presetMsg.textContent = known ? '' : t('plan.badPreset', { list: t.list(PLANNER_PRESETS.map((p) => p.id), 'disjunction'), v: quoteValue(wanted) });
     if (known) preset.removeAttribute('aria-invalid');
     else preset.setAttribute('aria-invalid', 'true');
     base = known ? wanted : DEFAULT_PRESET;
