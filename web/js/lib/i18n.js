@@ -84,8 +84,17 @@ export function translator(lang) {
   return t;
 }
 
-/** Keys of the English UI strings that `lang`'s catalogue lacks (all of them when it is not loaded). */
+/**
+ * Keys of the English UI strings that `lang`'s catalogue lacks (all of them when it is not
+ * loaded); a plural form of a category the language does not have is not lacking.
+ */
 export function missingKeys(lang) {
+  const english = STRINGS[DEFAULT_LANG];
   const table = STRINGS[lang] ?? {};
-  return Object.keys(STRINGS[DEFAULT_LANG]).filter((key) => !Object.hasOwn(table, key));
+  const categories = new Intl.PluralRules(lang).resolvedOptions().pluralCategories;
+  return Object.keys(english).filter((key) => {
+    if (Object.hasOwn(table, key)) return false;
+    const form = /^(.*)\.(zero|one|two|few|many|other)$/.exec(key);
+    return !(form && Object.hasOwn(english, `${form[1]}.other`) && !categories.includes(form[2]));
+  });
 }

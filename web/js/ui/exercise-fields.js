@@ -2,7 +2,7 @@
 // input it cannot read, feedback after a check) and a radio-group choice; plus how numbers and
 // tolerances read to the learner. Used by views/exercise.js; no state of its own beyond the DOM.
 import { h, uniqueId } from './dom.js';
-import { parseAnswer, unitKind, judge, describeTolerance, acceptedUnits } from '../lib/answer-parse.js';
+import { parseAnswer, unitKind, judge, describeTolerance, acceptedUnits, usesDecimalComma } from '../lib/answer-parse.js';
 import { plainNumber, countWords } from '../lib/plain-number.js';
 import { quoteValue } from '../state.js';
 
@@ -91,7 +91,7 @@ export function numberField(answer, { t, lang }) {
     check(expected, tolerance) {
       clearStatus();
       const text = input.value;
-      const parsed = parseAnswer(text, kind);
+      const parsed = parseAnswer(text, kind, { decimalComma: usesDecimalComma(t.lang) });
       if (!parsed.ok && parsed.reason === 'empty') {
         element.dataset.status = 'empty';
         feedback.textContent = t('ex.notAnswered');
