@@ -25,7 +25,7 @@ import { createActivities } from './lesson-activities.js';
 import { createProgress } from './lib/progress.js';
 import { initialLang, rememberLang, localStore } from './lib/lang-pref.js';
 import { lessonTextPath } from './lib/first-view.js';
-import { LANGS, localeOf, languageName } from './lib/locales.js';
+import { LANGS, DEFAULT_LANG, localeOf, languageName } from './lib/locales.js';
 import { prefersReducedMotion } from './ui/dom.js';
 import { SCHEDULE_NAMES, chunkedSchedule, scheduleTitle, laneTitle as titleOfLane } from './lib/schedules.js';
 
@@ -41,7 +41,7 @@ let fieldErrors = {};
 const failedLangs = new Set(); // languages whose strings did not load: shown in English
 // A Hindi page fetches its strings now, beside the lesson text; start() waits for them.
 const initialLangReady = loadLanguage(initial.state.lang).catch(() => failedLangs.add(initial.state.lang));
-let t = translator('en');
+let t = translator(DEFAULT_LANG);
 let sim = null;
 let views = {}; // name -> view, mounted on first show
 const scrollMemory = createScrollMemory(window);

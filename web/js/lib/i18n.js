@@ -67,8 +67,8 @@ export function translator(lang) {
   /** `x` as the language writes a number (its decimal sign and digit grouping: Intl.NumberFormat). */
   t.number = (x, options) => (options ? new Intl.NumberFormat(t.lang, options) : numbers).format(x);
   /**
-   * `items` as the language writes a list (Intl.ListFormat): 'conjunction' "a, b and c", 'disjunction'
-   * "a, b or c", 'unit' "a, b, c" (a list of values).
+   * `items` as the language writes a list in a sentence (Intl.ListFormat): 'conjunction'
+   * "a, b and c", 'disjunction' "a, b or c". (Not 'unit': Chinese writes that without separators.)
    */
   t.list = (items, type = 'conjunction') => new Intl.ListFormat(t.lang, { type }).format(items.map(String));
   /**

@@ -33,7 +33,7 @@ export function parseMessage(parsed, text, kind, t) {
   if (parsed.reason === 'decimalComma') return t('ex.parse.decimalComma');
   if (parsed.reason === 'unit') {
     const units = acceptedUnits(kind);
-    return units.length ? t('ex.parse.unit', { unit: quoteValue(parsed.unit), units: t.list(units.slice(0, 6), 'unit') }) : t('ex.parse.noUnit', { unit: quoteValue(parsed.unit) });
+    return units.length ? t('ex.parse.unit', { unit: quoteValue(parsed.unit), units: t.list(units.slice(0, 6)) }) : t('ex.parse.noUnit', { unit: quoteValue(parsed.unit) });
   }
   return t('ex.parse.syntax', { text: quoteValue(String(text).trim()), examples: t(`ex.format.${kind}`) });
 }
