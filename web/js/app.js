@@ -26,6 +26,7 @@ import { createProgress } from './lib/progress.js';
 import { initialLang, rememberLang, localStore } from './lib/lang-pref.js';
 import { lessonTextPath } from './lib/first-view.js';
 import { LANGS, DEFAULT_LANG, localeOf, languageName } from './lib/locales.js';
+import { fontFor, stackEntry, addFontStylesheet } from './embed/locale-fonts.js';
 import { prefersReducedMotion } from './ui/dom.js';
 import { SCHEDULE_NAMES, chunkedSchedule, scheduleTitle, laneTitle as titleOfLane } from './lib/schedules.js';
 
@@ -94,9 +95,30 @@ function fillLangPicker() {
   $('#pref-lang').replaceChildren(...LANGS.map((code) => h('option', { value: code, lang: code, text: localeOf(code).native })));
 }
 
+/**
+ * The web font of the language's script (lib/font-sets.js) where the page's own stylesheets do
+ * not declare it (they declare Devanagari alone, css/fonts.css and css/theme.css): its set's
+ * stylesheet, as the course figure adds it (embed/locale-fonts.js), and its family first in the
+ * page's stacks, so a machine without a font for the script draws no boxes.
+ */
+function applyFont(lang) {
+  const font = fontFor(lang, new URL('generated/fonts/', document.baseURI));
+  const style = document.documentElement.style;
+  const declared = font && [...document.fonts].some((face) => face.family.replace(/^["']|["']$/g, '') === font.family);
+  if (!font || declared) {
+    style.removeProperty('--font-body');
+    style.removeProperty('--font-mono');
+    return;
+  }
+  style.setProperty('--font-body', `${stackEntry(font)} var(--font-system)`);
+  style.setProperty('--font-mono', `ui-monospace, Menlo, Consolas, ${stackEntry(font)} monospace`);
+  addFontStylesheet(font.href);
+}
+
 function applyLang(lang) {
   // Kept when its strings did not load: the lesson's text is still in it, and draws in its font.
   document.documentElement.lang = lang;
+  applyFont(lang);
   $('#pref-lang').value = lang;
   document.querySelectorAll('[data-i18n]').forEach((el) => { el.textContent = t(el.dataset.i18n); });
   document.querySelectorAll('[data-i18n-label]').forEach((el) => el.setAttribute('aria-label', t(el.dataset.i18nLabel)));
