@@ -85,9 +85,11 @@ export function usesDecimalComma(lang) {
  * Parses `text` as an answer of `kind`. Returns {ok: true, value} in the kind's base unit
  * (fraction, GPU-hours, parameters, bytes, plain number) or {ok: false, reason} where reason is
  * 'empty', 'decimalComma', 'syntax' or 'unit' (with `unit`, the word not understood).
- * `decimalComma`: the page's language writes decimals with a comma (see the header).
+ * `decimalComma`: the page's language writes decimals with a comma (see the header). `scales`:
+ * for parameters, the page's own scale words (lower case -> factor: lib/plain-number.js
+ * scaleWords), read besides the English and Hindi ones.
  */
-export function parseAnswer(text, kind = 'plain', { decimalComma = false } = {}) {
+export function parseAnswer(text, kind = 'plain', { decimalComma = false, scales = {} } = {}) {
   let s = asciiDigits(String(text ?? '')).trim()
     .replace(/[\u2212\u2012\u2013]/g, '-') // minus signs and dashes typed for "minus"
     .replace(/[\u00a0\u2009\u202f_]/g, ''); // thin spaces and underscores inside numbers
@@ -113,7 +115,7 @@ export function parseAnswer(text, kind = 'plain', { decimalComma = false } = {})
   if (m[4] !== undefined) value *= 10 ** Number(m[4]);
   const rest = s.slice(m[0].length).trim();
   if (rest) {
-    const table = UNITS[kind] || UNITS.plain;
+    const table = kind === 'params' ? { ...UNITS.params, ...scales } : UNITS[kind] || UNITS.plain;
     const key = rest.toLowerCase().replace(/\s+/g, ' ');
     // GPU-hours: a capital M is not milli; only mGPU-h (lower-case m) scales by 1e-3.
     const factor = kind === 'gpuHours' && /^M/.test(rest) ? undefined : table[key];

@@ -3,7 +3,7 @@
 // tolerances read to the learner. Used by views/exercise.js; no state of its own beyond the DOM.
 import { h, uniqueId } from './dom.js';
 import { parseAnswer, unitKind, judge, describeTolerance, acceptedUnits, usesDecimalComma } from '../lib/answer-parse.js';
-import { plainNumber, countWords } from '../lib/plain-number.js';
+import { plainNumber, countWords, scaleWords } from '../lib/plain-number.js';
 import { quoteValue } from '../state.js';
 
 /** A number with `digits` significant digits, trailing zeros dropped, never in e-notation: 0.19323 -> "0.1932". */
@@ -91,7 +91,7 @@ export function numberField(answer, { t, lang }) {
     check(expected, tolerance) {
       clearStatus();
       const text = input.value;
-      const parsed = parseAnswer(text, kind, { decimalComma: usesDecimalComma(t.lang) });
+      const parsed = parseAnswer(text, kind, { decimalComma: usesDecimalComma(t.lang), scales: scaleWords(t) });
       if (!parsed.ok && parsed.reason === 'empty') {
         element.dataset.status = 'empty';
         feedback.textContent = t('ex.notAnswered');
