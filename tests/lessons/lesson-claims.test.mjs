@@ -123,6 +123,23 @@ test('every language with a catalogue has a glossary, and every glossary a catal
   assert.deepEqual(GLOSSARIES, catalogues);
 });
 
+/**
+ * Whether `text` uses a glossary rendering: as written, or capitalised ("Rank"), or with the
+ * ending a sentence gives it in an inflecting language (Russian "остывания" for "остывание",
+ * Turkish "gradyanlarını" for "gradyanı": a word of more than five letters may change its last
+ * three). A rendering that lists alternatives ("открытый / скрытый", or names before a note in
+ * parentheses, "GPipe, 1F1B, … (stay as written)") is used when one of them is.
+ */
+function usesRendering(text, rendering, code) {
+  const lower = (s) => s.toLocaleLowerCase(code);
+  const words = lower(text).split(/[\s,.;:!?()«»"“”'’]+/u);
+  const uses = (alternative) => lower(text).includes(lower(alternative)) || lower(alternative).split(/\s+/).every((word) => {
+    const stem = word.length > 5 ? word.slice(0, Math.max(4, word.length - 3)) : word;
+    return words.some((w) => w.startsWith(stem));
+  });
+  return uses(rendering) || rendering.replace(/\s*\([^)]*\)\s*$/, '').split(/\s*\/\s*|,\s+/).some((alternative) => alternative && uses(alternative));
+}
+
 for (const code of GLOSSARIES) {
   test(`${code}: every glossary term is rendered the one way, as its UI string renders it${LESSON_LANGS.includes(code) ? ', and the lesson uses it' : ''}`, () => {
     const glossary = JSON.parse(read(`lessons/glossary.${code}.json`));
@@ -137,8 +154,7 @@ for (const code of GLOSSARIES) {
       const rendering = term[code];
       assert.equal(typeof rendering, 'string', `${code}: ${term.en} has a rendering`);
       if (lesson !== null) assert.ok(lesson.includes(rendering), `the lesson uses "${rendering}" (${term.en})`);
-      // A rendering may open a sentence or a heading with a capital ("Rank").
-      if (term.ui) assert.ok(strings[term.ui]?.toLocaleLowerCase(code).includes(rendering.toLocaleLowerCase(code)), `UI string ${term.ui} renders ${term.en} as "${rendering}": ${strings[term.ui]}`);
+      if (term.ui) assert.ok(usesRendering(strings[term.ui] ?? '', rendering, code), `UI string ${term.ui} renders ${term.en} as "${rendering}": ${strings[term.ui]}`);
       for (const [file, text] of texts) {
         for (const variant of term.avoid || []) assert.ok(!text.includes(variant), `${file}: "${variant}" where the glossary says "${rendering}" (${term.en})`);
         for (const pattern of term.avoidPatterns || []) {
