@@ -13,6 +13,8 @@ import { useSite, openPage, screenshot, waitForExercise, requestedPaths, isChunk
 
 const AXE = path.join(REPO, 'node_modules/axe-core/axe.min.js');
 const definition = (id) => JSON.parse(readFileSync(path.join(REPO, `lessons/exercises/${id}.json`), 'utf8'));
+// The exercises' Hindi texts: in the Hindi catalogue, keyed exercise.<id>.<path> (lib/content-text.js).
+const hindi = JSON.parse(readFileSync(path.join(REPO, 'web/locales/hi.json'), 'utf8'));
 
 const site = useSite();
 
@@ -338,8 +340,9 @@ test('in Hindi the exercises show their Hindi texts and Hindi UI strings', async
       const shown = await page.$eval(`#exercise-${id}`, (e) => ({ title: e.querySelector('.dpl-ex-title').textContent, tag: e.querySelector('.dpl-ex-tag')?.textContent ?? null, prompt: e.querySelector('.dpl-ex-prompt').textContent, check: e.querySelector('[data-action="check"]').textContent }));
       // An optional exercise (1, 4 and 5) carries the tag after its title, the others none.
       assert.equal(shown.tag, def.optional ? 'वैकल्पिक' : null, id);
-      assert.ok(shown.title.endsWith(`${def.title.hi}${shown.tag ?? ''}`), id);
-      assert.equal(shown.prompt, def.prompt.hi);
+      assert.ok(shown.title.endsWith(`${hindi[`exercise.${id}.title`]}${shown.tag ?? ''}`), id);
+      assert.equal(shown.prompt, hindi[`exercise.${id}.prompt`]);
+      assert.notEqual(shown.prompt, def.prompt);
       assert.equal(shown.check, 'उत्तर जाँचें');
     }
     assert.equal(await page.$eval('.dpl-quiz[data-stage="pre"] .dpl-quiz-title', (h) => h.textContent), 'शुरू करने से पहले');

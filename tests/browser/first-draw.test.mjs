@@ -114,7 +114,7 @@ test('until its first timeline is drawn, the page fetches no script of its own b
   }
 });
 
-test('a Hindi page asks for its strings and its font before app.js has arrived; an English page for neither', async () => {
+test('a page in another language asks for its catalogue, and a Hindi page for its font, before app.js has arrived; an English page for neither', async () => {
   for (const lang of LANGS) {
     const { context, page, log } = await openPage(site.browser);
     try {
@@ -127,17 +127,23 @@ test('a Hindi page asks for its strings and its font before app.js has arrived; 
         .map((url) => path.basename(new URL(url).pathname));
       const font = (files) => files.filter((f) => f.endsWith('.woff2'));
       const pack = (files) => files.filter((f) => isChunkOf(`/generated/${f}`, `i18n-${lang}`));
+      // The family of the language's script where the page's own stylesheets declare it
+      // (css/fonts.css: Devanagari's alone; other scripts' sets come with app.js).
+      const family = FONT_SETS[localeOf(lang).font]?.family ?? '';
       if (lang !== DEFAULT_LANG) {
-        // Both faces of css/fonts.css and the Hindi strings, with app.js still held back: the faces
-        // are settled and the preload has arrived, all before app.js could ask for anything.
-        await page.waitForFunction(() => {
+        // The faces it declares settled and the catalogue's preload arrived, all before app.js
+        // could ask for anything.
+        await page.waitForFunction((name) => {
+          const faces = [...document.fonts].filter((f) => f.family.replace(/^["']|["']$/g, '') === name);
           const preload = document.querySelector('link[rel="modulepreload"]');
-          return [...document.fonts].every((f) => f.status === 'loaded' || f.status === 'error')
+          return faces.every((f) => f.status === 'loaded' || f.status === 'error')
             && preload && performance.getEntriesByName(preload.href).length > 0;
-        });
+        }, family);
         const files = await fetched();
-        // Both weights of the page's font: the faces of css/fonts.css.
-        assert.equal(font(files).length, FONT_SETS[localeOf(lang).font].weights.length, files.join(', '));
+        const declared = await page.evaluate((name) => [...document.fonts].some((f) => f.family.replace(/^["']|["']$/g, '') === name), family);
+        // Both weights of the page's font where it declares the script's (Hindi), none elsewhere.
+        assert.equal(font(files).length, declared ? FONT_SETS[localeOf(lang).font].weights.length : 0, `${lang}: ${files.join(', ')}`);
+        assert.equal(declared, lang === 'hi', lang);
         assert.equal(pack(files).length, 1, files.join(', '));
       } else {
         await page.waitForTimeout(500);

@@ -2,7 +2,8 @@
 // what it cannot read, and how a wrong answer is judged (too high or too low, nothing more).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseAnswer, unitKind, judge, withinTolerance, describeTolerance } from '../../web/js/lib/answer-parse.js';
+import { parseAnswer, unitKind, judge, withinTolerance, describeTolerance, usesDecimalComma } from '../../web/js/lib/answer-parse.js';
+import { LOCALES } from '../../web/js/lib/locales.js';
 
 const value = (text, kind) => {
   const r = parseAnswer(text, kind);
@@ -93,4 +94,37 @@ test('a wrong answer is only too high or too low: nothing the answer can be comp
   // by about 1900%" let a learner work the answer out from one wrong try).
   assert.deepEqual(judge(19.32, gain, { absolute: 0.005 }), { correct: false, direction: 'high' });
   assert.deepEqual(judge(-gain, gain, { absolute: 0.005 }), { correct: false, direction: 'low' });
+});
+
+test('a language that writes a decimal comma: its decimal comma is read where it cannot be grouping', () => {
+  // Which languages: Intl's, not a list of ours (Spanish, Russian, Turkish write 1,5; English, Hindi, Chinese 1.5).
+  for (const { code } of LOCALES) assert.equal(usesDecimalComma(code), new Intl.NumberFormat(code).format(1.5).includes(','), code);
+  assert.equal(usesDecimalComma('es'), true);
+  assert.equal(usesDecimalComma('en'), false);
+  const comma = { decimalComma: true };
+  const read = (text, kind = 'plain') => {
+    const r = parseAnswer(text, kind, comma);
+    assert.ok(r.ok, `${text} (${kind}): ${JSON.stringify(r)}`);
+    return r.value;
+  };
+  near(read('0,039', 'fraction'), 0.039);
+  near(read('3,9%', 'fraction'), 0.039);
+  near(read('1,5'), 1.5);
+  near(read('-2,75'), -2.75);
+  near(read('1234,5'), 1234.5);
+  near(read('12,3456'), 12.3456);
+  near(read('2,75 GB', 'bytes'), 2.75e9);
+  near(read('8,82 billion', 'params'), 8.82e9);
+  near(read('3,9e-2', 'fraction'), 0.039);
+  // A point stays a decimal point; two commas can only be grouping.
+  near(read('4.5'), 4.5);
+  near(read('1,234,567', 'params'), 1234567);
+  // One comma before exactly three digits could be either: refused, asking for a point.
+  for (const text of ['1,234', '12,345', '-999,000']) assert.deepEqual(parseAnswer(text, 'plain', comma), { ok: false, reason: 'decimalComma' }, text);
+  // Without the option (English, Hindi, Chinese pages) nothing changes.
+  assert.deepEqual(parseAnswer('1,5', 'plain'), { ok: false, reason: 'decimalComma' });
+  assert.equal(parseAnswer('1,234', 'plain').value, 1234);
+  // Not a number either way.
+  assert.equal(parseAnswer('1,2,3', 'plain', comma).ok, false);
+  assert.equal(parseAnswer('1.234,5', 'plain', comma).ok, false);
 });

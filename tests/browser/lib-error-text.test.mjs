@@ -1,31 +1,36 @@
-// web/js/lib/error-text.js and rule-messages-hi.js under Node: every rule core can break has a
-// Hindi template with exactly its params; numbers come out as core writes them (%.15g), so the
-// English rendering of rule + params is core's own message; and for bad inputs of every kind,
-// run through the real module, the Hindi text keeps every number and name.
+// web/js/lib/error-text.js and the catalogues' rule templates under Node: every rule core can
+// break has a template (`rule.<id>`) in every language's catalogue with exactly its params;
+// numbers come out as core writes them (%.15g), so the English rendering of rule + params is
+// core's own message; and for bad inputs of every kind, run through the real module, every
+// language's text keeps every number and name.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { errorText, localizedError, formatG15, placeholders, ruleTemplate } from '../../web/js/lib/error-text.js';
-import { RULES_HI, FIELD_NAMES_HI } from '../../web/js/lib/rule-messages-hi.js';
 import { loadLanguage } from '../../web/js/lib/i18n.js';
+import { TRANSLATED, catalogue } from './catalogues.mjs';
 import { pipesim } from './helpers.mjs';
 import { SimError } from '../../web/generated/pipesim.js';
 import CATALOGUE from '../../web/generated/catalogue.js';
 
-await loadLanguage('hi'); // the page loads the Hindi pack (with these templates) only for Hindi
+// A page loads a language's catalogue (with these templates) only in that language.
+for (const code of TRANSLATED) await loadLanguage(code);
 const sorted = (list) => [...list].sort();
+const ruleKeys = (code) => Object.keys(catalogue(code)).filter((key) => key.startsWith('rule.'));
 
-test('every rule in the catalogue has a Hindi template with exactly the rule\'s params', () => {
-  assert.ok(CATALOGUE.rules.length > 50);
-  for (const rule of CATALOGUE.rules) {
-    const hindi = RULES_HI[rule.id];
-    assert.ok(hindi, `no Hindi template for ${rule.id}`);
-    assert.deepEqual(sorted(placeholders(hindi)), sorted(rule.params), `${rule.id}: ${hindi}`);
-    assert.deepEqual(sorted(placeholders(rule.message)), sorted(rule.params), `${rule.id}: core's own template`);
-    assert.match(hindi, /[\u0900-\u097F]/, `${rule.id} is in Hindi`);
-  }
-  const ids = new Set(CATALOGUE.rules.map((r) => r.id));
-  assert.deepEqual(Object.keys(RULES_HI).filter((id) => !ids.has(id)), [], 'no template for a rule core no longer has');
-});
+for (const code of TRANSLATED) {
+  test(`${code}: every rule in the catalogue has a template with exactly the rule's params`, () => {
+    assert.ok(CATALOGUE.rules.length > 50);
+    for (const rule of CATALOGUE.rules) {
+      const template = ruleTemplate(rule.id, code);
+      assert.equal(template, catalogue(code)[`rule.${rule.id}`], `no ${code} template for ${rule.id}`);
+      assert.deepEqual(sorted(placeholders(template)), sorted(rule.params), `${rule.id}: ${template}`);
+      assert.deepEqual(sorted(placeholders(rule.message)), sorted(rule.params), `${rule.id}: core's own template`);
+      if (code === 'hi') assert.match(template, /[\u0900-\u097F]/, `${rule.id} is in Hindi`);
+    }
+    const ids = new Set(CATALOGUE.rules.map((r) => `rule.${r.id}`));
+    assert.deepEqual(ruleKeys(code).filter((key) => !ids.has(key)), [], 'no template for a rule core no longer has');
+  });
+}
 
 test('numbers are written like C\'s %.15g', () => {
   // Expected strings worked out by hand from the C standard's %g rules.
@@ -99,14 +104,14 @@ const BAD = [
   ['plan', { cluster: { gpus: 8 } }],
 ];
 
-/** The text each param must show up as: numbers like core, names as written or the page's own. */
-function shownAs(name, value) {
+/** The text each param must show up as in `code`: numbers like core, names as written or the page's own. */
+function shownAs(name, value, code) {
   if (typeof value === 'number') return [formatG15(value)];
   const title = name === 'schedule' ? CATALOGUE.schedules.find((s) => s.name === value)?.title : null;
-  return [String(value), FIELD_NAMES_HI[value], title].filter(Boolean);
+  return [String(value), catalogue(code)[`fieldName.${value}`], title].filter(Boolean);
 }
 
-test('bad inputs of every kind, through the real module: English is core\'s message, Hindi keeps every value', async () => {
+test('bad inputs of every kind, through the real module: English is core\'s message, every language keeps every value', async () => {
   const api = await pipesim();
   const rules = new Set();
   for (const [method, arg] of BAD) {
@@ -115,11 +120,14 @@ test('bad inputs of every kind, through the real module: English is core\'s mess
     assert.ok(error?.rule, `${method} ${JSON.stringify(arg)} fails with a rule`);
     rules.add(error.rule);
     assert.equal(errorText(error, 'en'), error.message, `${error.rule}: English from rule + params`);
-    const hindi = errorText(error, 'hi');
-    assert.match(hindi, /[\u0900-\u097F]/, `${error.rule}: ${hindi}`);
-    assert.doesNotMatch(hindi, /\{\w+\}/, `${error.rule}: every placeholder filled`);
-    for (const [name, value] of Object.entries(error.params)) {
-      assert.ok(shownAs(name, value).some((text) => hindi.includes(text)), `${error.rule}: ${name} = ${value} in "${hindi}"`);
+    assert.match(errorText(error, 'hi'), /[\u0900-\u097F]/, `${error.rule}: ${errorText(error, 'hi')}`);
+    for (const code of TRANSLATED) {
+      const said = errorText(error, code);
+      assert.notEqual(said, error.message, `${code} ${error.rule}: said from the ${code} template`);
+      assert.doesNotMatch(said, /\{\w+\}/, `${code} ${error.rule}: every placeholder filled`);
+      for (const [name, value] of Object.entries(error.params)) {
+        assert.ok(shownAs(name, value, code).some((text) => said.includes(text)), `${code} ${error.rule}: ${name} = ${value} in "${said}"`);
+      }
     }
   }
   assert.ok(rules.size >= 30, `${rules.size} different rules exercised`);

@@ -64,3 +64,19 @@ test('readPath follows dotted paths and returns undefined past the end', () => {
   assert.equal(readPath(result, 'bubble.min.x'), undefined);
 });
 
+
+test('in another language, numbers are written as Intl writes them there; English as the lesson writes them', () => {
+  // Each language's own decimal sign, digits and percent sign, from Intl (not a table of ours).
+  for (const lang of ['hi', 'zh', 'es', 'ru', 'tr', 'ar']) {
+    const decimal = new Intl.NumberFormat(lang).formatToParts(2.5).find((p) => p.type === 'decimal').value;
+    assert.equal(formatNumber(2.40000001, 3, lang), new Intl.NumberFormat(lang).format(2.4), lang);
+    assert.ok(formatNumber(2.40000001, 3, lang).includes(decimal), lang);
+    assert.equal(formatNumber(2664000, 3, lang), new Intl.NumberFormat(lang, { useGrouping: false }).format(2664000), `${lang}: no grouping`);
+    assert.equal(formatNumber(-0.0001, 3, lang), new Intl.NumberFormat(lang).format(0), `${lang}: no minus zero`);
+    assert.equal(formatPercent(0.0909, 1, lang), new Intl.NumberFormat(lang, { style: 'percent', minimumFractionDigits: 1 }).format(0.0909), lang);
+  }
+  assert.equal(formatNumber(2.4, 3, 'es'), '2,4');
+  assert.equal(formatNumber(2.4, 3, 'en'), '2.4');
+  assert.equal(formatPercent(0.0909, 1, 'en'), '9.1%');
+  assert.equal(formatNumber(NaN, 3, 'es'), 'NaN');
+});

@@ -1,39 +1,97 @@
-// web/js/lib/i18n.js under Node: every UI string exists in Hindi too, and placeholders fill.
+// web/js/lib/i18n.js and the message catalogues (web/locales/<code>.json) under Node: every
+// catalogue has every source key (tests/browser/catalogues.mjs: the UI strings, core's rule
+// templates and planner phrases, field names, the exercises' and quiz's texts) with the English
+// placeholders, exactly its language's plural categories and nothing else; a language's catalogue
+// loads only when asked for; placeholders and plurals fill.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { translator, missingKeys, STRINGS, loadLanguage, isLoaded } from '../../web/js/lib/i18n.js';
+import { readdirSync } from 'node:fs';
+import { translator, missingKeys, STRINGS, loadLanguage, isLoaded, catalogueText, LOAD_FAILED } from '../../web/js/lib/i18n.js';
+import { LOCALES, LANGS } from '../../web/js/lib/locales.js';
+import { TRANSLATED, catalogue, expectedKeys, optionalKeys, placeholderSet, pluralFamilies } from './catalogues.mjs';
 
-test('Hindi is not loaded until asked for, and translates once it is', async () => {
-  // An English page never fetches the Hindi pack (lib/i18n-hi.js): until loaded, Hindi falls back.
-  assert.equal(isLoaded('hi'), false);
-  assert.equal(translator('hi').lang, 'en');
-  assert.equal(translator('hi')('nav.lesson'), 'Lesson');
-  await loadLanguage('hi');
-  assert.equal(isLoaded('hi'), true);
-  assert.equal(translator('hi').lang, 'hi');
-  assert.equal(translator('hi')('nav.lesson'), 'पाठ');
+test('the languages the lab speaks are English and exactly those with a catalogue, each listed in lib/locales.js', () => {
+  const files = readdirSync(new URL('../../web/locales/', import.meta.url)).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5));
+  for (const code of files) assert.ok(LOCALES.some((l) => l.code === code), `web/locales/${code}.json has no entry in lib/locales.js`);
+  assert.deepEqual([...LANGS].sort(), [...files].sort());
+  assert.ok(TRANSLATED.includes('hi') && TRANSLATED.length >= 3, `catalogues: ${TRANSLATED}`);
 });
 
-test('Hindi has every UI string that English has', async () => {
-  await loadLanguage('hi');
-  assert.deepEqual(missingKeys('hi'), []);
+test('a language\'s catalogue is not loaded until asked for, and translates once it is', async () => {
+  // An English page never fetches another language's catalogue: until loaded, it falls back.
+  const code = TRANSLATED.find((c) => !isLoaded(c));
+  assert.ok(code);
+  assert.equal(translator(code).lang, 'en');
+  assert.equal(translator(code)('nav.lesson'), 'Lesson');
+  await loadLanguage(code);
+  assert.equal(isLoaded(code), true);
+  assert.equal(translator(code).lang, code);
+  assert.equal(translator(code)('nav.lesson'), catalogue(code)['nav.lesson']);
+  assert.notEqual(translator(code)('nav.lesson'), 'Lesson');
 });
 
-test('placeholders are filled, unknown keys come back as themselves', async () => {
+for (const code of TRANSLATED) {
+  test(`${code}: the catalogue has every source key, with the English placeholders, and no other key`, () => {
+    const table = catalogue(code);
+    const expected = expectedKeys(code);
+    const optional = optionalKeys();
+    assert.deepEqual([...expected.keys()].filter((key) => !Object.hasOwn(table, key)), [], 'missing');
+    assert.deepEqual(Object.keys(table).filter((key) => !expected.has(key) && !optional.has(key)), [], 'extra');
+    const families = pluralFamilies();
+    for (const [key, text] of Object.entries(table)) {
+      assert.equal(typeof text, 'string', key);
+      if (!expected.has(key)) continue;
+      const want = placeholderSet(expected.get(key));
+      const got = placeholderSet(text);
+      if (families.has(key.replace(/\.\w+$/, ''))) {
+        // A plural form may leave the count out ("one rank"), and must say everything else.
+        assert.deepEqual(got.filter((p) => !want.includes(p)), [], `${key}: ${text}`);
+        assert.deepEqual(want.filter((p) => p !== 'n' && !got.includes(p)), [], `${key}: ${text}`);
+      } else assert.deepEqual(got, want, `${key}: ${text}`);
+    }
+  });
+
+  test(`${code}: the plural families have exactly the language's plural categories, and t.plural picks them`, async () => {
+    await loadLanguage(code);
+    const categories = new Intl.PluralRules(code).resolvedOptions().pluralCategories;
+    const table = catalogue(code);
+    const t = translator(code);
+    for (const family of pluralFamilies()) {
+      const forms = Object.keys(table).filter((k) => k.startsWith(`${family}.`) && /^\w+$/.test(k.slice(family.length + 1))).map((k) => k.slice(family.length + 1));
+      assert.deepEqual(forms.sort(), [...categories].sort(), family);
+      // Every count a category covers is said in that category's form, the count as the language writes it.
+      for (const n of [0, 1, 2, 3, 5, 11, 21, 1000000]) {
+        const category = new Intl.PluralRules(code).select(n);
+        const number = new Intl.NumberFormat(code).format(n);
+        assert.equal(t.plural(family, n), table[`${family}.${category}`].replaceAll('{n}', number), `${family} ${n}`);
+      }
+    }
+  });
+
+  test(`${code}: what it says when its catalogue fails to load is its own catalogue's`, () => {
+    assert.deepEqual(LOAD_FAILED[code], { text: catalogue(code)['page.langFailed'], retry: catalogue(code)['page.langRetry'] });
+  });
+}
+
+test('every UI string is loaded in every language (missingKeys), and catalogueText has no English fallback', async () => {
+  for (const code of TRANSLATED) {
+    await loadLanguage(code);
+    assert.deepEqual(missingKeys(code), [], code);
+    assert.equal(catalogueText(code, 'no.such.key'), undefined);
+  }
+  assert.equal(catalogueText('en', 'nav.lesson'), undefined, 'English texts outside the UI come from their sources');
+  assert.equal(catalogueText('hi', 'nav.lesson'), STRINGS.hi['nav.lesson']);
+});
+
+test('placeholders are filled, unknown keys come back as themselves, a language without a catalogue is English', async () => {
   await loadLanguage('hi');
   const t = translator('en');
   assert.equal(t('tl.readout', { t: 5, end: 66 }), 't = 5 of 66');
   assert.equal(translator('hi')('tl.readout', { t: 5, end: 66 }), 't = 5 / 66');
   assert.equal(t('no.such.key'), 'no.such.key');
   assert.equal(translator('fr')('nav.lesson'), 'Lesson');
-});
-
-test('every placeholder used in English also appears in the Hindi string', async () => {
-  await loadLanguage('hi');
-  for (const [key, en] of Object.entries(STRINGS.en)) {
-    const hi = STRINGS.hi[key];
-    if (!hi) continue;
-    const names = (s) => (s.match(/\{\w+\}/g) || []).sort();
-    assert.deepEqual(names(hi), names(en), key);
-  }
+  assert.equal(translator('fr').lang, 'en');
+  // English plurals: one and other; the count as English writes it.
+  assert.equal(t.plural('lane.ranks', 1), '1 rank');
+  assert.equal(t.plural('lane.ranks', 1200), '1,200 ranks');
 });

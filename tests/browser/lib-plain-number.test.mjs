@@ -1,7 +1,9 @@
 // web/js/lib/plain-number.js under Node: numbers as a learner reads them, never in e-notation.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { plainNumber, countWords } from '../../web/js/lib/plain-number.js';
+import { plainNumber, countWords, scaleWords } from '../../web/js/lib/plain-number.js';
+import { parseAnswer } from '../../web/js/lib/answer-parse.js';
+import { LANGS } from '../../web/js/lib/locales.js';
 import { translator, loadLanguage } from '../../web/js/lib/i18n.js';
 
 test('significant digits without an exponent, however small or large', () => {
@@ -21,4 +23,20 @@ test('counts in words: DeepSeek-V3\'s 671,026,... parameters, 14.8T tokens, in E
   await loadLanguage('hi');
   assert.equal(countWords(671026000000, translator('hi')), '671.026 बिलियन');
   assert.equal(countWords(14.8e12, translator('hi')), '14.8 ट्रिलियन');
+});
+
+test('in every language the lab speaks, a count in its words reads back as the same number (the planner\'s fields)', async () => {
+  for (const lang of LANGS) {
+    await loadLanguage(lang);
+    const t = translator(lang);
+    assert.equal(t.lang, lang);
+    for (const value of [671026000000, 14.8e12, 8819213312, 37e9, 2.5e6, 2048]) {
+      const text = countWords(value, t, 15);
+      const parsed = parseAnswer(text, 'params', { scales: scaleWords(t) });
+      assert.ok(parsed.ok, `${lang}: "${text}" ${JSON.stringify(parsed)}`);
+      assert.equal(Number(parsed.value.toPrecision(15)), value, `${lang}: "${text}"`);
+    }
+  }
+  // A page's own words only: Spanish "billones" (10^12) is not read on an English page.
+  assert.equal(parseAnswer('14.8 billones', 'params').ok, false);
 });

@@ -1,17 +1,19 @@
-// web/js/lib/plan-text.js and plan-messages-hi.js under Node: every phrase core's planner can say
-// (catalogue `planTexts`) has a Hindi template with exactly its placeholders and formats; numbers
-// come out as core writes them, so English rendered from id + params is core's own text; and for
-// specs that between them make every phrase, through the real module, the Hindi says it all.
+// web/js/lib/plan-text.js and the catalogues' planner phrases under Node: every phrase core's
+// planner can say (catalogue `planTexts`) has a template in every language's catalogue with
+// exactly its placeholders and formats; numbers come out as core writes them, so English rendered
+// from id + params is core's own text; and for specs that between them make every phrase, through
+// the real module, every language says it all.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { planText, planNumber, planTemplate } from '../../web/js/lib/plan-text.js';
-import { PLAN_TEXTS_HI } from '../../web/js/lib/plan-messages-hi.js';
 import { loadLanguage, translator } from '../../web/js/lib/i18n.js';
+import { TRANSLATED, catalogue } from './catalogues.mjs';
 import { presetSpec } from '../../web/js/lib/planner-presets.js';
 import { pipesim } from './helpers.mjs';
 import CATALOGUE from '../../web/generated/catalogue.js';
 
-await loadLanguage('hi'); // the page loads the Hindi pack (with these templates) only for Hindi
+// A page loads a language's catalogue (with these templates) only in that language.
+for (const code of TRANSLATED) await loadLanguage(code);
 const hi = translator('hi');
 
 /** {name: format} of a template's placeholders ("" when one names no format). */
@@ -19,18 +21,20 @@ const formats = (template) => Object.fromEntries([...template.matchAll(/\{(\w+)(
 // Clauses that are only symbols in any language.
 const SYMBOLS_ONLY = new Set(['plan.part.chunks']);
 
-test('every planner phrase in the catalogue has a Hindi template with the same placeholders and formats', () => {
-  assert.ok(CATALOGUE.planTexts.length > 40);
-  for (const { id, message, params } of CATALOGUE.planTexts) {
-    const hindi = PLAN_TEXTS_HI[id];
-    assert.ok(hindi, `no Hindi template for ${id}`);
-    assert.deepEqual(Object.keys(formats(message)).sort(), [...params].sort(), `${id}: core's own template`);
-    assert.deepEqual(formats(hindi), formats(message), `${id}: ${hindi}`);
-    if (!SYMBOLS_ONLY.has(id)) assert.match(hindi, /[\u0900-\u097F]/, `${id} is in Hindi`);
-  }
-  const ids = new Set(CATALOGUE.planTexts.map((p) => p.id));
-  assert.deepEqual(Object.keys(PLAN_TEXTS_HI).filter((id) => !ids.has(id)), [], 'no template for a phrase core no longer has');
-});
+const sortedFormats = (template) => Object.entries(formats(template)).sort();
+
+for (const code of TRANSLATED) {
+  test(`${code}: every planner phrase in the catalogue has a template with the same placeholders and formats`, () => {
+    assert.ok(CATALOGUE.planTexts.length > 40);
+    for (const { id, message, params } of CATALOGUE.planTexts) {
+      const template = planTemplate(id, code);
+      assert.equal(template, catalogue(code)[id], `no ${code} template for ${id}`);
+      assert.deepEqual(Object.keys(formats(message)).sort(), [...params].sort(), `${id}: core's own template`);
+      assert.deepEqual(sortedFormats(template), sortedFormats(message), `${id}: ${template}`);
+      if (code === 'hi' && !SYMBOLS_ONLY.has(id)) assert.match(template, /[\u0900-\u097F]/, `${id} is in Hindi`);
+    }
+  });
+}
 
 test('numbers are written in each placeholder format as core writes them (C printf)', () => {
   const cases = [
@@ -94,7 +98,7 @@ function idsIn(phrase, into) {
   return into;
 }
 
-test('through the real module: English from id + params is core\'s text, and Hindi says every phrase', async () => {
+test('through the real module: English from id + params is core\'s text, and every language says every phrase', async () => {
   const api = await pipesim();
   const seen = new Set();
   for (const spec of SPECS) {
@@ -102,9 +106,11 @@ test('through the real module: English from id + params is core\'s text, and Hin
     for (const [phrase, english] of phrases(plan)) {
       idsIn(phrase, seen);
       assert.equal(planText(phrase), english, `${phrase.id}: English from id + params`);
-      const hindi = planText(phrase, hi);
-      assert.match(hindi, /[\u0900-\u097F]/, `${phrase.id}: ${hindi}`);
-      assert.doesNotMatch(hindi, /\{\w+(:\w+)?\}|null|undefined/, `${phrase.id}: every placeholder filled: ${hindi}`);
+      assert.match(planText(phrase, hi), /[\u0900-\u097F]/, `${phrase.id}: ${planText(phrase, hi)}`);
+      for (const code of TRANSLATED) {
+        const said = planText(phrase, translator(code));
+        assert.doesNotMatch(said, /\{\w+(:\w+)?\}|null|undefined/, `${code} ${phrase.id}: every placeholder filled: ${said}`);
+      }
     }
   }
   const all = CATALOGUE.planTexts.map((p) => p.id);

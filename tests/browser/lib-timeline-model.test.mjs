@@ -74,6 +74,10 @@ test('three schedules share the axis of the longest and every stop of each', () 
   assert.deepEqual([set.lanes[2].itemAt(0, 0).kind, set.lanes[2].itemAt(0, 0).start, set.lanes[2].itemAt(0, 0).end], ['F', 0, 1]);
   // The heading's numbers are the result's: GPipe's max idle per rank (P-1)(F+B) = 9.
   assert.deepEqual(set.lanes[0].stats[1], { key: 'stat.bubbleMax', vars: { v: '9' } });
+  // In another language, as it writes numbers: GPipe's bubble 9 / 33 = 27.3% is "27,3 %" in Spanish.
+  const spanish = simLanes(results, ['a'], 'es')[0].stats.find((stat) => stat.key === 'stat.bubbleFraction');
+  assert.equal(spanish.vars.v, new Intl.NumberFormat('es', { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(9 / 33));
+  assert.equal(set.lanes[0].stats.find((stat) => stat.key === 'stat.bubbleFraction').vars.v, '27.3%');
   assert.deepEqual(set.lanes[0].rowLabels[3], { key: 'axis.rank', vars: { rank: 3 } });
 });
 

@@ -142,7 +142,7 @@ test('switching to Hindi loads the Hindi lesson and UI strings, and survives a r
 test('when the Hindi strings fail to load, the page says so in English and Hindi, and a reload brings them', async () => {
   const { context, page, log } = await openPage(site.browser);
   try {
-    // The Hindi UI strings are a module of their own (web/generated/i18n-hi-*.js), asked for
+    // The Hindi catalogue is a module of its own (web/generated/i18n-hi-*.js), asked for
     // twice on a Hindi page (boot.js preloads it, app.js imports it): refused until the reload.
     let refusing = true;
     await page.route(/\/i18n-hi[^/]*\.js$/, (route) => (refusing ? route.abort() : route.continue()));
@@ -155,7 +155,8 @@ test('when the Hindi strings fail to load, the page says so in English and Hindi
     }));
     // The page's words are in English; the notice says why in both languages.
     assert.equal(shown.nav, 'Lesson');
-    assert.ok(shown.notice.includes('en: The page’s Hindi labels and messages could not be loaded, so they are in English.'), shown.notice.join(' | '));
+    assert.ok(shown.notice.includes('en: The page’s labels and messages in Hindi could not be loaded, so they are in English.'), shown.notice.join(' | '));
+    assert.ok(shown.notice.includes('hi: पेज के हिन्दी लेबल और संदेश लोड नहीं हो सके, इसलिए वे अंग्रेज़ी में हैं।'), shown.notice.join(' | '));
     assert.ok(shown.notice.some((line) => line.startsWith('hi: ') && /[\u0900-\u097F]/.test(line)), shown.notice.join(' | '));
     await screenshot(page, 'reader-hi-strings-failed-1280.png');
     refusing = false;

@@ -12,7 +12,7 @@ import { loadLanguage, translator } from '../../web/js/lib/i18n.js';
 import { LANGS } from '../../web/js/lib/locales.js';
 import CATALOGUE from '../../web/generated/catalogue.js';
 
-await loadLanguage('hi');
+for (const lang of LANGS) await loadLanguage(lang); // the Node side says each page's messages too
 
 const site = useSite();
 const NATIVE_CLI = `${REPO}/build/native/pipesim`;

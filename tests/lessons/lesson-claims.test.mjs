@@ -1,13 +1,16 @@
 // Lesson claims beyond single numbers (issue 14): a sentence that compares two schedules with
 // numbers quotes a live number for each of them; the worked trace printed in the lesson is what
-// core prints; the Hindi texts render each glossary term one way, the way the UI does. The
+// core prints; every language's texts render each term of its glossary one way, the way its
+// UI strings do (lessons/glossary.<code>.json against web/locales/<code>.json; for Hindi the lesson
+// too). The
 // simulator here is the native CLI built by `make native`, as in lesson-content.test.mjs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { LESSON_LANGS } from '../../web/js/lib/locales.js';
-import { strings as HI_STRINGS } from '../../web/js/lib/i18n-hi.js';
+import { loadLanguage, translator } from '../../web/js/lib/i18n.js';
+import { localizeContent, exercisePrefix } from '../../web/js/lib/content-text.js';
 
 const root = new URL('../../', import.meta.url);
 const cli = new URL('build/native/pipesim', root).pathname;
@@ -112,46 +115,61 @@ for (const lang of LESSON_LANGS) {
   });
 }
 
-const glossary = JSON.parse(read('lessons/glossary.hi.json'));
+/** The languages with a glossary (lessons/glossary.<code>.json): each has its catalogue too. */
+const GLOSSARIES = readdirSync(new URL('lessons/', root)).map((f) => /^glossary\.([\w-]+)\.json$/.exec(f)?.[1]).filter(Boolean).sort();
 
-/** Every Hindi text a learner reads for this lesson: the lesson, its quiz, its exercises. */
-function hindiTexts() {
-  const texts = [['lessons/dualpipe.hi.md', read('lessons/dualpipe.hi.md')], ['lessons/quiz.hi.json', read('lessons/quiz.hi.json')]];
-  const collect = (file, node) => {
-    if (Array.isArray(node)) node.forEach((n) => collect(file, n));
-    else if (node && typeof node === 'object') {
-      for (const [key, value] of Object.entries(node)) {
-        if (key === 'hi' && typeof value === 'string') texts.push([file, value]);
-        else collect(file, value);
-      }
-    }
-  };
-  const dir = new URL('lessons/exercises/', root);
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) collect(`exercises/${file}`, JSON.parse(readFileSync(new URL(file, dir), 'utf8')));
-  return texts;
+test('every language with a catalogue has a glossary, and every glossary a catalogue', () => {
+  const catalogues = readdirSync(new URL('web/locales/', root)).map((f) => /^([\w-]+)\.json$/.exec(f)?.[1]).filter((c) => c && c !== 'en').sort();
+  assert.deepEqual(GLOSSARIES, catalogues);
+});
+
+/**
+ * Whether `text` uses a glossary rendering: as written, or capitalised ("Rank"), or with the
+ * ending a sentence gives it in an inflecting language (Russian "остывания" for "остывание",
+ * Turkish "gradyanlarını" for "gradyanı": a word of more than five letters may change its last
+ * three). A rendering that lists alternatives ("открытый / скрытый", or names before a note in
+ * parentheses, "GPipe, 1F1B, … (stay as written)") is used when one of them is.
+ */
+function usesRendering(text, rendering, code) {
+  const lower = (s) => s.toLocaleLowerCase(code);
+  const words = lower(text).split(/[\s,.;:!?()«»"“”'’]+/u);
+  const uses = (alternative) => lower(text).includes(lower(alternative)) || lower(alternative).split(/\s+/).every((word) => {
+    const stem = word.length > 5 ? word.slice(0, Math.max(4, word.length - 3)) : word;
+    return words.some((w) => w.startsWith(stem));
+  });
+  return uses(rendering) || rendering.replace(/\s*\([^)]*\)\s*$/, '').split(/\s*\/\s*|,\s+/).some((alternative) => alternative && uses(alternative));
 }
 
-test('hi: every glossary term is used in the lesson, rendered the one way, as the UI renders it', () => {
-  const lesson = read('lessons/dualpipe.hi.md');
-  // The page's own Hindi strings count too: a learner reads them beside the lesson.
-  const texts = [...hindiTexts(), ...Object.entries(HI_STRINGS).map(([key, text]) => [`i18n-hi.js ${key}`, text])];
-  for (const term of glossary.terms) {
-    assert.ok(lesson.includes(term.hi), `the lesson uses "${term.hi}" (${term.en})`);
-    if (term.ui) assert.ok(HI_STRINGS[term.ui]?.includes(term.hi), `UI string ${term.ui} renders ${term.en} as "${term.hi}": ${HI_STRINGS[term.ui]}`);
-    for (const [file, text] of texts) {
-      for (const variant of term.avoid || []) assert.ok(!text.includes(variant), `${file}: "${variant}" where the glossary says "${term.hi}" (${term.en})`);
-      for (const pattern of term.avoidPatterns || []) {
-        const m = new RegExp(pattern, 'u').exec(text);
-        assert.equal(m, null, `${file}: "${m?.[0]}" (${term.en})`);
+for (const code of GLOSSARIES) {
+  test(`${code}: every glossary term is rendered the one way, as its UI string renders it${LESSON_LANGS.includes(code) ? ', and the lesson uses it' : ''}`, () => {
+    const glossary = JSON.parse(read(`lessons/glossary.${code}.json`));
+    const strings = JSON.parse(read(`web/locales/${code}.json`));
+    // Every text a learner reads in the language: its catalogue (UI, messages, exercises, quiz)
+    // and, where it is written in it, the lesson.
+    const lesson = LESSON_LANGS.includes(code) ? read(`lessons/dualpipe.${code}.md`) : null;
+    const texts = [...Object.entries(strings).map(([key, text]) => [`web/locales/${code}.json ${key}`, text]),
+      ...(lesson === null ? [] : [[`lessons/dualpipe.${code}.md`, lesson]])];
+    assert.ok(glossary.terms.length >= 10, `${code}: ${glossary.terms.length} terms`);
+    for (const term of glossary.terms) {
+      const rendering = term[code];
+      assert.equal(typeof rendering, 'string', `${code}: ${term.en} has a rendering`);
+      if (lesson !== null) assert.ok(lesson.includes(rendering), `the lesson uses "${rendering}" (${term.en})`);
+      if (term.ui) assert.ok(usesRendering(strings[term.ui] ?? '', rendering, code), `UI string ${term.ui} renders ${term.en} as "${rendering}": ${strings[term.ui]}`);
+      for (const [file, text] of texts) {
+        for (const variant of term.avoid || []) assert.ok(!text.includes(variant), `${file}: "${variant}" where the glossary says "${rendering}" (${term.en})`);
+        for (const pattern of term.avoidPatterns || []) {
+          const m = new RegExp(pattern, 'u').exec(text);
+          assert.equal(m, null, `${file}: "${m?.[0]}" (${term.en})`);
+        }
       }
     }
-  }
-});
+  });
+}
 
 // Exercise 4 follows the lesson's memory model (issue 26): its two calculators count both models
 // under one accounting (the same recipe and ZeRO stage, every layout on the same GPU count), the
 // lesson's own, and every number its solution states is what those calculators compute.
-test('exercise 4 counts both models as the lesson does, and its solution quotes the calculators', () => {
+test('exercise 4 counts both models as the lesson does, and its solution quotes the calculators', async () => {
   const exercise = JSON.parse(read('lessons/exercises/param-overhead.json'));
   const calculators = exercise.config.calculators;
   const results = {};
@@ -175,5 +193,10 @@ test('exercise 4 counts both models as the lesson does, and its solution quotes 
     `${(dsv3.dualpipeOverhead.bytesPerGpu / 1e9).toFixed(2)} GB`,
     `${(100 * dsv3.dualpipeOverhead.shareOfGpuMemory).toFixed(0)}%`, `${(100 * llama.dualpipeOverhead.shareOfGpuMemory).toFixed(1)}%`,
   ];
-  for (const lang of LESSON_LANGS) for (const text of expected) assert.ok(exercise.solution[lang].includes(text), `${lang} solution states ${text}`);
+  // The solution as each lesson language's page shows it (its text from that language's catalogue).
+  for (const lang of LESSON_LANGS) {
+    await loadLanguage(lang);
+    const solution = localizeContent(exercise, exercisePrefix(exercise), translator(lang)).solution;
+    for (const text of expected) assert.ok(solution.includes(text), `${lang} solution states ${text}`);
+  }
 });

@@ -24,8 +24,9 @@ import { createScrollMemory } from './ui/scroll-memory.js';
 import { createActivities } from './lesson-activities.js';
 import { createProgress } from './lib/progress.js';
 import { initialLang, rememberLang, localStore } from './lib/lang-pref.js';
-import { localeOf } from './lib/locales.js';
 import { lessonTextPath } from './lib/first-view.js';
+import { LANGS, DEFAULT_LANG, localeOf, languageName } from './lib/locales.js';
+import { fontFor, stackEntry, addFontStylesheet } from './embed/locale-fonts.js';
 import { prefersReducedMotion } from './ui/dom.js';
 import { SCHEDULE_NAMES, chunkedSchedule, scheduleTitle, laneTitle as titleOfLane } from './lib/schedules.js';
 
@@ -41,7 +42,7 @@ let fieldErrors = {};
 const failedLangs = new Set(); // languages whose strings did not load: shown in English
 // A Hindi page fetches its strings now, beside the lesson text; start() waits for them.
 const initialLangReady = loadLanguage(initial.state.lang).catch(() => failedLangs.add(initial.state.lang));
-let t = translator('en');
+let t = translator(DEFAULT_LANG);
 let sim = null;
 let views = {}; // name -> view, mounted on first show
 const scrollMemory = createScrollMemory(window);
@@ -79,12 +80,39 @@ function showLangNotice(lang) {
     return;
   }
   const retry = () => location.reload();
+  // Each line names the language in its own words ("Spanish", "español").
+  const fill = (text, inLang) => text.replace('{language}', languageName(lang, inLang));
   notice.replaceChildren(
-    h('p', { lang: 'en', text: t('page.langFailed') }),
-    h('p', { lang, text: own.text }),
+    h('p', { lang: 'en', text: t('page.langFailed', { language: languageName(lang, 'en') }) }),
+    h('p', { lang, text: fill(own.text, lang) }),
     h('button', { type: 'button', class: 'dpl-fix', onclick: retry }, [h('span', { lang: 'en', text: t('page.langRetry') }), ' · ', h('span', { lang, text: own.retry })]),
   );
   notice.hidden = false;
+}
+
+/** The language picker offers every language the lab speaks (lib/locales.js: those with a catalogue), each in its own name. */
+function fillLangPicker() {
+  $('#pref-lang').replaceChildren(...LANGS.map((code) => h('option', { value: code, lang: code, text: localeOf(code).native })));
+}
+
+/**
+ * The web font of the language's script (lib/font-sets.js) where the page's own stylesheets do
+ * not declare it (they declare Devanagari alone, css/fonts.css and css/theme.css): its set's
+ * stylesheet, as the course figure adds it (embed/locale-fonts.js), and its family first in the
+ * page's stacks, so a machine without a font for the script draws no boxes.
+ */
+function applyFont(lang) {
+  const font = fontFor(lang, new URL('generated/fonts/', document.baseURI));
+  const style = document.documentElement.style;
+  const declared = font && [...document.fonts].some((face) => face.family.replace(/^["']|["']$/g, '') === font.family);
+  if (!font || declared) {
+    style.removeProperty('--font-body');
+    style.removeProperty('--font-mono');
+    return;
+  }
+  style.setProperty('--font-body', `${stackEntry(font)} var(--font-system)`);
+  style.setProperty('--font-mono', `ui-monospace, Menlo, Consolas, ${stackEntry(font)} monospace`);
+  addFontStylesheet(font.href);
 }
 
 function applyLang(lang) {
@@ -93,6 +121,7 @@ function applyLang(lang) {
   // Its direction with it: a right-to-left language mirrors the page (css/: logical properties),
   // not its plots (ui/dom.js PLOT_DIR).
   document.documentElement.dir = localeOf(lang)?.dir ?? 'ltr';
+  applyFont(lang);
   $('#pref-lang').value = lang;
   document.querySelectorAll('[data-i18n]').forEach((el) => { el.textContent = t(el.dataset.i18n); });
   document.querySelectorAll('[data-i18n-label]').forEach((el) => el.setAttribute('aria-label', t(el.dataset.i18nLabel)));
@@ -337,6 +366,7 @@ function render(state) {
 }
 
 function start() {
+  fillLangPicker();
   t = translator(initial.state.lang);
   applyLang(initial.state.lang);
   applyTheme(initial.state.theme);

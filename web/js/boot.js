@@ -6,6 +6,7 @@
 import { viewOf, lessonTextPath } from './lib/first-view.js';
 import { initialLang, localStore } from './lib/lang-pref.js';
 import { localeOf } from './lib/locales.js';
+import { FONT_SETS } from './lib/font-sets.js';
 
 const { lang } = initialLang({ hash: location.hash, search: location.search, storage: localStore() });
 
@@ -39,9 +40,13 @@ if (pack) {
 // come costs the first render at most FONT_WAIT_MS; then the text swaps to it when it comes.
 const FONT_WAIT_MS = 1000;
 let fontsReady = Promise.resolve();
-if (localeOf(lang)?.font) {
+// Only the faces of the language's own set: the page declares Devanagari's alone (css/fonts.css),
+// which a page in another script (Chinese, say) must not download.
+const family = FONT_SETS[localeOf(lang)?.font]?.family;
+if (family) {
   const loaded = new Promise((resolve) => {
-    const loadFonts = () => resolve(Promise.allSettled([...document.fonts].map((face) => face.load())));
+    const own = () => [...document.fonts].filter((face) => face.family.replace(/^["']|["']$/g, '') === family);
+    const loadFonts = () => resolve(Promise.allSettled(own().map((face) => face.load())));
     const pending = [...document.querySelectorAll('link[rel="stylesheet"]')].filter((link) => !link.sheet);
     let waiting = pending.length;
     if (waiting === 0) loadFonts();

@@ -11,6 +11,7 @@ import * as progressView from './views/progress-panel.js';
 import * as contentsView from './views/lesson-contents.js';
 import { quizQuestionIds, summarize } from './lib/progress.js';
 import { lessonFiguresOf } from './lib/exercise-model.js';
+import { localizeContent, exercisePrefix, QUIZ_PREFIX } from './lib/content-text.js';
 import { h } from './ui/dom.js';
 
 /** The lesson's order of exercises (the Exercises section lists them in this order too). */
@@ -74,12 +75,10 @@ export function createActivities(deps) {
       let alive = true;
 
       (async () => {
+        // The quiz is written in English; its texts in the page's language are in the page's
+        // catalogue (lib/content-text.js).
         let quiz;
-        try {
-          quiz = await fetchJson(`generated/lessons/quiz${ctx.lang === 'en' ? '' : `.${ctx.lang}`}.json`);
-        } catch {
-          try { quiz = await fetchJson('generated/lessons/quiz.json'); } catch { quiz = null; }
-        }
+        try { quiz = localizeContent(await fetchJson('generated/lessons/quiz.json'), QUIZ_PREFIX, t); } catch { quiz = null; }
         if (!alive) return;
         if (!quiz || !Array.isArray(quiz.questions)) {
           refresh(deps.progress.get());
@@ -186,7 +185,8 @@ export function createActivities(deps) {
         order.forEach(async (id, index) => {
           try {
             const [definition] = await Promise.all([fetchJson(`generated/lessons/exercises/${id}.json`), code]);
-            definitions[index] = definition;
+            // Written in English; its texts in the page's language from the page's catalogue.
+            definitions[index] = localizeContent(definition, exercisePrefix(definition), t);
           } catch (error) {
             if (alive) showError(index, error);
             known();

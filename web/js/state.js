@@ -14,6 +14,7 @@ import { atTick } from './lib/tick.js';
 import { translator } from './lib/i18n.js';
 import { VIEWS } from './lib/first-view.js';
 import { SUPPORTED_LANGS } from './lib/lang-pref.js';
+import { DEFAULT_LANG } from './lib/locales.js';
 import { summary } from '../generated/pipesim.js';
 import { parseStageCosts, formatStageCosts } from './lib/stage-costs-text.js';
 
@@ -129,7 +130,7 @@ export const PARAMS = Object.freeze([
   // Sweep: vary micro-batches at fixed ranks, or ranks at fixed micro-batches.
   { key: 'axis', path: ['axis'], type: 'choice', values: AXES, default: 'microbatches' },
   { key: 'theme', path: ['theme'], type: 'choice', values: THEMES, default: 'auto' },
-  { key: 'lang', path: ['lang'], type: 'choice', values: LANGS, default: 'en' },
+  { key: 'lang', path: ['lang'], type: 'choice', values: LANGS, default: DEFAULT_LANG },
   // A lesson exercise to scroll to (#exercise=hand-trace), or '' for none.
   { key: 'exercise', path: ['exercise'], type: 'text', default: '', embed: false },
   // Timeline: a hand-written schedule (op labels, a line per rank, or its JSON), or '' for none.
@@ -157,7 +158,7 @@ export function quoteValue(value) {
   return summary(String(value), CATALOGUE.limits.summaryBytes);
 }
 
-const english = translator('en');
+const english = translator(DEFAULT_LANG);
 /**
  * A problem with a page-level key: {key, rule, params, message}; rule is an i18n key. The value
  * received is quoted by quoteValue.

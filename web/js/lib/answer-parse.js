@@ -6,6 +6,10 @@
 //   parameters: 8.82 billion  8820 million  8.82B  8820M  882 crore  8.82 अरब  8.82 बिलियन  (and 8.82e9)
 //   bytes:      17.64 GB  17.64e9 B  16.43 GiB  17640 MB  (a bare number is bytes)
 //   time units, slots, micro-batches: plain numbers
+// On a page whose language writes decimals with a comma (es, ru, tr: usesDecimalComma), a
+// decimal comma is read too where it cannot mean grouping: 0,039  3,9  1234,5  2,75 GB; a comma
+// before exactly three digits (1,234) could be either, and is refused with the request for a
+// point. A point is a decimal point in every language (the format examples write it so).
 // The tolerance comes from the definition: {absolute} and/or {relative}; either one suffices. A
 // wrong answer is judged too high or too low, and no more: how far off, or by what factor, would
 // let a learner compute the answer from one wrong try (issue 29).
@@ -68,16 +72,37 @@ function ungroup(intPart) {
   return null;
 }
 
+/** Whether language `lang` writes a decimal comma (Intl.NumberFormat: es, ru, tr; not en, hi, zh). */
+export function usesDecimalComma(lang) {
+  try {
+    return new Intl.NumberFormat(lang).formatToParts(1.5).find((part) => part.type === 'decimal')?.value === ',';
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Parses `text` as an answer of `kind`. Returns {ok: true, value} in the kind's base unit
  * (fraction, GPU-hours, parameters, bytes, plain number) or {ok: false, reason} where reason is
  * 'empty', 'decimalComma', 'syntax' or 'unit' (with `unit`, the word not understood).
+ * `decimalComma`: the page's language writes decimals with a comma (see the header). `scales`:
+ * for parameters, the page's own scale words (lower case -> factor: lib/plain-number.js
+ * scaleWords), read besides the English and Hindi ones.
  */
-export function parseAnswer(text, kind = 'plain') {
+export function parseAnswer(text, kind = 'plain', { decimalComma = false, scales = {} } = {}) {
   let s = asciiDigits(String(text ?? '')).trim()
     .replace(/[\u2212\u2012\u2013]/g, '-') // minus signs and dashes typed for "minus"
     .replace(/[\u00a0\u2009\u202f_]/g, ''); // thin spaces and underscores inside numbers
   if (s === '') return { ok: false, reason: 'empty' };
+  if (decimalComma) {
+    // One comma between digits, no point or further comma in the number: a decimal comma,
+    // unless it could be English grouping (1 to 3 digits, not 0, then exactly 3).
+    const m = /^([+-]?)(\d+),(\d+)(?![\d,.])/.exec(s);
+    if (m) {
+      if (/^[1-9]\d{0,2}$/.test(m[2]) && m[3].length === 3) return { ok: false, reason: 'decimalComma' };
+      s = `${m[1]}${m[2]}.${m[3]}${s.slice(m[0].length)}`;
+    }
+  }
   if (/^[+-]?\d+,\d+$/.test(s) && !/^[+-]?\d{1,3}(,\d{3})+$/.test(s)) return { ok: false, reason: 'decimalComma' };
   if (/^[+-]?0,\d+/.test(s)) return { ok: false, reason: 'decimalComma' };
   const m = NUMBER.exec(s);
@@ -90,7 +115,7 @@ export function parseAnswer(text, kind = 'plain') {
   if (m[4] !== undefined) value *= 10 ** Number(m[4]);
   const rest = s.slice(m[0].length).trim();
   if (rest) {
-    const table = UNITS[kind] || UNITS.plain;
+    const table = kind === 'params' ? { ...UNITS.params, ...scales } : UNITS[kind] || UNITS.plain;
     const key = rest.toLowerCase().replace(/\s+/g, ' ');
     // GPU-hours: a capital M is not milli; only mGPU-h (lower-case m) scales by 1e-3.
     const factor = kind === 'gpuHours' && /^M/.test(rest) ? undefined : table[key];

@@ -1,17 +1,26 @@
 // Number formatting shared by every view and by the lesson reader. DOM-free (tested under Node).
 // Simulated times are exact multiples of 1e-6, but the formulas in `reference` are computed in
-// floating point (4.200000000000001), so everything shown is rounded first.
+// floating point (4.200000000000001), so everything shown is rounded first. `lang`: the page's
+// language, whose decimal sign, digits and percent sign Intl.NumberFormat writes (Spanish "2,4",
+// "27,3 %"); English by default, as the lesson's quotes and core's messages write numbers.
+import { DEFAULT_LANG } from './locales.js';
 
-/** Rounds to at most `decimals` places and drops trailing zeros: 7 -> "7", 2.40 -> "2.4". */
-export function formatNumber(value, decimals = 3) {
+/** Rounds to at most `decimals` places and drops trailing zeros: 7 -> "7", 2.40 -> "2.4" (no digit grouping). */
+export function formatNumber(value, decimals = 3, lang = DEFAULT_LANG) {
   if (typeof value !== 'number' || !Number.isFinite(value)) return String(value);
+  if (lang !== DEFAULT_LANG) {
+    return new Intl.NumberFormat(lang, { maximumFractionDigits: decimals, useGrouping: false, signDisplay: 'negative' }).format(value);
+  }
   const fixed = value.toFixed(decimals);
   const trimmed = fixed.includes('.') ? fixed.replace(/\.?0+$/, '') : fixed;
   return trimmed === '-0' ? '0' : trimmed;
 }
 
-/** A fraction as a percentage: 0.0909 -> "9.1%". */
-export function formatPercent(fraction, decimals = 1) {
+/** A fraction as a percentage: 0.0909 -> "9.1%" (Spanish "9,1 %"). */
+export function formatPercent(fraction, decimals = 1, lang = DEFAULT_LANG) {
+  if (lang !== DEFAULT_LANG && Number.isFinite(fraction)) {
+    return new Intl.NumberFormat(lang, { style: 'percent', minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(fraction);
+  }
   return `${(fraction * 100).toFixed(decimals)}%`;
 }
 

@@ -3,7 +3,7 @@
 // localStorage under the course's own key ("lang", as its lang-picker.js stores it), then English.
 // DOM-free: storage and URL parts are passed in (localStore() finds the browser's).
 
-import { LANGS } from './locales.js';
+import { LANGS, DEFAULT_LANG } from './locales.js';
 
 export const LANG_STORAGE_KEY = 'lang';
 /** The languages the page offers: lib/locales.js's list of those the lab speaks. */
@@ -14,7 +14,7 @@ const fromParams = (text) => new URLSearchParams(String(text || '').replace(/^[#
 /** The starting language: {lang, source: 'hash'|'query'|'stored'|'default'}. */
 export function initialLang({ hash = '', search = '', storage = null } = {}) {
   const inHash = fromParams(hash);
-  if (inHash !== null) return { lang: SUPPORTED_LANGS.includes(inHash) ? inHash : 'en', source: 'hash' };
+  if (inHash !== null) return { lang: SUPPORTED_LANGS.includes(inHash) ? inHash : DEFAULT_LANG, source: 'hash' };
   const inQuery = fromParams(search);
   if (SUPPORTED_LANGS.includes(inQuery)) return { lang: inQuery, source: 'query' };
   let stored = null;
@@ -24,7 +24,7 @@ export function initialLang({ hash = '', search = '', storage = null } = {}) {
     stored = null;
   }
   if (SUPPORTED_LANGS.includes(stored)) return { lang: stored, source: 'stored' };
-  return { lang: 'en', source: 'default' };
+  return { lang: DEFAULT_LANG, source: 'default' };
 }
 
 /** The browser's localStorage, or null where there is none or it is forbidden (progress and the language choice then last for the visit). */

@@ -12,6 +12,19 @@ export function plainNumber(value, digits = 4) {
   return new Intl.NumberFormat('en-US', { maximumSignificantDigits: digits, useGrouping: false }).format(value);
 }
 
+/**
+ * The scale words countWords writes in the language of `t`, lower case -> factor ("mil millones"
+ * -> 1e9 in Spanish), for reading them back (lib/answer-parse.js parseAnswer's `scales`).
+ */
+export function scaleWords(t) {
+  const words = {};
+  for (const [factor, key] of SCALES) {
+    const word = t(key, { v: '' }).trim().toLowerCase();
+    if (word && word !== key) words[word] = factor;
+  }
+  return words;
+}
+
 /** A count in words from a million up ("671.026 billion"), else as digits; `t` is the page's translator. */
 export function countWords(value, t, digits = 6) {
   const scale = SCALES.find(([v]) => Math.abs(value) >= v);

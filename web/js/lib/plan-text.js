@@ -1,11 +1,12 @@
 // What the planner says (its reasoning steps, reject and refusal messages, kernel advice and
 // rollback trigger), in the page's language, from the phrase's id and params (never from its
 // English text). English is the phrase's template from core's catalogue (`planTexts`, core's
-// pipesim/plan_texts.h); another language has a template per id with the same placeholders
-// (plan-messages-hi.js, in the language's pack). A placeholder may name a format after a colon,
+// pipesim/plan_texts.h); another language's is the same id in its message catalogue
+// (web/locales/<code>.json, loaded by i18n.js loadLanguage), with the same placeholders. A placeholder may name a format after a colon,
 // written here exactly as core writes it, so English rendered here is core's own text. DOM-free.
 import CATALOGUE from '../../generated/catalogue.js';
-import { languagePack } from './i18n.js';
+import { catalogueText } from './i18n.js';
+import { DEFAULT_LANG } from './locales.js';
 import { scheduleTitle } from './schedules.js';
 import { formatFixed, formatSignificant } from './format.js';
 
@@ -14,8 +15,8 @@ const PLACEHOLDER = /\{(\w+)(?::(\w+))?\}/g;
 const SCALES = [[1e12, 'T'], [1e9, 'B'], [1e6, 'M']];
 
 /** The template of phrase `id` in `lang` (English when the language has none), or null. */
-export function planTemplate(id, lang = 'en') {
-  return languagePack(lang)?.planTexts?.[id] ?? ENGLISH.get(id) ?? null;
+export function planTemplate(id, lang = DEFAULT_LANG) {
+  return catalogueText(lang, id) ?? ENGLISH.get(id) ?? null;
 }
 
 /** The placeholder names of a plan template, without their formats, in order of first use. */
@@ -51,7 +52,7 @@ function paramText(value, format, t) {
  * id this page has no template for (a newer core): the caller shows core's English instead.
  */
 export function planText(phrase, t) {
-  const template = phrase?.id ? planTemplate(phrase.id, t?.lang ?? 'en') : null;
+  const template = phrase?.id ? planTemplate(phrase.id, t?.lang ?? DEFAULT_LANG) : null;
   if (template === null) return null;
   const params = phrase.params || {};
   return template.replace(PLACEHOLDER, (whole, name, format = '') => (name in params ? paramText(params[name], format, t) : whole));

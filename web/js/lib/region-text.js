@@ -3,6 +3,7 @@
 // note), never from core's English condition text: on a Hindi page it reads in Hindi. The
 // formulas' symbols (F, B, W, F&B, PP, M) stay as the lesson writes them; the rest are words.
 // DOM-free.
+import { DEFAULT_LANG } from './locales.js';
 
 /** Symbols said in words (the others are the formulas' own, as the lesson uses them). */
 const WORDED = new Set(['p2pLatency', 'ranks']);
@@ -40,7 +41,7 @@ export function regionText(region, t) {
   let text = any && all ? t('ref.whenAll', { any, all }) : any || all;
   if (region.note) {
     const key = `ref.note.${region.note.id}`;
-    const note = t.lang !== 'en' && t(key) !== key ? t(key) : region.note.text;
+    const note = t.lang !== DEFAULT_LANG && t(key) !== key ? t(key) : region.note.text;
     text += ` (${note})`;
   }
   return text;

@@ -9,6 +9,7 @@ import { opCount, opRecord, normalizeTimeline, describeOp, opDataset } from './t
 import { opParts, opExposed, commEntry } from './stream-parts.js';
 import { memorySteps } from './timeline-memory.js';
 import { formatNumber, formatPercent } from './format.js';
+import { DEFAULT_LANG } from './locales.js';
 import CATALOGUE from '../../generated/catalogue.js';
 
 const DEFAULT_LAYERS = CATALOGUE.comm.layers;
@@ -22,24 +23,27 @@ function partCount(tracks, comm) {
   return n;
 }
 
-/** The heading's numbers of a result. */
-function statsOf(r) {
+/** The heading's numbers of a result, as language `lang` writes numbers. */
+function statsOf(r, lang) {
   const stats = [
-    { key: 'stat.makespan', vars: { v: formatNumber(r.makespan) } },
-    { key: 'stat.bubbleMax', vars: { v: formatNumber(r.bubble.max) } },
-    { key: 'stat.bubbleFraction', vars: { v: formatPercent(r.bubble.fraction) } },
-    { key: 'stat.peak', vars: { v: formatNumber(r.maxPeakActivationMemory) } },
+    { key: 'stat.makespan', vars: { v: formatNumber(r.makespan, 3, lang) } },
+    { key: 'stat.bubbleMax', vars: { v: formatNumber(r.bubble.max, 3, lang) } },
+    { key: 'stat.bubbleFraction', vars: { v: formatPercent(r.bubble.fraction, 1, lang) } },
+    { key: 'stat.peak', vars: { v: formatNumber(r.maxPeakActivationMemory, 3, lang) } },
     // Weights, gradients and optimizer state: core's copies per GPU, one = a rank's share.
-    { key: 'stat.trainingState', vars: { v: formatNumber(r.paramCopies) } },
+    { key: 'stat.trainingState', vars: { v: formatNumber(r.paramCopies, 3, lang) } },
   ];
   // With a memory model: what one GPU holds at the peak, in GB (core's result.memory).
   const m = r.memory;
   if (m) {
     const act = m.activations ? m.activations.peakBytes : 0;
-    stats.push({ key: 'stat.memoryGb', vars: { total: (m.totalBytes / 1e9).toFixed(1), states: (m.perGpu.bytes.total / 1e9).toFixed(1), act: (act / 1e9).toFixed(1) } });
+    // GB with one decimal always ("12.0"), in the language's decimal sign.
+    const gb = (bytes) => (lang === DEFAULT_LANG ? (bytes / 1e9).toFixed(1)
+      : new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1, useGrouping: false }).format(bytes / 1e9));
+    stats.push({ key: 'stat.memoryGb', vars: { total: gb(m.totalBytes), states: gb(m.perGpu.bytes.total), act: gb(act) } });
   }
   if (r.comm) {
-    stats.push({ key: 'stat.hidden', vars: { v: formatPercent(r.comm.hiddenFraction) } }, { key: 'stat.computeUtil', vars: { v: formatPercent(r.comm.computeUtilization) } });
+    stats.push({ key: 'stat.hidden', vars: { v: formatPercent(r.comm.hiddenFraction, 1, lang) } }, { key: 'stat.computeUtil', vars: { v: formatPercent(r.comm.computeUtilization, 1, lang) } });
   }
   return stats;
 }
@@ -58,8 +62,8 @@ function opCells(o, t, fmt) {
   ];
 }
 
-/** One simulated run as a lane titled `title`. */
-export function simLane(result, title = result.schedule) {
+/** One simulated run as a lane titled `title`, its numbers as language `lang` writes them (English by default). */
+export function simLane(result, title = result.schedule, lang = DEFAULT_LANG) {
   const { tracks, shortestOp } = opTracks(result);
   const comm = result.comm ?? null;
   let rows = null;
@@ -77,7 +81,7 @@ export function simLane(result, title = result.schedule) {
     rowLabels: tracks.map((_, rank) => ({ key: 'axis.rank', vars: { rank } })),
     idle: tracks.map((_, r) => (typeof result.perRank?.[r]?.idle === 'number' ? result.perRank[r].idle : null)),
     hasIdle: result.bubble.max > 0,
-    stats: statsOf(result),
+    stats: statsOf(result, lang),
     table: { head: OP_COLUMNS, cells: opCells },
     streams: comm ? {
       partCount: partCount(tracks, comm),
@@ -96,7 +100,7 @@ export function simLane(result, title = result.schedule) {
   return lane;
 }
 
-/** Results (in lane order) with their titles as lanes. */
-export function simLanes(results, titles = []) {
-  return results.map((result, i) => simLane(result, titles[i] ?? result.schedule));
+/** Results (in lane order) with their titles as lanes, numbers in language `lang`. */
+export function simLanes(results, titles = [], lang = DEFAULT_LANG) {
+  return results.map((result, i) => simLane(result, titles[i] ?? result.schedule, lang));
 }

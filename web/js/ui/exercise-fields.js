@@ -2,8 +2,8 @@
 // input it cannot read, feedback after a check) and a radio-group choice; plus how numbers and
 // tolerances read to the learner. Used by views/exercise.js; no state of its own beyond the DOM.
 import { h, uniqueId } from './dom.js';
-import { parseAnswer, unitKind, judge, describeTolerance, acceptedUnits } from '../lib/answer-parse.js';
-import { plainNumber, countWords } from '../lib/plain-number.js';
+import { parseAnswer, unitKind, judge, describeTolerance, acceptedUnits, usesDecimalComma } from '../lib/answer-parse.js';
+import { plainNumber, countWords, scaleWords } from '../lib/plain-number.js';
 import { quoteValue } from '../state.js';
 
 /** A number with `digits` significant digits, trailing zeros dropped, never in e-notation: 0.19323 -> "0.1932". */
@@ -33,7 +33,7 @@ export function parseMessage(parsed, text, kind, t) {
   if (parsed.reason === 'decimalComma') return t('ex.parse.decimalComma');
   if (parsed.reason === 'unit') {
     const units = acceptedUnits(kind);
-    return units.length ? t('ex.parse.unit', { unit: quoteValue(parsed.unit), units: units.slice(0, 6).join(', ') }) : t('ex.parse.noUnit', { unit: quoteValue(parsed.unit) });
+    return units.length ? t('ex.parse.unit', { unit: quoteValue(parsed.unit), units: t.list(units.slice(0, 6)) }) : t('ex.parse.noUnit', { unit: quoteValue(parsed.unit) });
   }
   return t('ex.parse.syntax', { text: quoteValue(String(text).trim()), examples: t(`ex.format.${kind}`) });
 }
@@ -58,7 +58,7 @@ export function numberField(answer, { t, lang }) {
   const message = h('p', { class: 'dpl-field-msg', id: `${id}-msg`, 'aria-live': 'polite' });
   const feedback = h('p', { class: 'dpl-ex-feedback', id: `${id}-fb`, 'aria-live': 'polite' });
   const element = h('div', { class: 'dpl-field dpl-ex-field', dataset: { answer: answer.id } }, [
-    h('label', { for: id, text: answer.label?.[lang] || answer.label?.en || answer.id }),
+    h('label', { for: id, text: answer.label || answer.id }),
     input, hint, message, feedback,
   ]);
 
@@ -91,7 +91,7 @@ export function numberField(answer, { t, lang }) {
     check(expected, tolerance) {
       clearStatus();
       const text = input.value;
-      const parsed = parseAnswer(text, kind);
+      const parsed = parseAnswer(text, kind, { decimalComma: usesDecimalComma(t.lang), scales: scaleWords(t) });
       if (!parsed.ok && parsed.reason === 'empty') {
         element.dataset.status = 'empty';
         feedback.textContent = t('ex.notAnswered');
@@ -124,10 +124,10 @@ export function choiceField(answer, { t, lang }) {
   const evidence = h('p', { class: 'dpl-ex-evidence' });
   const radios = answer.choices.map((choice, index) => h('input', { type: 'radio', name, value: String(index), dataset: { answer: answer.id } }));
   const options = answer.choices.map((choice, index) => h('label', { class: 'dpl-ex-option', dataset: { index } }, [
-    radios[index], h('span', { text: choice[lang] || choice.en }),
+    radios[index], h('span', { text: choice }),
   ]));
   const element = h('fieldset', { class: 'dpl-ex-choice', dataset: { answer: answer.id } }, [
-    h('legend', { text: answer.label?.[lang] || answer.label?.en || answer.id }),
+    h('legend', { text: answer.label || answer.id }),
     h('div', { class: 'dpl-ex-options' }, options),
     feedback, evidence,
   ]);

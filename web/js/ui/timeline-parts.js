@@ -170,7 +170,7 @@ export function buildViewBar(t, strip, extra = null) {
 export function streamsBlockerOf(lanes, svgFits, t) {
   if (!lanes.some((l) => l.streams)) return t('tl.streamsNeedComm');
   if (svgFits) return '';
-  const n = (v) => v.toLocaleString('en');
+  const n = (v) => t.number(v);
   return t('tl.streamsTooMany', {
     n: n(lanes.reduce((sum, l) => sum + (l.streams?.partCount ?? 0), 0)), ops: n(lanes.reduce((sum, l) => sum + l.itemCount, 0)), maxOps: n(SVG_MAX_OPS), maxParts: n(SVG_MAX_PARTS),
   });

@@ -20,7 +20,7 @@ export function tipTextOf(g, lanes, t) {
   const lane = lanes.find((l) => l.drawn.svg && l.drawn.svg.contains(g));
   const layers = lane.streams.layers; // parts are drawn only by a lane with a stream view
   const part = d.part ? { ...d, label: partLabel(d.part, d.pass) } : { ...d };
-  return describePart(part, t, (v) => formatNumber(Number(v)), layers);
+  return describePart(part, t, (v) => formatNumber(Number(v), 3, t.lang), layers);
 }
 
 /** The tooltip of the widget whose root is `root`: {element, show(text, box), hide()}. */

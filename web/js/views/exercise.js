@@ -36,7 +36,6 @@ const COSTS = ['forward', 'backward', 'weight', 'overlapped'];
 /** Tries before the hint shows. */
 const HINT_AFTER = 2;
 const TYPING_DELAY_MS = 350;
-const text = (obj, lang) => (obj ? obj[lang] || obj.en || '' : '');
 
 export function mount(element, deps) {
   const { t, lang, definition: def } = deps;
@@ -56,7 +55,7 @@ export function mount(element, deps) {
   const headingId = `${prefix}-h`;
   const status = h('span', { class: 'dpl-ex-status', dataset: { state: 'new' } });
   const heading = h('h3', { id: headingId, class: 'dpl-ex-title', tabindex: -1 }, [
-    h('span', { class: 'dpl-ex-number', text: t('ex.number', { n: deps.number }) }), ' ', text(def.title, lang),
+    h('span', { class: 'dpl-ex-number', text: t('ex.number', { n: deps.number }) }), ' ', (def.title ?? ''),
     // Off the lesson's core path: completing the lesson does not need it (lesson-activities.js).
     def.optional ? h('span', { class: 'dpl-ex-tag', text: t('ex.optional') }) : null,
   ]);
@@ -65,7 +64,7 @@ export function mount(element, deps) {
   permalink.addEventListener('click', () => { if (deps.linkFor) permalink.href = deps.linkFor(def.id); });
   const root = h('section', { class: 'dpl dpl-exercise', id: `exercise-${def.id}`, 'aria-labelledby': headingId, dataset: { exercise: def.id } }, [
     h('header', { class: 'dpl-ex-head' }, [heading, status, permalink]),
-    h('p', { class: 'dpl-ex-prompt', text: text(def.prompt, lang) }),
+    h('p', { class: 'dpl-ex-prompt', text: (def.prompt ?? '') }),
   ]);
   element.append(root);
   // The figures it uses, linked back (the lesson reader scrolls to a .fig-ref's figure).
@@ -92,7 +91,7 @@ export function mount(element, deps) {
   };
   for (const [name, spec] of Object.entries(def.config?.inputs || {})) {
     if (!spec.editable) continue;
-    const f = numberInput(`${prefix}-in-${name}`, [h('span', { text: text(spec.label, lang) })], inputs[name], text(spec.hint, lang));
+    const f = numberInput(`${prefix}-in-${name}`, [h('span', { text: (spec.label ?? '') })], inputs[name], (spec.hint ?? ''));
     inputFields[name] = f;
     inputBox.append(f.node);
   }
@@ -185,7 +184,7 @@ export function mount(element, deps) {
   });
   const checkButton = h('button', { type: 'submit', class: 'dpl-btn dpl-btn-primary', dataset: { action: 'check' } }, [t('ex.check')]);
   // The hint comes after the second try that is not all right (HINT_AFTER).
-  const hintBox = h('p', { class: 'dpl-ex-hint', id: `${prefix}-hint`, 'aria-live': 'polite', hidden: true }, [h('strong', { text: t('ex.hint') }), ' ', text(def.hint, lang)]);
+  const hintBox = h('p', { class: 'dpl-ex-hint', id: `${prefix}-hint`, 'aria-live': 'polite', hidden: true }, [h('strong', { text: t('ex.hint') }), ' ', (def.hint ?? '')]);
   const summary = h('div', { class: 'dpl-ex-summary', role: 'status', 'aria-live': 'polite' });
   const form = h('form', { class: 'dpl-ex-answers', novalidate: true, 'aria-label': t('ex.answers', { n: deps.number }) }, [
     h('div', { class: 'dpl-ex-fields' }, fields.filter((f) => f.field).map((f) => f.field.element)),
@@ -213,12 +212,12 @@ export function mount(element, deps) {
       const expected = expectedAnswer(answer, computed.results);
       let value = t('ex.unavailable');
       if (expected.kind === 'number') value = formatQuantity(expected.value, unitKind(answer.unit), t);
-      if (expected.kind === 'choice') value = text(answer.choices[expected.correct], lang);
+      if (expected.kind === 'choice') value = (answer.choices[expected.correct] ?? '');
       const tol = kind === 'number' ? toleranceText(answer.tolerance, unitKind(answer.unit), t) : '';
-      return h('tr', {}, [h('th', { scope: 'row', text: text(answer.label, lang) }), h('td', { text: value }), h('td', { text: tol })]);
+      return h('tr', {}, [h('th', { scope: 'row', text: (answer.label ?? '') }), h('td', { text: value }), h('td', { text: tol })]);
     });
     const parts = [
-      h('p', { text: text(def.solution, lang) }),
+      h('p', { text: (def.solution ?? '') }),
       h('div', { class: 'dpl-table-wrap', tabindex: 0, role: 'region', 'aria-label': t('ex.simValues') }, [labelCells(h('table', { class: 'dpl-table dpl-ex-values dpl-ex-table' }, [
         h('caption', { text: t('ex.simValues') }),
         h('thead', {}, [h('tr', {}, ['ex.col.answer', 'ex.col.value', 'ex.col.accepted'].map((k) => h('th', { scope: 'col', text: t(k) })))]),
@@ -333,7 +332,7 @@ export function mount(element, deps) {
       const bound = Object.entries(def.config?.calculators || {}).flatMap(([, c]) => Object.entries(c.inputBindings || {}))
         .find(([pointer]) => pointer === path);
       const target = bound ? inputFields[bound[1]] : costFields[path.replace(/^(\/config)?\/costs\//, '')];
-      if (bound) names[`pf.${path.slice(1).replaceAll('/', '.')}`] = text(def.config.inputs[bound[1]].label, lang);
+      if (bound) names[`pf.${path.slice(1).replaceAll('/', '.')}`] = (def.config.inputs[bound[1]].label ?? '');
       if (target) {
         if (!placed.has(target)) placed.set(target, error);
       } else {

@@ -19,6 +19,7 @@
 import { h, clear, prefersReducedMotion } from '../ui/dom.js';
 import { formatLike, readPath } from '../lib/format.js';
 import { lessonTextPath } from '../lib/first-view.js';
+import { lessonLang, languageName } from '../lib/locales.js';
 import { parseTraceText } from '../lib/trace-text.js';
 import { createTraceGrid } from '../ui/trace-grid.js';
 import { labelCells } from '../ui/table-labels.js';
@@ -58,7 +59,7 @@ export function mount(element, deps) {
     try {
       html = await fetchText(url(nextLang));
     } catch (error) {
-      if (nextLang !== 'en') {
+      if (lessonLang(nextLang) !== 'en') {
         try { html = await fetchText(url('en')); fellBack = true; } catch { /* reported below */ }
       }
       if (html === undefined) {
@@ -77,6 +78,13 @@ export function mount(element, deps) {
     doc.querySelectorAll('script, iframe, object, embed').forEach((n) => n.remove());
     clear(root);
     if (fellBack) root.append(h('p', { class: 'lesson-note', text: t('lesson.fallback') }));
+    // The lesson's text is written in fewer languages than the page speaks: in another, it is
+    // the English text, and the page says so in its own language.
+    else if (lessonLang(nextLang) !== nextLang) {
+      root.append(h('p', { class: 'lesson-note', text: t('lesson.textLangs', { language: languageName(nextLang) }) }));
+    }
+    // The text's own language, for its fonts and for screen readers (English inside a Spanish page).
+    root.lang = fellBack ? 'en' : lessonLang(nextLang);
     root.append(...[...doc.body.childNodes].map((n) => document.importNode(n, true)));
     numberFigures();
     markDeepDives();

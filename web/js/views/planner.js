@@ -16,7 +16,7 @@
 //   deps.onChange?({plan})   the plan's URL text after each change (state.js serialises it)
 // state: { lang, plan: {plan?: presetId, 'cluster.gpus'?: text, ...} }
 import { parseAnswer } from '../lib/answer-parse.js';
-import { countWords } from '../lib/plain-number.js';
+import { countWords, scaleWords } from '../lib/plain-number.js';
 import { h, clear, uniqueId, errorBox } from '../ui/dom.js';
 import { showFieldError } from '../ui/field-error.js';
 import { setStale } from '../ui/stale.js';
@@ -67,18 +67,19 @@ function numberText(n, t) {
 
 /**
  * An input's text as a number: plain digits, "671 billion", "671B", "14.8 trillion", "2,048",
- * Hindi scale words (lib/answer-parse.js reads them all); anything else is left as text, for the
- * simulator to reject with its own message beside the field.
+ * Hindi scale words and the page's own (as countWords writes them; lib/answer-parse.js reads
+ * them all); anything else is left as text, for the simulator to reject with its own message
+ * beside the field. The address keeps the digits, the same in every language.
  */
-function parseNumber(text) {
-  const parsed = parseAnswer(text, 'params');
+function parseNumber(text, t) {
+  const parsed = parseAnswer(text, 'params', { scales: scaleWords(t) });
   // 15 significant digits: "671.0264192 billion" is 671026419200, not its float product's ...0.00006.
   return parsed.ok ? Number(parsed.value.toPrecision(15)) : text.trim();
 }
 
 /** The address's text for a number field: its value in plain digits ("671026000000"), or the text as typed. */
-const addressNumber = (text) => {
-  const value = parseNumber(text);
+const addressNumber = (text, t) => {
+  const value = parseNumber(text, t);
   return typeof value === 'number' ? String(value) : value;
 };
 
@@ -195,7 +196,7 @@ export function mount(element, deps) {
   function fieldText(path, kind) {
     if (path in raw) return raw[path];
     const c = controls[path];
-    if (kind === 'number') return addressNumber(c.value);
+    if (kind === 'number') return addressNumber(c.value, t);
     return kind === 'check' ? String(c.checked) : c.value.trim();
   }
 
@@ -225,7 +226,7 @@ export function mount(element, deps) {
   function applyPlan(plan) {
     const wanted = plan.plan ?? DEFAULT_PRESET;
     const known = PLANNER_PRESETS.some((p) => p.id === wanted);
-    presetMsg.textContent = known ? '' : t('plan.badPreset', { list: PLANNER_PRESETS.map((p) => p.id).join(', '), v: quoteValue(wanted) });
+    presetMsg.textContent = known ? '' : t('plan.badPreset', { list: t.list(PLANNER_PRESETS.map((p) => p.id), 'disjunction'), v: quoteValue(wanted) });
     if (known) preset.removeAttribute('aria-invalid');
     else preset.setAttribute('aria-invalid', 'true');
     base = known ? wanted : DEFAULT_PRESET;
@@ -242,7 +243,7 @@ export function mount(element, deps) {
       else if (kind === 'check' && (TRUE_TEXT.includes(text) || FALSE_TEXT.includes(text))) c.checked = TRUE_TEXT.includes(text);
       else if (kind in CHOICES && (text === '' || CHOICES[kind].values.includes(text))) c.value = text;
       else if (kind === 'type' || kind === 'check' || kind in CHOICES) raw[path] = text; // the simulator names what is wrong with it
-      else c.value = numberText(parseNumber(text), t);
+      else c.value = numberText(parseNumber(text, t), t);
     }
     preset.value = changed || !known ? '' : base;
     applyType();
@@ -266,7 +267,7 @@ export function mount(element, deps) {
       if (!moe && MOE_ONLY.has(path)) continue;
       const [, group, name] = path.split('/');
       const c = controls[path];
-      const value = path in raw ? raw[path] : kind === 'check' ? c.checked : kind === 'number' || kind === 'zero' ? parseNumber(c.value) : c.value.trim();
+      const value = path in raw ? raw[path] : kind === 'check' ? c.checked : kind === 'number' || kind === 'zero' ? parseNumber(c.value, t) : c.value.trim();
       if (value === '') continue; // left out: the simulator names the missing field
       if (name) (spec[group] ??= {})[name] = value; // "requested" only when something is
       else spec[group] = value;

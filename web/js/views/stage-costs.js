@@ -143,7 +143,7 @@ export function mount(element, deps) {
     try {
       const result = await deps.sim.layerSplit({ model: PRESET.name, stages: n, costs });
       if (mine !== splitToken) return;
-      const layers = result.split.map((s) => s.layers).join(', ');
+      const layers = result.split.map((s) => t.number(s.layers)).join(', ');  // a sequence of values, not a sentence's list
       splitNote.textContent = t(`stages.split.${result.rule}`, {
         model: result.model.label, layers, stages: n, heaviest: formatNumber(result.imbalance, 3),
       });

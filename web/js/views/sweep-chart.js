@@ -69,11 +69,11 @@ export function mount(element, deps) {
     const grid = s('g', { class: 'dpl-axis' });
     for (const v of ticks(0, yMax, 5, { integer: metric !== 'bubbleFraction' })) {
       grid.append(s('line', { x1: CHART.left, x2: width - CHART.right, y1: y(v), y2: y(v), class: 'dpl-grid' }));
-      grid.append(s('text', { x: CHART.left - 6, y: y(v), class: 'dpl-tick', 'text-anchor': 'end', 'dominant-baseline': 'central' }, [metric === 'bubbleFraction' ? formatPercent(v, 0) : formatNumber(v)]));
+      grid.append(s('text', { x: CHART.left - 6, y: y(v), class: 'dpl-tick', 'text-anchor': 'end', 'dominant-baseline': 'central' }, [metric === 'bubbleFraction' ? formatPercent(v, 0, t.lang) : formatNumber(v, 3, t.lang)]));
     }
     for (const v of ticks(xs[0], xs[xs.length - 1], Math.max(3, Math.floor(width / 70)), { integer: true })) {
       grid.append(s('line', { x1: x(v), x2: x(v), y1: CHART.height - CHART.bottom, y2: CHART.height - CHART.bottom + 4, class: 'dpl-axis-line' }));
-      grid.append(s('text', { x: x(v), y: CHART.height - CHART.bottom + 16, class: 'dpl-tick', 'text-anchor': 'middle' }, [formatNumber(v)]));
+      grid.append(s('text', { x: x(v), y: CHART.height - CHART.bottom + 16, class: 'dpl-tick', 'text-anchor': 'middle' }, [formatNumber(v, 3, t.lang)]));
     }
     grid.append(s('line', { x1: CHART.left, x2: width - CHART.right, y1: y(0), y2: y(0), class: 'dpl-axis-line' }));
     grid.append(s('text', { x: (CHART.left + width - CHART.right) / 2, y: CHART.height - 4, class: 'dpl-tick dpl-axis-name', 'text-anchor': 'middle' }, [t(`sw.axisName.${axis}`)]));
@@ -95,7 +95,7 @@ export function mount(element, deps) {
       for (const p of points) {
         if (p.y === null) continue;
         const m = marker(style.marker, x(p.x), py(p.y));
-        m.append(s('title', {}, [`${scheduleTitle(schedule, t)}, ${t(`sw.axisName.${axis}`)} ${p.x}: ${metric === 'bubbleFraction' ? formatPercent(p.y) : formatNumber(p.y)}`]));
+        m.append(s('title', {}, [`${scheduleTitle(schedule, t)}, ${t(`sw.axisName.${axis}`)} ${p.x}: ${metric === 'bubbleFraction' ? formatPercent(p.y, 1, t.lang) : formatNumber(p.y, 3, t.lang)}`]));
         g.append(m);
       }
       svg.append(g);
@@ -134,7 +134,7 @@ export function mount(element, deps) {
       if (c === 'schedule') return scheduleTitle(row.schedule, t);
       if (c === 'ranks' || c === 'microbatches') return String(row[c]);
       if (!row.ok) return t('sw.na');
-      return c === 'bubbleFraction' ? formatPercent(row[c]) : formatNumber(row[c]);
+      return c === 'bubbleFraction' ? formatPercent(row[c], 1, t.lang) : formatNumber(row[c], 3, t.lang);
     };
     return h('table', { class: 'dpl-table' }, [
       h('caption', { text: caption.textContent }),

@@ -207,7 +207,7 @@ export function mount(element, deps) {
     viewBar.fit.disabled = fit;
     viewBar.zoomIn.disabled = view.end - view.start <= limits.minSpan * (1 + 1e-9);
     // Only what changed: a pan or playback calls this every frame, and each text write is a layout.
-    const level = fit ? t('zoom.whole') : t('zoom.level', { x: formatNumber(magnification(view, limits), 1) });
+    const level = fit ? t('zoom.whole') : t('zoom.level', { x: formatNumber(magnification(view, limits), 1, t.lang) });
     if (viewBar.level.textContent !== level) viewBar.level.textContent = level;
     scroll.classList.toggle('is-zoomed', !fit);
   }
@@ -307,7 +307,7 @@ export function mount(element, deps) {
     root.classList.remove('is-loading');
     if (deps.onError) deps.onError(null);
     // Any number of runs on one axis (lib/timeline-model.js), each by the simulator's adapter.
-    await show(laneSet(simLanes(results, titles)), mine);
+    await show(laneSet(simLanes(results, titles, t.lang)), mine);
   }
 
   /** Draws a model (lib/timeline-model.js laneSet): its lanes on one axis, fitted, cursor at the end. */
@@ -329,7 +329,7 @@ export function mount(element, deps) {
     cursor = clamp(time, 0, makespan);
     for (const lane of lanes) lane.drawn.setCursor(cursor);
     transport.scrub.value = String(cursor);
-    const text = t('tl.readout', { t: formatNumber(cursor, 2), end: formatNumber(makespan) });
+    const text = t('tl.readout', { t: formatNumber(cursor, 2, t.lang), end: formatNumber(makespan, 3, t.lang) });
     transport.readout.value = text;
     transport.scrub.setAttribute('aria-valuetext', text);
     if (settled) {
@@ -345,7 +345,7 @@ export function mount(element, deps) {
   }
 
   function announce() {
-    status.textContent = t('tl.readout', { t: formatNumber(cursor, 2), end: formatNumber(makespan) });
+    status.textContent = t('tl.readout', { t: formatNumber(cursor, 2, t.lang), end: formatNumber(makespan, 3, t.lang) });
   }
 
   function step(which, sign) {
