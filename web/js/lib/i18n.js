@@ -744,6 +744,8 @@ export const STRINGS = {
     "fig.label.sweep": "DualPipe Lab · schedule sweep",
     "fig.hint.timeline": "press play, or step op by op",
     "fig.hint.sweep": "every schedule on the same axes",
+    "fig.caption.timeline": "Each row is a rank; each cell is an op, numbered by its micro-batch. Step through it to see what each rank waits for.",
+    "fig.caption.sweep": "Each line is one schedule, simulated at every point; press a name in the legend to hide or show its line.",
     "fig.ignored": "Not understood in this figure’s settings, so left out: {words}. Write them as key=value, e.g. ranks=4.",
     'trace.title': 'Load a profiler trace',
     'trace.intro': 'A PyTorch Profiler trace (the JSON torch.profiler writes) or any Chrome trace-event file, read here by the simulator’s own reader: nothing is uploaded. Its GPU streams are drawn with the explorer’s zoom and overview; ranges named as DeepSeek names the parts of a chunk pair (attn(F), dispatch(B), …) give the costs any schedule can run with.',
