@@ -106,7 +106,7 @@ export function mountFigure(kind, shadow, given, spec, { lang: courseLang = 'en'
   }).then(() => {
     if (destroyed) return;
     frame.hidden = false;
-    view = mountWidget(body, { lang, ...config, widget: kind });
+    view = mountWidget(body, { lang, ...config, widget: kind }, { dense: true });
   });
   return {
     update(next) { view?.update({ lang, ...next, widget: kind }); },
