@@ -12,12 +12,17 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { useCourseSites, COURSE_BUNDLE } from './course-site.mjs';
 import { openPage, waitForTimeline, readDrawnOps, expectedOps, screenshot, pipesim } from './helpers.mjs';
-import { LOCALES, localeOf, spokenLang } from '../../web/js/lib/locales.js';
+import { LOCALES, LANGS, localeOf, spokenLang } from '../../web/js/lib/locales.js';
 import { loadLanguage, translator } from '../../web/js/lib/i18n.js';
 
 const sites = useCourseSites();
 const SCRIPT_BUDGET = 30 * 1024;
 const FIRST_FIGURE_BUDGET = 300 * 1024;
+// Issue 27, "Course look": the 8 x 20 DualPipe figure no taller than 600 px on a 1280 px wide
+// screen (the course's own pipeline figure is 599 px there), and on a 390 x 844 phone no taller
+// than one screen.
+const PHONE = { width: 390, height: 844 };
+const SCREENS = [{ width: 1280, height: 800, budget: 600 }, { ...PHONE, budget: PHONE.height }];
 const SCHEDULE = '.lesson-figure[data-figure^="dualpipe-schedule"]';
 const SWEEP = '.lesson-figure[data-figure^="dualpipe-sweep"]';
 
@@ -160,6 +165,105 @@ test('20 language switches: each new figure speaks the new language, the old one
     assert.equal(await page.$$eval('link[data-dualpipe-lab]', (links) => links.length), new Set(LOCALES.map((l) => l.font).filter(Boolean)).size,
       'one font stylesheet per script, however often its language comes back');
     await screenshot(page, 'course-bundle-after-switches.png');
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+/** What the figure in `host` shows and wears, read inside its shadow root; the course's own values beside it. */
+function figureLook(page, host) {
+  return page.$eval(`${host} dualpipe-lab-figure`, (holder) => {
+    const root = holder.shadowRoot;
+    const frame = root.querySelector('.dpl-frame');
+    const label = root.querySelector('.dpl-frame-label');
+    const caption = root.querySelector('.dpl-frame-cap');
+    const stats = root.querySelector('.dpl-lane-stats');
+    // The course's variables as its own elements would resolve them.
+    const probe = document.createElement('div');
+    probe.style.color = 'var(--ink-soft)';
+    document.body.append(probe);
+    const inkSoft = getComputedStyle(probe).color;
+    probe.remove();
+    const course = getComputedStyle(document.documentElement);
+    return {
+      height: frame.getBoundingClientRect().height,
+      caption: caption.textContent,
+      captionFont: getComputedStyle(caption).fontFamily,
+      captionColour: getComputedStyle(caption).color,
+      statsFont: getComputedStyle(stats).fontFamily,
+      courseBody: course.getPropertyValue('--font-body').trim(),
+      courseMono: course.getPropertyValue('--font-mono').trim(),
+      inkSoft,
+      label: label.textContent,
+      labelShown: label.innerText,
+      brand: [...label.querySelectorAll('[lang]')].map((el) => [el.lang, el.textContent]),
+      keysShown: [...root.querySelectorAll('.dpl-help')].some((p) => p.offsetHeight > 0),
+    };
+  });
+}
+
+// Measured, not assumed: each language the lab speaks at both screens, the course's own fonts and
+// stylesheet around it (fixtures/course/course.css sets its --font-body and --font-mono).
+test('the 8 x 20 DualPipe figure fits the course\'s height budgets in every language the lab speaks, in the course\'s type and caption line', async () => {
+  const brand = translator('en')('app.title');
+  for (const lang of LANGS) {
+    await loadLanguage(lang);
+    const t = translator(lang);
+    for (const { width, height, budget } of SCREENS) {
+      const { context, page, log } = await openPage(sites.browser, { viewport: { width, height } });
+      try {
+        await page.goto(`${sites.course}lesson.html?lang=${lang}`);
+        await waitForTimeline(page, SCHEDULE);
+        const [drawn] = await readDrawnOps(page, SCHEDULE);
+        assert.deepEqual(drawn, await expectedSchedule(), 'the lesson\'s 8 x 20 DualPipe figure');
+        // Its fonts in: a late web font would change the height measured.
+        await page.evaluate(() => document.fonts.ready.then(() => true));
+        const look = await figureLook(page, SCHEDULE);
+        console.log(`${lang} at ${width} px: the figure is ${look.height.toFixed(1)} px tall (budget ${budget})`);
+        assert.ok(look.height <= budget, `${lang} at ${width} px: ${look.height} px > ${budget}`);
+        // The course's caption line, in its body face and soft ink; the keys stay behind the toggle.
+        assert.equal(look.caption, t('fig.caption.timeline'));
+        assert.ok(look.captionFont.endsWith(look.courseBody), `caption in ${look.captionFont}, the course's body is ${look.courseBody}`);
+        assert.equal(look.captionColour, look.inkSoft);
+        assert.ok(look.statsFont.endsWith(look.courseMono), `lane numbers in ${look.statsFont}, the course's mono is ${look.courseMono}`);
+        assert.equal(look.keysShown, false, 'no paragraph of keys until asked for');
+        // The lab's name keeps its English capitals whatever the figure's language.
+        if (look.label.includes(brand)) {
+          assert.deepEqual(look.brand, [['en', brand]]);
+          assert.ok(look.labelShown.includes(brand.toLocaleUpperCase('en')), look.labelShown);
+        }
+        await screenshot(page, `course-look-${lang}-${width}.png`);
+        assert.deepEqual(log.errors, []);
+      } finally {
+        await context.close();
+      }
+    }
+  }
+});
+
+test('the figure\'s keyboard help opens and closes from the keyboard, a button saying whether it is expanded', async () => {
+  const { context, page, log } = await openPage(sites.browser);
+  try {
+    await page.goto(`${sites.course}lesson.html`);
+    await waitForTimeline(page, SCHEDULE);
+    const figure = page.locator(`${SCHEDULE} dualpipe-lab-figure`);
+    // The element focused inside the figure, and the help's state.
+    const state = () => figure.evaluate((holder) => {
+      const root = holder.shadowRoot;
+      const button = root.querySelector('button[data-action="help"]');
+      const help = root.getElementById(button.getAttribute('aria-controls'));
+      return { focused: root.activeElement?.dataset.action ?? null, expanded: button.getAttribute('aria-expanded'), shown: help.offsetHeight > 0, text: help.textContent };
+    });
+    // Tab from the play button to the help toggle, as a keyboard user would.
+    await figure.locator('button[data-action="play"]').focus();
+    for (let i = 0; i < 12 && (await state()).focused !== 'help'; i++) await page.keyboard.press('Tab');
+    assert.equal((await state()).focused, 'help', 'the help toggle is in the tab order');
+    assert.deepEqual(await state(), { focused: 'help', expanded: 'false', shown: false, text: translator('en')('tl.help') });
+    await page.keyboard.press('Enter');
+    assert.deepEqual(await state(), { focused: 'help', expanded: 'true', shown: true, text: translator('en')('tl.help') });
+    await page.keyboard.press('Space');
+    assert.deepEqual(await state(), { focused: 'help', expanded: 'false', shown: false, text: translator('en')('tl.help') });
     assert.deepEqual(log.errors, []);
   } finally {
     await context.close();

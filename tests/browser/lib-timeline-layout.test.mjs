@@ -19,3 +19,11 @@ test('a span of the lane is held as the whole ranks it touches', () => {
   assert.deepEqual(rankSpan(L, 64, 0, 0), { first: 0, last: 0, top: 0, bottom: 40 });
   assert.deepEqual(rankSpan(L, 64, 928, 928), { first: 63, last: 63, top: 908, bottom: 928 });
 });
+
+// Hand values: 8 ranks below a 26 px axis band with an 8 px foot: 26 + 8 rows - 1 gap + 8.
+test('dense rows (the course frame) make an 8-rank lane 22 + 4 px a rank; a phone\'s or a stream view\'s rows still win', () => {
+  assert.equal(laneLayout({ ranks: 8, width: 760 }).height, 26 + 8 * (26 + 6) - 6 + 8); // 284
+  assert.equal(laneLayout({ ranks: 8, width: 760, dense: true }).height, 26 + 8 * (22 + 4) - 4 + 8); // 238
+  assert.equal(laneLayout({ ranks: 8, width: 320, dense: true }).height, 26 + 8 * (20 + 4) - 4 + 8); // 222, a phone's rows
+  assert.equal(laneLayout({ ranks: 8, width: 760, dense: true, streams: true }).rowHeight, 26);
+});

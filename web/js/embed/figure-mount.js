@@ -12,6 +12,20 @@ import { localeOf, spokenLang } from '../lib/locales.js';
 import { h } from '../ui/dom.js';
 import { fontFor, stackEntry, addFontStylesheet, fontLoaded } from './locale-fonts.js';
 
+/** The lab's name, as English writes it (app.title): a name, the same in every language. */
+const BRAND = translator('en')('app.title');
+
+/**
+ * A label's text with the lab's name, where it appears as written in English, in a span of its
+ * own language: the head is set in capitals, and capitals by the rules of the figure's language
+ * would write a Turkish "DUALPİPE LAB".
+ */
+function brandMarked(text) {
+  const at = text.indexOf(BRAND);
+  if (at < 0) return [text];
+  return [text.slice(0, at), h('span', { lang: 'en', class: 'dpl-brand', text: BRAND }), text.slice(at + BRAND.length)].filter((part) => part !== '');
+}
+
 /** Adds the stylesheets `hrefs` to `shadow`; resolves when they have loaded (or failed). */
 function adoptStyles(shadow, hrefs) {
   return Promise.all(hrefs.map((href) => new Promise((resolve) => {
@@ -66,8 +80,11 @@ export function mountFigure(kind, shadow, given, spec, { lang: courseLang = 'en'
   const label = h('span', { class: 'dpl-frame-label' });
   const hint = h('span', { class: 'dpl-frame-hint' });
   const notice = ignored.length ? h('p', { class: 'dpl-frame-note', role: 'status' }) : null;
+  // The course's caption line under a figure: what to look at (the keys are behind the widget's
+  // own help toggle).
+  const caption = h('p', { class: 'dpl-frame-cap' });
   // dir is set, not inherited: the shadow host's `all: initial` leaves direction to the course.
-  const frame = h('figure', { class: 'dpl dpl-frame', lang, dir: localeOf(lang).dir }, [h('figcaption', { class: 'dpl-frame-head' }, [label, hint]), notice, body]);
+  const frame = h('figure', { class: 'dpl dpl-frame', lang, dir: localeOf(lang).dir }, [h('figcaption', { class: 'dpl-frame-head' }, [label, hint]), notice, body, caption]);
   frame.style.setProperty('--dpl-script-font', stackEntry(font));
   frame.hidden = true; // until its styles, strings and font are in: no flash of unstyled, English or boxed text
   shadow.append(frame);
@@ -81,14 +98,15 @@ export function mountFigure(kind, shadow, given, spec, { lang: courseLang = 'en'
   Promise.all([adoptStyles(shadow, styles), loadLanguage(lang).catch(() => {}), fontSheet]).then(() => {
     if (destroyed) return undefined;
     const t = translator(lang);
-    label.textContent = t(`fig.label.${kind}`);
+    label.replaceChildren(...brandMarked(t(`fig.label.${kind}`)));
     hint.textContent = t(`fig.hint.${kind}`);
+    caption.textContent = t(`fig.caption.${kind}`);
     if (notice) notice.textContent = t('fig.ignored', { words: ignored.join(' ') });
     return fontLoaded(font, frame.textContent);
   }).then(() => {
     if (destroyed) return;
     frame.hidden = false;
-    view = mountWidget(body, { lang, ...config, widget: kind });
+    view = mountWidget(body, { lang, ...config, widget: kind }, { dense: true });
   });
   return {
     update(next) { view?.update({ lang, ...next, widget: kind }); },

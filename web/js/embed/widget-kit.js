@@ -47,7 +47,8 @@ export function holdSimulator() {
 }
 
 /**
- * Mounts a widget into `element`. `defaults.widget` picks the kind when the parameters do not.
+ * Mounts a widget into `element`. `defaults.widget` picks the kind when the parameters do not;
+ * `defaults.dense` draws a timeline's lanes in dense rows (the course's figure frame).
  * Returns {update(input), destroy()}. Bad parameters show their message in place of the widget.
  */
 export function mountWidget(element, input, defaults = {}) {
@@ -88,7 +89,7 @@ export function mountWidget(element, input, defaults = {}) {
     if (widget !== kind || state.lang !== lang) {
       view?.destroy();
       root.replaceChildren();
-      const deps = { sim: simulator.sim, t };
+      const deps = { sim: simulator.sim, t, dense: Boolean(defaults.dense) };
       view = widget === 'sweep' ? sweepView.mount(root, deps) : timelineView.mount(root, deps);
       kind = widget;
       lang = state.lang;

@@ -10,6 +10,12 @@ import { clamp } from './scale.js';
 export const LAYOUT = Object.freeze({ rowHeight: 26, rowGap: 6, left: 64, right: 60, top: 26, bottom: 8 });
 /** The rows of a narrow lane (a phone): still tall enough for an id, so two lanes fit a first screen. */
 export const NARROW_ROWS = Object.freeze({ rowHeight: 20, rowGap: 4 });
+/**
+ * The rows of a lane inside the course's figure frame (`dense`): the course gives a figure about
+ * 600 px on a laptop screen, and an 8-rank lane of these leaves room for the controls and the
+ * caption; still tall enough for an id.
+ */
+export const DENSE_ROWS = Object.freeze({ rowHeight: 22, rowGap: 4 });
 /** Sub-rows under a rank's op row: streams (two) and memory. */
 export const SUB_ROWS = Object.freeze({ height: 14, gap: 2, charPx: 5.6 });
 export const MEMORY_ROW = Object.freeze({ height: 18, gap: 2 });
@@ -22,15 +28,16 @@ const MIN_ROW = 10;
 
 /**
  * The geometry of a lane: `ranks` rows, `width` pixels wide (the whole lane), with the streams
- * and/or memory sub-rows. Returns {left, right, top, bottom, plotWidth, rowHeight, gap, block,
+ * and/or memory sub-rows; `dense`, in DENSE_ROWS where a narrow lane's or a stream view's rows do
+ * not apply. Returns {left, right, top, bottom, plotWidth, rowHeight, gap, block,
  * height, streamsY, memoryY} where rank r's op row starts at rowY(r) and its sub-rows at
  * rowY(r) + streamsY / memoryY (-1 when not shown).
  */
-export function laneLayout({ ranks, width, streams = false, memory = false }) {
+export function laneLayout({ ranks, width, streams = false, memory = false, dense = false }) {
   const narrow = width < NARROW;
   const right = narrow ? 44 : LAYOUT.right;
   const compact = ranks > MANY_RANKS && !streams;
-  const full = narrow && !streams ? NARROW_ROWS : LAYOUT;
+  const full = streams ? LAYOUT : narrow ? NARROW_ROWS : dense ? DENSE_ROWS : LAYOUT;
   const rowHeight = compact ? Math.max(MIN_ROW, Math.min(full.rowHeight, Math.floor(TALL_LANE / ranks) - 2)) : full.rowHeight;
   const memoryHeight = compact ? Math.max(6, Math.round(rowHeight * 0.6)) : MEMORY_ROW.height;
   let block = rowHeight;

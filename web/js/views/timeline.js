@@ -13,6 +13,7 @@
 //   deps.sim.simulate(config) -> Promise<result>   deps.t(key, vars) -> string
 //   deps.onChange?(patch)   reports settled cursor/table/speed/streams/memory changes (the app puts them in the URL)
 //   deps.onError?(error, index)   reports a rejected config (the app marks the offending field)
+//   deps.dense?   rows of lib/timeline-layout.js's DENSE_ROWS (the course's figure frame)
 // state: { configs: [config, ...], titles?: [string], t: number|null, table, speed, streams, memory,
 //          autoplay? (play once, when these configs are drawn and the chart is on screen, never
 //          under reduced motion: the lesson's lead figure) }
@@ -154,7 +155,7 @@ export function mount(element, deps) {
     const parts = lanes.some((l) => l.look === 'part');
     if (kind === 'canvas' || !palette || (parts && !palette.part.length)) palette = readPalette(root, { parts });
     lanes.forEach((lane, index) => {
-      const layout = laneLayout({ ranks: lane.tracks.length, width: available, streams: streams && Boolean(lane.streams), memory: memoryWanted && Boolean(lane.memory) });
+      const layout = laneLayout({ ranks: lane.tracks.length, width: available, streams: streams && Boolean(lane.streams), memory: memoryWanted && Boolean(lane.memory), dense: Boolean(deps.dense) });
       const focus = { get: () => (focusOp && focusOp.lane === index ? focusOp : null), fallback: index === 0 && !focusOp };
       lane.drawn = mountLane(kind, lane, { layout, makespan, prefix, id: index, t, streams, memoryMax, palette, unit }, focus);
       lane.layout = layout;
