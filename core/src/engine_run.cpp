@@ -332,6 +332,14 @@ class Engine {
       start_out = rank.start_out;
       const PlanOp* op = rank.next;
       const PlanOp* const end = rank.end;
+      // A rank runs only a few ops a visit, and 64 ranks read their lists as 64 streams, more
+      // than the hardware prefetcher follows: the first op of a new cache line missed on most
+      // visits (1F1B at 64 x 1024: 30% faster with this). A prefetch never faults, so reading
+      // past the list's end is harmless; the address is formed as an integer so that no
+      // pointer leaves the buffer.
+      const auto ahead = reinterpret_cast<std::uintptr_t>(op);
+      __builtin_prefetch(reinterpret_cast<const void*>(ahead + 8 * sizeof(PlanOp)));
+      __builtin_prefetch(reinterpret_cast<const void*>(ahead + 16 * sizeof(PlanOp)));
       while (op != end && try_run(*op)) ++op;
       if (op != end) *parked_on = parked(r);  // park on what the head op waits for
       rank.next = op;
@@ -344,11 +352,12 @@ class Engine {
   }
 
   // The timeline from the recorded starts, one rank's list at a time (sequential reads and
-  // writes): an op ends its kind's duration after it starts. Each list is sized first (its
-  // TimedOps zeroed) and then written field by field through a pointer: a TimedOp built whole
-  // and copied in went through a stack temporary whose reload stalled on store forwarding
-  // (perf: two thirds of this function's time), and emplace_back per op cost a check and a
-  // store of the list's end each time.
+  // writes): an op ends its kind's duration after it starts. Each list is reserved to its exact
+  // size and each TimedOp made in place at its end, then written field by field: sizing the list
+  // first zeroed it in a separate pass over megabytes that the writes then fetched back (perf:
+  // a quarter of dualpipev's simulate() in memset), and a TimedOp built whole and copied in went
+  // through a stack temporary whose reload stalled on store forwarding. The in-place default
+  // stores land on the line the field writes use a moment later, so they cost no extra traffic.
   // kStaged: each op's own length (per-stage costs), else its slot's, decided once per run.
   template <bool kStaged>
   std::vector<RankTimeline> build_timeline(const std::vector<std::vector<Op>>* ops) const {
@@ -362,26 +371,26 @@ class Engine {
       RankTimeline& list = timeline[static_cast<std::size_t>(r)];
       const PlanOp* p = plan_.begin(r);
       const PlanOp* const end = plan_.end(r);
-      list.resize(static_cast<std::size_t>(end - p));
-      TimedOp* out = list.data();
+      list.reserve(static_cast<std::size_t>(end - p));
       const Op* op = ops ? (*ops)[static_cast<std::size_t>(r)].data() : nullptr;
-      for (; p != end; ++p, ++start, ++out) {
+      for (; p != end; ++p, ++start) {
+        TimedOp& out = list.emplace_back();
         const int slot = p->code & kSlotMask;
-        out->start = to_units(*start);
+        out.start = to_units(*start);
         Tick length = 0;
         if constexpr (kStaged)
           length = *per_op++;
         else
           length = slot_length[slot];
-        out->end = to_units(*start + length);
+        out.end = to_units(*start + length);
         if (op) {
-          out->op = *op++;
+          out.op = *op++;
           continue;
         }
-        out->op.kind = static_cast<OpKind>(slot & 3);
-        out->op.zero_bubble = (slot & 4) != 0;
-        out->op.chunk = index.chunk(p->key);
-        if (slot == kSlotPair) out->op.backward_chunk = index.chunk(p->backward_key);
+        out.op.kind = static_cast<OpKind>(slot & 3);
+        out.op.zero_bubble = (slot & 4) != 0;
+        out.op.chunk = index.chunk(p->key);
+        if (slot == kSlotPair) out.op.backward_chunk = index.chunk(p->backward_key);
       }
     }
     return timeline;

@@ -22,12 +22,15 @@ namespace pipesim::detail {
 /// One op of the plan. `code` holds the op's slot (kind, plus 4 for a zero-bubble B) and two
 /// data-flow flags; `key` is the dense key of the op's chunk (an FB's forward part) and
 /// `backward_key` that of an FB's backward part. No member defaults: the plan's buffer is left
-/// uninitialised until each op is written.
+/// uninitialised until each op is written. `code` takes the padding a byte would leave anyway: as a
+/// byte (a character type, which may alias anything) each op's store made the compiler reload the
+/// plan's own write pointer after it, so generators' pushes chained through memory.
 struct PlanOp {
   std::uint32_t key;
   std::uint32_t backward_key;
-  std::uint8_t code;
+  std::uint32_t code;
 };
+static_assert(sizeof(PlanOp) == 12, "a plan op stays 12 bytes");
 
 /// Slots: the low three bits of PlanOp::code.
 inline constexpr std::uint8_t kSlotForward = static_cast<std::uint8_t>(OpKind::Forward);
