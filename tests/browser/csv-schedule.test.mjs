@@ -10,10 +10,10 @@ import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { useSite, openPage, readDrawnOps, expectedOps, screenshot, REPO } from './helpers.mjs';
 import { errorText } from '../../web/js/lib/error-text.js';
-import { loadLanguage } from '../../web/js/lib/i18n.js';
+import { loadLanguage, translator } from '../../web/js/lib/i18n.js';
 import { LANGS } from '../../web/js/lib/locales.js';
 
-await loadLanguage('hi');
+await Promise.all(LANGS.map(loadLanguage));
 
 const site = useSite();
 const NATIVE_CLI = `${REPO}/build/native/pipesim`;
@@ -78,7 +78,8 @@ for (const lang of LANGS) {
       const message = await page.$eval(`${SCOPE} .dpl-field-msg`, (e) => e.textContent);
       assert.equal(message, errorText(error, lang));
       if (lang === 'hi') assert.match(message, /^पंक्ति 2, कॉलम 2:/);
-      assert.equal(await page.$eval(`${SCOPE} .dpl-own-where`, (e) => e.textContent), lang === 'hi' ? 'पंक्ति 2, कॉलम 2: “1X1”' : 'Row 2, column 2: “1X1”');
+      assert.equal(await page.$eval(`${SCOPE} .dpl-own-where`, (e) => e.textContent), translator(lang)('own.atCell', { row: 2, column: 2, label: '1X1' }));
+      if (lang === 'hi') assert.equal(await page.$eval(`${SCOPE} .dpl-own-where`, (e) => e.textContent), 'पंक्ति 2, कॉलम 2: “1X1”');
       assert.equal(await page.$eval(`${SCOPE} textarea`, (e) => e.getAttribute('aria-invalid')), 'true');
       await page.click(`${SCOPE} .dpl-own-select`);
       assert.equal(await page.$eval(`${SCOPE} textarea`, (e) => e.value.slice(e.selectionStart, e.selectionEnd)), '1X1');

@@ -117,7 +117,8 @@ test('corrupt saved progress does not break the page', async () => {
 // the JS API's): one line of at most 80 bytes. The planner's preset field and the embed's widget
 // parameter and attribute quoted the value whole (issue 30): 100 KB, or a second line.
 test('the planner\'s preset and the embed\'s widget quote a long or multi-line value as a summary', async () => {
-  const presets = PLANNER_PRESETS.map((p) => p.id).join(', ');
+  // The page writes the choices as a list in its language (Intl.ListFormat, t.list).
+  const presets = new Intl.ListFormat('en', { type: 'disjunction' }).format(PLANNER_PRESETS.map((p) => p.id));
   const { context, page, log } = await openPage(site.browser);
   try {
     await servePages(page, site.server.url, {

@@ -24,7 +24,7 @@ test('an answer that cannot be read is quoted as a summary in its message', () =
   const syntaxText = `a\n${'b'.repeat(50_000)}`;
   const unit = parseMessage(parseAnswer(unitText, 'fraction'), unitText, 'fraction', t);
   const syntax = parseMessage(parseAnswer(syntaxText, 'fraction'), syntaxText, 'fraction', t);
-  assert.equal(unit, `Unknown unit “${quoteValue('x'.repeat(50_000))}” here. Accepted units: %, pp, percent, प्रतिशत.`);
+  assert.equal(unit, `Unknown unit “${quoteValue('x'.repeat(50_000))}” here. Accepted units: ${new Intl.ListFormat('en').format(['%', 'pp', 'percent', 'प्रतिशत'])}.`);
   assert.ok(syntax.startsWith(`Cannot read “${quoteValue(syntaxText)}” as a number.`), syntax);
   assert.ok(!syntax.includes('\n') && syntax.length < 300, syntax);
 });

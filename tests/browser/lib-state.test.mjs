@@ -2,6 +2,7 @@
 // stream view, a planner spec), its error reporting, and the parameter table it is generated from.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { LANGS } from '../../web/js/lib/locales.js';
 import { parseFigureSpec } from '../../web/js/lib/figure-spec.js';
 import { parseParams, serializeState, paramsFrom, configOf, createStore, defaultMemoryModel, DEFAULT_STATE, DEFAULT_COMM, PARAMS, EMBED_PARAMS, MAX_CUSTOM_URL_CHARS } from '../../web/js/state.js';
 import CATALOGUE from '../../web/generated/catalogue.js';
@@ -40,7 +41,7 @@ test('page-level keys are checked here, with a message naming key, rule and valu
     't must be a time >= 0 (got "-2")',
     'speed must be one of 0.25, 0.5, 1, 2, 4 (got "3")',
     'theme must be one of auto, light, dark (got "pink")',
-    'lang must be one of en, hi (got "fr")',
+    `lang must be one of ${LANGS.join(', ')} (got "fr")`,
   ]);
 });
 

@@ -167,7 +167,7 @@ test('a bad plan value in the address gets its message beside the field, never a
       ['cluster.gpus=abc', '/cluster/gpus', rejected((s) => { s.cluster.gpus = 'abc'; })],
       ['model.type=hybrid', '/model/type', rejected((s) => { s.model.type = 'hybrid'; })],
       ['customAllToAllKernel=maybe', '/customAllToAllKernel', rejected((s) => { s.customAllToAllKernel = 'maybe'; })],
-      ['plan=dense-9000', 'plan', 'plan must be one of deepseek-v3-2048-h800, dense-70b-1024, dense-7b-8gpu (got "dense-9000")'],
+      ['plan=dense-9000', 'plan', 'plan must be one of deepseek-v3-2048-h800, dense-70b-1024, or dense-7b-8gpu (got "dense-9000")'],
     ];
     for (const [params, path, message] of cases) {
       assert.ok(message, `${params} is rejected`);
