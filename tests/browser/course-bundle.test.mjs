@@ -159,7 +159,9 @@ test('20 language switches: each new figure speaks the new language, the old one
     assert.equal(await page.$$eval('dualpipe-lab-figure', (els) => els.length), 2, 'the figures of the article on screen');
     // With the release switched off, the 7 figures left behind between the two counts held 11,949
     // nodes, 189 listeners and 500 KB of heap (measured); released, the counts stay flat.
-    assert.ok(last.nodes <= baseline.nodes + 16, `DOM nodes: ${baseline.nodes} -> ${last.nodes}`);
+    // One figure left behind holds about 1,700 nodes; under load a few dozen nodes of the page's
+    // own (a pending paint's, measured 1,792 -> 1,824 once on CI-like load) may not be collected yet.
+    assert.ok(last.nodes <= baseline.nodes + 64, `DOM nodes: ${baseline.nodes} -> ${last.nodes}`);
     assert.ok(last.listeners <= baseline.listeners + 4, `event listeners: ${baseline.listeners} -> ${last.listeners}`);
     assert.ok(last.heap - baseline.heap < 384 * 1024, `JS heap: ${baseline.heap} -> ${last.heap}`);
     assert.equal(await page.$$eval('link[data-dualpipe-lab]', (links) => links.length), new Set(LOCALES.map((l) => l.font).filter(Boolean)).size,
