@@ -240,7 +240,7 @@ test('on the Hindi page the simulator message for a bad parameter is shown in Hi
     await page.waitForFunction((m) => document.querySelector('.dpl-field-microbatches .dpl-field-msg-text')?.textContent === m, english);
     await page.waitForFunction((m) => document.querySelector('.view-timeline .dpl-error-message')?.textContent === m, english);
     assert.equal(await page.$eval('.view-timeline .dpl-error-detail', (p) => p.textContent), 'microbatches must be >= 2 * ranks = 16 for dualpipe (got 10)');
-    assert.equal(await page.$eval('.dpl-field-microbatches .dpl-shape-hint', (p) => p.textContent), 'Needs: even, ≥ 2 × ranks');
+    assert.equal(await page.$eval('.dpl-field-microbatches .dpl-shape-hint', (p) => p.textContent), 'Needs: even and ≥ 2 × ranks');
     assert.deepEqual(log.errors, []);
   } finally {
     await context.close();

@@ -54,7 +54,7 @@ function assumptions(result, t) {
   const perSide = sides.flatMap((side) => [
     h('dt', { text: side.model.label }),
     h('dd', {}, [
-      h('span', { text: `${assumptionText('model', side.assumptions.model, t)}; ${assumptionText('layout', side.assumptions.layout, t)}` }),
+      h('span', { text: t.sentences(assumptionText('model', side.assumptions.model, t), assumptionText('layout', side.assumptions.layout, t)) }),
       ' ', h('span', { class: 'dpl-assumption-source', text: t('mem.source', { source: side.assumptions.model.source }) }),
     ]),
   ]);
