@@ -7,6 +7,9 @@ import { h } from './dom.js';
 /** The topics in core's order. */
 export const MEMORY_TOPICS = ['model', 'recipe', 'sharding', 'layout', 'copies', 'activations'];
 
+/** What runs one sentence on to the next in the page's language (text.sentences: a space, none in Chinese), between elements. */
+export const sentenceGap = (t) => t('text.sentences', { first: '', next: '' });
+
 const grouped = (n) => Math.round(n).toLocaleString('en-US');
 const num = (n) => String(Number(n.toPrecision(6)));
 
@@ -60,7 +63,7 @@ export function assumptionsList(assumptions, t, topics = MEMORY_TOPICS) {
     items.push(
       h('dt', { text: t(`mem.topic.${topic}`) }),
       // Each line its sentences, then its source.
-      h('dd', {}, [h('span', { text }), ' ', h('span', { class: 'dpl-assumption-source', text: t('mem.source', { source: a.source }) })]),
+      h('dd', {}, [h('span', { text }), sentenceGap(t), h('span', { class: 'dpl-assumption-source', text: t('mem.source', { source: a.source }) })]),
     );
   }
   return h('dl', { class: 'dpl-assumptions' }, items);
