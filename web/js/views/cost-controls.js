@@ -180,7 +180,7 @@ export function mount(element, deps) {
     const region = regionText(scheduleInfo(config.schedule)?.reference?.region, t);
     // Unequal per-stage costs are outside every region: say that rather than the region.
     // A reason puts the config outside the region: combined 1F1B, or unequal per-stage costs.
-    const condition = ref.reason ? ` ${t(config.a2aOverlap ? 'ref.a2aOverlap' : 'ref.unequal')}` : region ? ` ${t('ref.condition', { c: region })}` : '';
+    const condition = ref.reason ? t(config.a2aOverlap ? 'ref.a2aOverlap' : 'ref.unequal') : region ? t('ref.condition', { c: region }) : '';
     reference.replaceChildren(
       h('p', { class: 'dpl-ref-formula' }, [
         h('span', { text: t('ref.formula', { schedule: scheduleTitle(config.schedule, t) }) }), ' ',
@@ -189,7 +189,7 @@ export function mount(element, deps) {
       simulated,
       h('p', { class: `dpl-ref-verdict ${applies ? 'is-ok' : 'is-off'}` }, [
         h('span', { class: 'dpl-ref-mark', 'aria-hidden': 'true', text: applies ? '✓' : '!' }),
-        h('span', { text: `${verdict}${condition}` }),
+        h('span', { text: t.sentences(verdict, condition) }),
       ]),
       ref.source ? h('p', { class: 'dpl-ref-source', text: t('ref.source', { s: ref.source }) }) : null,
     );
