@@ -99,6 +99,28 @@ test('the explorer opens a 16x64 DualPipe whole, and embed.html a DualPipe 8x32,
   }
 });
 
+test('at 390 px the explorer with its memory lane does not scroll sideways: the legend wraps (en, ar)', async () => {
+  // The memory lane's legend entry is a sentence: kept on one line it made the legend, and so the
+  // page, 789 px wide in English and 616 px in Arabic.
+  for (const lang of [DEFAULT_LANG, ...LANGS.filter((l) => localeOf(l).dir === 'rtl')]) {
+    const { context, page, log } = await openPage(site.browser, { viewport: { width: 390, height: 844 } });
+    try {
+      await page.goto(`${site.server.url}#view=timeline&schedule=dualpipe&ranks=4&microbatches=8&model=deepseek-v3&zero=1&tp=2&dp=8&ep=4&sp=true&memory=1&lang=${lang}`);
+      await waitForTimeline(page, '.view-timeline');
+      await page.waitForSelector('.view-timeline .dpl-legend-memory');
+      const widths = await page.evaluate(() => ({
+        page: [document.documentElement.scrollWidth, document.documentElement.clientWidth],
+        legend: [...document.querySelectorAll('.view-timeline .dpl-legend-slot')].map((el) => [el.scrollWidth, el.clientWidth]),
+      }));
+      assert.ok(widths.page[0] <= widths.page[1], `${lang}: the page scrolls sideways (${widths.page})`);
+      assert.ok(widths.legend.length > 0 && widths.legend.every(([scroll, client]) => scroll <= client), `${lang}: a legend is wider than its slot (${JSON.stringify(widths.legend)})`);
+      assert.deepEqual(log.errors, []);
+    } finally {
+      await context.close();
+    }
+  }
+});
+
 test('the custom element (in 760 and 320 px hosts), the iframe and the course figure open whole', async () => {
   const element = { schedule: 'dualpipev', ranks: 4, microbatches: 10 };
   const iframe = { schedule: 'dualpipe', ranks: 8, microbatches: 32 };
