@@ -22,7 +22,8 @@ test('the explorer draws four schedules on one axis, each exactly as simulated, 
     // One axis: every lane as wide, one cursor over the longest makespan (ZB-V's 51 here).
     assert.equal(new Set(await page.$$eval(`${TL} .dpl-timeline-svg`, (ss) => ss.map((s) => s.getAttribute('width')))).size, 1);
     assert.equal(await page.$eval(`${TL} .dpl-scrub`, (s) => Number(s.max)), Math.max(...results.map((r) => r.makespan)));
-    assert.equal(await page.$eval('.dpl-compare-chosen', (s) => s.textContent), '1F1B, ZB-H1, ZB-V');
+    // The compared schedules named as a list in a sentence (Intl.ListFormat), not joined in code.
+    assert.equal(await page.$eval('.dpl-compare-chosen', (s) => s.textContent), new Intl.ListFormat('en').format(['1F1B', 'ZB-H1', 'ZB-V']));
     await page.click('.dpl-compare > summary');
     // The chosen schedule cannot be compared with itself.
     assert.equal(await page.$eval('input[name="compare"][value="dualpipe"]', (b) => b.disabled), true);

@@ -129,4 +129,9 @@ test('t.sentences runs whole sentences on as the language does; t.list joins lis
   assert.equal(translator('ar').sentences('أ.', 'ب.'), 'أ. ب.');
   assert.equal(en.list(['a', 'b', 'c']), 'a, b, and c');
   assert.equal(en.list(['a', 'b'], 'disjunction'), 'a or b');
+  // Items holding commas of their own, with the language's own semicolon between them.
+  assert.equal(en.series(['m = 8: a, b', '', 'm = 16: c, d']), 'm = 8: a, b; m = 16: c, d');
+  assert.equal(translator('ar').series(['أ، ب', 'ج']), 'أ، ب؛ ج');
+  assert.equal(translator('zh').series(['一，二', '三']), '一，二；三');
+  assert.equal(en.series([]), '');
 });

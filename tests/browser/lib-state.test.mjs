@@ -4,7 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LANGS } from '../../web/js/lib/locales.js';
 import { parseFigureSpec } from '../../web/js/lib/figure-spec.js';
-import { parseParams, serializeState, paramsFrom, configOf, createStore, defaultMemoryModel, DEFAULT_STATE, DEFAULT_COMM, PARAMS, EMBED_PARAMS, MAX_CUSTOM_URL_CHARS } from '../../web/js/state.js';
+import { translator, loadLanguage } from '../../web/js/lib/i18n.js';
+import { parseParams, serializeState, paramsFrom, configOf, createStore, defaultMemoryModel, DEFAULT_STATE, DEFAULT_COMM, PARAMS, EMBED_PARAMS, MAX_CUSTOM_URL_CHARS, problemText } from '../../web/js/state.js';
 import CATALOGUE from '../../web/generated/catalogue.js';
 
 test('every state field survives serialize -> parse', () => {
@@ -32,17 +33,25 @@ test('simulator fields pass through as written so pipesim.validate can name them
   assert.deepEqual(errors, []);
 });
 
-test('page-level keys are checked here, with a message naming key, rule and value', () => {
+test('page-level keys are checked here, with a message naming key, rule and value', async () => {
   const { state, errors } = parseParams('view=chart&theme=pink&speed=3&t=-2&lang=fr');
   assert.equal(state.view, 'lesson');
   assert.equal(state.theme, 'auto');
+  // The allowed values are a list in a sentence, written as the language writes a choice
+  // (Intl.ListFormat), not joined in code.
+  const or = (values) => new Intl.ListFormat('en', { type: 'disjunction' }).format(values);
   assert.deepEqual(errors.map((e) => e.message), [
-    'view must be one of lesson, timeline, sweep, planner (got "chart")',
+    `view must be one of ${or(['lesson', 'timeline', 'sweep', 'planner'])} (got "chart")`,
     't must be a time >= 0 (got "-2")',
-    'speed must be one of 0.25, 0.5, 1, 2, 4 (got "3")',
-    'theme must be one of auto, light, dark (got "pink")',
-    `lang must be one of ${LANGS.join(', ')} (got "fr")`,
+    `speed must be one of ${or(['0.25', '0.5', '1', '2', '4'])} (got "3")`,
+    `theme must be one of ${or(['auto', 'light', 'dark'])} (got "pink")`,
+    `lang must be one of ${or(LANGS)} (got "fr")`,
   ]);
+  // In another language, the same problem lists its values as that language does.
+  await loadLanguage('ar');
+  const t = translator('ar');
+  const theme = errors.find((e) => e.key === 'theme');
+  assert.equal(problemText(theme, t), t('url.oneOf', { key: 'theme', allowed: new Intl.ListFormat('ar', { type: 'disjunction' }).format(['auto', 'light', 'dark']), got: 'pink' }));
 });
 
 test('configOf builds the simulator config; the store notifies changed keys only', () => {
@@ -232,7 +241,7 @@ test('timing round-trips through the address and reaches only the schedules whos
   assert.equal('timing' in configOf(state, untimed.name), false);
   const { errors } = parseParams('timing=eager');
   assert.equal(errors[0].key, 'timing');
-  assert.match(errors[0].message, /dependency, runtime/);
+  assert.ok(errors[0].message.includes(new Intl.ListFormat('en', { type: 'disjunction' }).format(['dependency', 'runtime'])), errors[0].message);
 });
 
 test('a2aOverlap and delayWgrad round-trip and reach only the schedules whose catalogue entry takes them', () => {

@@ -210,7 +210,7 @@ test('a bad parameter shows its rule in plain words, with the simulator message,
     await page.goto(`${site.server.url}#view=timeline&schedule=pipedream&theme=purple`);
     await page.waitForSelector('#timeline-root.dpl-is-stale');
     assert.match(await page.$eval('#timeline-root > .dpl-stale-note', (n) => n.textContent), /There is no schedule called “pipedream”/);
-    assert.match(await page.$eval('#page-notice', (n) => n.textContent), /theme must be one of auto, light, dark \(got "purple"\)/);
+    assert.ok((await page.$eval('#page-notice', (n) => n.textContent)).includes(`theme must be one of ${new Intl.ListFormat('en', { type: 'disjunction' }).format(['auto', 'light', 'dark'])} (got "purple")`));
     assert.deepEqual(log.errors, []);
   } finally {
     await context.close();

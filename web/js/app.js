@@ -2,7 +2,7 @@
 // timeline explorer, sweep, schedule form, cost controls). Views never import each other; this
 // file hands each one what it needs and forwards their changes to the store.
 import { takeLessonText, pageFontsReady } from './boot.js';
-import { parseParams, createStore, bindHash, configOf, explorerRuns, comparedSchedules, serializeState, sameValue } from './state.js';
+import { parseParams, createStore, bindHash, configOf, explorerRuns, comparedSchedules, serializeState, sameValue, problemText } from './state.js';
 import { translator, loadLanguage, isLoaded, LOAD_FAILED } from './lib/i18n.js';
 import { withCache } from './lib/sim-cache.js';
 import { createSimClient } from './lib/sim-client.js';
@@ -57,7 +57,7 @@ function showNotice(errors, heading) {
     notice.hidden = true;
     return;
   }
-  notice.replaceChildren(h('p', { text: heading }), h('ul', {}, errors.map((e) => h('li', { text: t(e.rule, e.params) }))));
+  notice.replaceChildren(h('p', { text: heading }), h('ul', {}, errors.map((e) => h('li', { text: problemText(e, t) }))));
   notice.hidden = false;
 }
 

@@ -165,7 +165,16 @@ const english = translator(DEFAULT_LANG);
  */
 function problem(key, rule, params) {
   const quoted = params.got === undefined ? params : { ...params, got: quoteValue(params.got) };
-  return { key, rule, params: quoted, message: english(rule, quoted) };
+  return { key, rule, params: quoted, message: problemText({ rule, params: quoted }, english) };
+}
+
+/**
+ * A problem's text in the language of translator `t`: a list among its params (the values a key
+ * allows) said as that language says a choice, "a, b or c" (t.list), not joined in code.
+ */
+export function problemText({ rule, params }, t) {
+  const said = Object.fromEntries(Object.entries(params).map(([name, value]) => [name, Array.isArray(value) ? t.list(value, 'disjunction') : value]));
+  return t(rule, said);
 }
 
 /**
@@ -177,7 +186,7 @@ const TYPES = {
     read(text, { key, values }) {
       const value = values.find((v) => String(v) === text || (typeof v === 'number' && v === Number(text)));
       if (value !== undefined) return { value };
-      return { error: problem(key, 'url.oneOf', { key, allowed: values.join(', '), got: text }) };
+      return { error: problem(key, 'url.oneOf', { key, allowed: values.map(String), got: text }) };
     },
     write: String,
   },

@@ -81,6 +81,15 @@ export function translator(lang) {
     return said.length ? said.reduce((first, next) => t('text.sentences', { first, next })) : '';
   };
   /**
+   * Items that each hold commas of their own ("m = 8: T_F 1, T_B 2"), one after another as the
+   * language separates them (`text.series`: "; ", Arabic "؛ ", Chinese "；"), where t.list's
+   * commas would blur which item a comma belongs to. Empty ones are left out.
+   */
+  t.series = (items) => {
+    const said = items.filter(Boolean).map(String);
+    return said.length ? said.reduce((first, next) => t('text.series', { first, next })) : '';
+  };
+  /**
    * The plural form of `key` for the count `n`: `key.<category>` by the language's CLDR rules
    * (Intl.PluralRules: English one/other, Hindi counts 0 and 1 as one, Spanish one/many/other,
    * Chinese other only; a catalogue carries exactly its language's categories), with {n} filled

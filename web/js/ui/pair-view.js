@@ -26,11 +26,11 @@ const GAP = 14;
 const SECONDS = 7; // one pass of the cursor over the pair
 
 
-/** The compute parts under one comm part, as text: "MLP(B) 0.5, MLP(W) 0.5". */
+/** The compute parts under one comm part, each as text ["MLP(B) 0.5", "MLP(W) 0.5"] (a list for t.list). */
 export function hidingText(pair, label) {
   const entry = pair.hiding.find((x) => x.label === label && x.layer === 0) || pair.hiding.find((x) => x.label === label);
   if (!entry) return null;
-  return { by: entry.hiddenBy.map((b) => `${b.label} ${sig(b.overlap)}`).join(', '), exposed: entry.exposed, entry };
+  return { by: entry.hiddenBy.map((b) => `${b.label} ${sig(b.overlap)}`), exposed: entry.exposed, entry };
 }
 
 export function createPairView({ t, sim, reducedMotion = () => false, defaults = { ratio: DEFAULT_COMM.ratio, attnShare: DEFAULT_COMM.attnShare } }) {
@@ -121,7 +121,7 @@ export function createPairView({ t, sim, reducedMotion = () => false, defaults =
       svg.append(s('rect', { x, y: TOP - 2, width: Math.max(0, frameW - RIGHT - x), height: 2 * LANE_H + GAP + 4, class: 'dpl-pair-veil' }));
       svg.append(s('line', { x1: x, x2: x, y1: TOP - 4, y2: TOP + 2 * LANE_H + GAP + 4, class: 'dpl-pair-cursor' }));
     }
-    svg.setAttribute('aria-label', t('ex.pair.label', { parts: pair.parts.map((p) => `${p.label} ${sig(p.start)}–${sig(p.end)}`).join('; ') }));
+    svg.setAttribute('aria-label', t('ex.pair.label', { parts: t.series(pair.parts.map((p) => `${p.label} ${sig(p.start)}–${sig(p.end)}`)) }));
   }
 
   function describeAt(time) {

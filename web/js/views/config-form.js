@@ -132,7 +132,7 @@ export function mount(element, deps) {
         box.checked = compared.includes(box.value) && box.value !== state.schedule;
         box.disabled = box.value === state.schedule; // a schedule beside itself says nothing
       }
-      compare.chosen.textContent = compared.length ? compared.map((name) => scheduleTitle(name, t)).join(', ') : t('form.none');
+      compare.chosen.textContent = compared.length ? t.list(compared.map((name) => scheduleTitle(name, t))) : t('form.none');
       set(ranks, state.ranks);
       set(microbatches, state.microbatches);
       // The sweep varies one of them: its fixed value would say nothing there.

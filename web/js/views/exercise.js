@@ -235,7 +235,7 @@ export function mount(element, deps) {
     if (extra?.kind === 'pair' && extra.ui.pair) {
       for (const label of ['DISPATCH(F)', 'COMBINE(F)']) {
         const hd = hidingText(extra.ui.pair, label);
-        if (hd) parts.push(h('p', { class: 'dpl-ex-evidence', text: t('ex.pair.evidence', { comm: label, by: hd.by, exposed: hd.exposed }) }));
+        if (hd) parts.push(h('p', { class: 'dpl-ex-evidence', text: t('ex.pair.evidence', { comm: label, by: t.list(hd.by), exposed: hd.exposed }) }));
       }
     }
     solutionBody.replaceChildren(...parts);
@@ -245,7 +245,7 @@ export function mount(element, deps) {
     if (extra?.kind === 'pair' && extra.ui.pair) {
       const label = /dispatch/.test(answer.id) ? 'DISPATCH(F)' : /combine/.test(answer.id) ? 'COMBINE(F)' : null;
       const hd = label && hidingText(extra.ui.pair, label);
-      return hd ? t('ex.pair.evidence', { comm: label, by: hd.by, exposed: hd.exposed }) : '';
+      return hd ? t('ex.pair.evidence', { comm: label, by: t.list(hd.by), exposed: hd.exposed }) : '';
     }
     if (extra?.kind === 'growth') return extra.ui.evidence(answer.id);
     return '';

@@ -57,7 +57,7 @@ export function mount(element, deps) {
         ]));
       }
     });
-    const times = group.rows.map((row) => t('papers.times', { m: row.microbatches, tF: row.tF, tB: row.tB, tW: row.tW, tComm: row.tComm })).join('; ');
+    const times = t.series(group.rows.map((row) => t('papers.times', { m: row.microbatches, tF: row.tF, tB: row.tB, tW: row.tW, tComm: row.tComm })));
     const caption = t('papers.caption', { model: group.model, layers: group.layers, stages: group.stages });
     const table = h('table', { class: 'dpl-table dpl-papers-table', dataset: { model: group.model } }, [
       h('caption', { text: caption }),

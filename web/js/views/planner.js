@@ -363,12 +363,12 @@ export function mount(element, deps) {
       // Schedules core found would beat this one at the same P and M (its decision table does
       // not pick them), with the activation memory they cost.
       if (plan.alternatives?.length) {
-        rows.push(row(t('plan.r.alternatives'), plan.alternatives.map((a) => t('plan.v.alternative', {
+        rows.push(row(t('plan.r.alternatives'), t.series(plan.alternatives.map((a) => t('plan.v.alternative', {
           schedule: a.chunks ? `${scheduleTitle(a.schedule, t)} (V = ${a.chunks})` : scheduleTitle(a.schedule, t),
           value: a.computeUtilization === null ? t('plan.v.alternativeBubble', { b: formatPercent(a.bubbleFraction, 2) })
             : t('plan.v.alternativeCompute', { u: formatPercent(a.computeUtilization, 1) }),
           a: a.peakActivationMemory.toFixed(1),
-        })).join('; ')));
+        })))));
       }
       if (plan.comm) {
         rows.push(row(t('plan.r.comm'), t('plan.v.comm', {

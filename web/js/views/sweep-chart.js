@@ -125,7 +125,7 @@ export function mount(element, deps) {
         .map((key) => SCHEDULE_NAMES.filter((n) => key.split(',').includes(n)).map((n) => scheduleTitle(n, t)).join(' = '));
       return groups.length ? t('sw.sameIn', { metric: t(`sw.metricShort.${metric}`), groups: t.list(groups) }) : '';
     }).filter(Boolean);
-    same.textContent = said.length ? t('sw.same', { list: said.join(' · ') }) : '';
+    same.textContent = said.length ? t('sw.same', { list: t.series(said) }) : '';
   }
 
   function table(rows) {
