@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
-import { translator, missingKeys, STRINGS, loadLanguage, isLoaded, catalogueText, LOAD_FAILED } from '../../web/js/lib/i18n.js';
+import { translator, missingKeys, STRINGS, loadLanguage, isLoaded, catalogueText, LOAD_FAILED, withoutIsolates, FSI, PDI } from '../../web/js/lib/i18n.js';
 import { LOCALES, LANGS } from '../../web/js/lib/locales.js';
 import { TRANSLATED, catalogue, expectedKeys, optionalKeys, placeholderSet, pluralFamilies } from './catalogues.mjs';
 
@@ -63,7 +63,7 @@ for (const code of TRANSLATED) {
       for (const n of [0, 1, 2, 3, 5, 11, 21, 1000000]) {
         const category = new Intl.PluralRules(code).select(n);
         const number = new Intl.NumberFormat(code).format(n);
-        assert.equal(t.plural(family, n), table[`${family}.${category}`].replaceAll('{n}', number), `${family} ${n}`);
+        assert.equal(withoutIsolates(t.plural(family, n)), table[`${family}.${category}`].replaceAll('{n}', number), `${family} ${n}`);
       }
     }
   });
@@ -134,4 +134,19 @@ test('t.sentences runs whole sentences on as the language does; t.list joins lis
   assert.equal(translator('ar').series(['أ، ب', 'ج']), 'أ، ب؛ ج');
   assert.equal(translator('zh').series(['一，二', '三']), '一，二；三');
   assert.equal(en.series([]), '');
+});
+
+test('in a right-to-left language each placeholder value is isolated (FSI ... PDI), so Latin and maths keep their order', async () => {
+  await loadLanguage('ar');
+  const ar = translator('ar');
+  const en = translator('en');
+  // "W <= F" inside an Arabic sentence: isolated, it is laid out left to right as one unit.
+  assert.equal(ar('url.oneOf', { key: 'theme', allowed: 'W <= F', got: '"x"' }),
+    catalogue('ar')['url.oneOf'].replace('{key}', `${FSI}theme${PDI}`).replace('{allowed}', `${FSI}W <= F${PDI}`).replace('{got}', `${FSI}"x"${PDI}`));
+  // A left-to-right language's text has none; an empty value is left empty; sentences and series
+  // are the language's own pieces and are not isolated.
+  assert.equal(en('url.oneOf', { key: 'theme', allowed: 'a', got: 'b' }), 'theme must be one of a (got "b")');
+  assert.equal(ar('text.sentences', { first: '', next: 'ب.' }), `${catalogue('ar')['text.sentences'].replace('{first}', '').replace('{next}', `${FSI}ب.${PDI}`)}`);
+  assert.equal(ar.sentences('أ.', 'ب.'), 'أ. ب.');
+  assert.equal(ar.plural('lane.mb', 3), catalogue('ar')[`lane.mb.${new Intl.PluralRules('ar').select(3)}`].replace('{n}', `${FSI}3${PDI}`));
 });

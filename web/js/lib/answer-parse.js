@@ -90,7 +90,8 @@ export function usesDecimalComma(lang) {
  * scaleWords), read besides the English and Hindi ones.
  */
 export function parseAnswer(text, kind = 'plain', { decimalComma = false, scales = {} } = {}) {
-  let s = asciiDigits(String(text ?? '')).trim()
+  // Bidi isolates around a value the page wrote in a right-to-left language (lib/i18n.js), when copied.
+  let s = asciiDigits(String(text ?? '').replace(/[\u2066-\u2069]/g, '')).trim()
     .replace(/[\u2212\u2012\u2013]/g, '-') // minus signs and dashes typed for "minus"
     .replace(/[\u00a0\u2009\u202f_]/g, ''); // thin spaces and underscores inside numbers
   if (s === '') return { ok: false, reason: 'empty' };

@@ -9,7 +9,13 @@
 // English (tests/browser/lib-i18n.test.mjs checks that none does). DOM-free.
 import EN from '../../generated/strings/i18n-en.js';
 import { PACKS } from '../../generated/strings/packs.js';
-import { DEFAULT_LANG } from './locales.js';
+import { DEFAULT_LANG, localeOf } from './locales.js';
+
+/** First strong isolate and pop directional isolate (Unicode bidi, UAX #9). */
+export const FSI = '\u2068';
+export const PDI = '\u2069';
+/** `text` without the isolates translator() puts around values in a right-to-left language: for comparing text. */
+export const withoutIsolates = (text) => String(text).replace(/[\u2068\u2069]/g, '');
 
 /** Every loaded catalogue by language: English from the start, the others once loaded. */
 export const STRINGS = { [DEFAULT_LANG]: EN };
@@ -55,11 +61,20 @@ export const catalogueText = (lang, key) => (lang === DEFAULT_LANG ? undefined :
 export function translator(lang) {
   const own = STRINGS[lang];
   const table = own || STRINGS[DEFAULT_LANG];
-  const t = (key, vars = {}) => {
+  const spoken = own ? lang : DEFAULT_LANG;
+  // In a right-to-left language each value is isolated (FSI ... PDI): a formula, a schedule's
+  // name or a number with its unit keeps its own order inside the sentence instead of being
+  // reordered with the Arabic around it ("W <= F" read as "F => W").
+  // (Not the pieces t.sentences and t.series run on: each is a sentence or item of the language.)
+  const isolate = localeOf(spoken)?.dir === 'rtl' ? (v) => (v === '' ? '' : `${FSI}${v}${PDI}`) : String;
+  const fill = (key, vars, value) => {
     const template = table[key] ?? STRINGS[DEFAULT_LANG][key] ?? key;
-    return template.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? String(vars[name]) : m));
+    return template.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? value(vars[name]) : m));
   };
-  t.lang = own ? lang : DEFAULT_LANG;  // for texts that do not come from this table (simulator messages)
+  const t = (key, vars = {}) => fill(key, vars, isolate);
+  t.lang = spoken;  // for texts that do not come from this table (simulator messages)
+  /** `text` isolated as a placeholder's value is (right-to-left languages only): for a formula built in code. */
+  t.isolate = (text) => isolate(String(text));
   /** Whether this language's own catalogue has `key` (English always has its own). */
   t.has = (key) => Object.hasOwn(table, key);
   const rules = new Intl.PluralRules(t.lang);
@@ -78,7 +93,7 @@ export function translator(lang) {
    */
   t.sentences = (...texts) => {
     const said = texts.filter(Boolean);
-    return said.length ? said.reduce((first, next) => t('text.sentences', { first, next })) : '';
+    return said.length ? said.reduce((first, next) => fill('text.sentences', { first, next }, String)) : '';
   };
   /**
    * Items that each hold commas of their own ("m = 8: T_F 1, T_B 2"), one after another as the
@@ -87,7 +102,7 @@ export function translator(lang) {
    */
   t.series = (items) => {
     const said = items.filter(Boolean).map(String);
-    return said.length ? said.reduce((first, next) => t('text.series', { first, next })) : '';
+    return said.length ? said.reduce((first, next) => fill('text.series', { first, next }, String)) : '';
   };
   /**
    * The plural form of `key` for the count `n`: `key.<category>` by the language's CLDR rules

@@ -20,7 +20,8 @@ function clause({ left, op, right }, t) {
   if (left === 'stageCosts') return t('ref.equalStages');
   // A worded quantity reads as a sentence ("the link latency is 0"), a formula's as an equation.
   if (WORDED.has(left) && op === '=') return t('ref.is', { x: expression(left, t), v: expression(right, t) });
-  return `${expression(left, t)} ${OPS[op] ?? op} ${expression(right, t)}`;
+  // Isolated in a right-to-left sentence (t.isolate), so "W ≤ F" is not read "F ≥ W".
+  return t.isolate(`${expression(left, t)} ${OPS[op] ?? op} ${expression(right, t)}`);
 }
 
 /** Clauses that all hold, as the language writes a list: "a, b, and c" (t.list). */
