@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
-import { translator, missingKeys, STRINGS, loadLanguage, isLoaded, catalogueText, LOAD_FAILED, withoutIsolates, FSI, PDI } from '../../web/js/lib/i18n.js';
+import { translator, missingKeys, STRINGS, loadLanguage, isLoaded, catalogueText, LOAD_FAILED, withoutIsolates, FSI, RLI, PDI } from '../../web/js/lib/i18n.js';
 import { LOCALES, LANGS } from '../../web/js/lib/locales.js';
 import { TRANSLATED, catalogue, expectedKeys, optionalKeys, placeholderSet, pluralFamilies } from './catalogues.mjs';
 
@@ -136,7 +136,7 @@ test('t.sentences runs whole sentences on as the language does; t.list joins lis
   assert.equal(en.series([]), '');
 });
 
-test('in a right-to-left language each placeholder value is isolated (FSI ... PDI), so Latin and maths keep their order', async () => {
+test('in a right-to-left language a placeholder value with Latin is isolated (FSI ... PDI), so Latin and maths keep their order', async () => {
   await loadLanguage('ar');
   const ar = translator('ar');
   const en = translator('en');
@@ -146,7 +146,10 @@ test('in a right-to-left language each placeholder value is isolated (FSI ... PD
   // A left-to-right language's text has none; an empty value is left empty; sentences and series
   // are the language's own pieces and are not isolated.
   assert.equal(en('url.oneOf', { key: 'theme', allowed: 'a', got: 'b' }), 'theme must be one of a (got "b")');
-  assert.equal(ar('text.sentences', { first: '', next: 'ب.' }), `${catalogue('ar')['text.sentences'].replace('{first}', '').replace('{next}', `${FSI}ب.${PDI}`)}`);
+  // Arabic inside Arabic is isolated right to left (RLI), even when it starts with a Latin word.
+  assert.equal(ar('text.sentences', { first: 'DualPipe: أ.', next: 'ب.' }), catalogue('ar')['text.sentences'].replace('{first}', `${RLI}DualPipe: أ.${PDI}`).replace('{next}', `${RLI}ب.${PDI}`));
   assert.equal(ar.sentences('أ.', 'ب.'), 'أ. ب.');
-  assert.equal(ar.plural('lane.mb', 3), catalogue('ar')[`lane.mb.${new Intl.PluralRules('ar').select(3)}`].replace('{n}', `${FSI}3${PDI}`));
+  // A bare number is not isolated: beside Latin in a template ("ZeRO-{zero}") it stays with it.
+  assert.equal(ar.plural('lane.mb', 3), catalogue('ar')[`lane.mb.${new Intl.PluralRules('ar').select(3)}`].replace('{n}', '3'));
+  assert.ok(ar('mem.a.sharding', { zero: 1, what: 'x', dp: 8 }).startsWith('ZeRO-1:'));
 });

@@ -14,8 +14,18 @@ import { DEFAULT_LANG, localeOf } from './locales.js';
 /** First strong isolate and pop directional isolate (Unicode bidi, UAX #9). */
 export const FSI = '\u2068';
 export const PDI = '\u2069';
+/** Right-to-left isolate (its content laid out right to left, whatever letter comes first). */
+export const RLI = '\u2067';
+const RTL_LETTER = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}]/u;
+const LTR_LETTER = /(?![\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}])\p{L}/u;
+/** A placeholder's value as a right-to-left sentence embeds it (see translator). */
+function isolateRtl(value) {
+  const text = String(value);
+  if (RTL_LETTER.test(text)) return `${RLI}${text}${PDI}`;
+  return LTR_LETTER.test(text) ? `${FSI}${text}${PDI}` : text;
+}
 /** `text` without the isolates translator() puts around values in a right-to-left language: for comparing text. */
-export const withoutIsolates = (text) => String(text).replace(/[\u2068\u2069]/g, '');
+export const withoutIsolates = (text) => String(text).replace(/[\u2066-\u2069]/g, '');
 
 /** Every loaded catalogue by language: English from the start, the others once loaded. */
 export const STRINGS = { [DEFAULT_LANG]: EN };
@@ -62,11 +72,14 @@ export function translator(lang) {
   const own = STRINGS[lang];
   const table = own || STRINGS[DEFAULT_LANG];
   const spoken = own ? lang : DEFAULT_LANG;
-  // In a right-to-left language each value is isolated (FSI ... PDI): a formula, a schedule's
-  // name or a number with its unit keeps its own order inside the sentence instead of being
-  // reordered with the Arabic around it ("W <= F" read as "F => W").
+  // In a right-to-left language a value holding left-to-right letters is isolated: a formula, a
+  // schedule's name or a number with its unit keeps its own order inside the sentence instead of
+  // being reordered with the Arabic around it ("W <= F" read as "F => W"). A value in the
+  // language's own script (a nested message) is isolated right to left, whatever word it starts
+  // with. A bare number is left as it is: the bidi algorithm keeps it in place, and next to Latin
+  // in the template ("ZeRO-{zero}") it stays with it, where an isolate would be moved away.
   // (Not the pieces t.sentences and t.series run on: each is a sentence or item of the language.)
-  const isolate = localeOf(spoken)?.dir === 'rtl' ? (v) => (v === '' ? '' : `${FSI}${v}${PDI}`) : String;
+  const isolate = localeOf(spoken)?.dir === 'rtl' ? isolateRtl : String;
   const fill = (key, vars, value) => {
     const template = table[key] ?? STRINGS[DEFAULT_LANG][key] ?? key;
     return template.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? value(vars[name]) : m));
