@@ -10,22 +10,10 @@
 import EN from '../../generated/strings/i18n-en.js';
 import { PACKS } from '../../generated/strings/packs.js';
 import { DEFAULT_LANG, localeOf } from './locales.js';
+import { isolateValue, isolateTemplate } from './bidi.js';
 
-/** First strong isolate and pop directional isolate (Unicode bidi, UAX #9). */
-export const FSI = '\u2068';
-export const PDI = '\u2069';
-/** Right-to-left isolate (its content laid out right to left, whatever letter comes first). */
-export const RLI = '\u2067';
-const RTL_LETTER = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}]/u;
-const LTR_LETTER = /(?![\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}])\p{L}/u;
-/** A placeholder's value as a right-to-left sentence embeds it (see translator). */
-function isolateRtl(value) {
-  const text = String(value);
-  if (RTL_LETTER.test(text)) return `${RLI}${text}${PDI}`;
-  return LTR_LETTER.test(text) ? `${FSI}${text}${PDI}` : text;
-}
-/** `text` without the isolates translator() puts around values in a right-to-left language: for comparing text. */
-export const withoutIsolates = (text) => String(text).replace(/[\u2066-\u2069]/g, '');
+/** The isolates a right-to-left language's messages carry (lib/bidi.js), for tests comparing text. */
+export { FSI, RLI, PDI, withoutIsolates } from './bidi.js';
 
 /** Every loaded catalogue by language: English from the start, the others once loaded. */
 export const STRINGS = { [DEFAULT_LANG]: EN };
@@ -72,21 +60,24 @@ export function translator(lang) {
   const own = STRINGS[lang];
   const table = own || STRINGS[DEFAULT_LANG];
   const spoken = own ? lang : DEFAULT_LANG;
-  // In a right-to-left language a value holding left-to-right letters is isolated: a formula, a
-  // schedule's name or a number with its unit keeps its own order inside the sentence instead of
-  // being reordered with the Arabic around it ("W <= F" read as "F => W"). A value in the
-  // language's own script (a nested message) is isolated right to left, whatever word it starts
-  // with. A bare number is left as it is: the bidi algorithm keeps it in place, and next to Latin
-  // in the template ("ZeRO-{zero}") it stays with it, where an isolate would be moved away.
-  // (Not the pieces t.sentences and t.series run on: each is a sentence or item of the language.)
-  const isolate = localeOf(spoken)?.dir === 'rtl' ? isolateRtl : String;
-  const fill = (key, vars, value) => {
-    const template = table[key] ?? STRINGS[DEFAULT_LANG][key] ?? key;
-    return template.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? value(vars[name]) : m));
+  // In a right-to-left language the Latin and maths of a message keep their own order inside the
+  // sentence (lib/bidi.js): each placeholder's value with Latin letters is isolated, and so is each
+  // run of the template's own ("TP {tp} × PP {pp}", "{w} B"). Not in the pieces t.sentences and
+  // t.series run on: each is already a sentence or item of the language.
+  const rtl = localeOf(spoken)?.dir === 'rtl';
+  const isolate = rtl ? isolateValue : String;
+  const templates = new Map(); // key -> its template with its own runs isolated
+  const templateOf = (key) => {
+    const template = table[key] ?? STRINGS[DEFAULT_LANG][key];
+    if (template === undefined) return key;
+    if (!rtl) return template;
+    if (!templates.has(key)) templates.set(key, isolateTemplate(template));
+    return templates.get(key);
   };
+  const fill = (key, vars, value) => templateOf(key).replace(/\{(\w+)\}/g, (m, name) => (name in vars ? value(vars[name]) : m));
   const t = (key, vars = {}) => fill(key, vars, isolate);
   t.lang = spoken;  // for texts that do not come from this table (simulator messages)
-  /** `text` isolated as a placeholder's value is (right-to-left languages only): for a formula built in code. */
+  /** `text` isolated as a placeholder's value is (in a right-to-left language only): for a formula built in code. */
   t.isolate = (text) => isolate(String(text));
   /** Whether this language's own catalogue has `key` (English always has its own). */
   t.has = (key) => Object.hasOwn(table, key);
