@@ -184,7 +184,8 @@ export function mount(element, deps) {
     reference.replaceChildren(
       h('p', { class: 'dpl-ref-formula' }, [
         h('span', { text: t('ref.formula', { schedule: scheduleTitle(config.schedule, t) }) }), ' ',
-        h('code', { text: ref.formula }), ' = ', h('strong', { text: formatNumber(ref.bubbleMax) }),
+        // One left-to-right unit, so a right-to-left page does not reorder "formula = value".
+        h('bdi', { dir: 'ltr' }, [h('code', { text: ref.formula }), ' = ', h('strong', { text: formatNumber(ref.bubbleMax) })]),
       ]),
       simulated,
       h('p', { class: `dpl-ref-verdict ${applies ? 'is-ok' : 'is-off'}` }, [
