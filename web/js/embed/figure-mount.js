@@ -8,7 +8,7 @@
 import { mountWidget, holdSimulator } from './widget-kit.js';
 import { translator, loadLanguage } from '../lib/i18n.js';
 import { figureConfig } from '../lib/figure-spec.js';
-import { localeOf, spokenLang } from '../lib/locales.js';
+import { localeOf, spokenLang, scriptOf } from '../lib/locales.js';
 import { h } from '../ui/dom.js';
 import { fontFor, stackEntry, addFontStylesheet, fontLoaded } from './locale-fonts.js';
 
@@ -84,7 +84,7 @@ export function mountFigure(kind, shadow, given, spec, { lang: courseLang = 'en'
   // own help toggle).
   const caption = h('p', { class: 'dpl-frame-cap' });
   // dir is set, not inherited: the shadow host's `all: initial` leaves direction to the course.
-  const frame = h('figure', { class: 'dpl dpl-frame', lang, dir: localeOf(lang).dir }, [h('figcaption', { class: 'dpl-frame-head' }, [label, hint]), notice, body, caption]);
+  const frame = h('figure', { class: 'dpl dpl-frame', lang, dir: localeOf(lang).dir, dataset: { script: scriptOf(lang) } }, [h('figcaption', { class: 'dpl-frame-head' }, [label, hint]), notice, body, caption]);
   frame.style.setProperty('--dpl-script-font', stackEntry(font));
   frame.hidden = true; // until its styles, strings and font are in: no flash of unstyled, English or boxed text
   shadow.append(frame);

@@ -8,7 +8,7 @@ import { translator, loadLanguage, isLoaded } from '../lib/i18n.js';
 import { parseParams, paramsFrom, configOf, comparedSchedules, quoteValue } from '../state.js';
 import { h, errorBox } from '../ui/dom.js';
 import { laneTitle } from '../lib/schedules.js';
-import { localeOf } from '../lib/locales.js';
+import { localeOf, scriptOf } from '../lib/locales.js';
 import * as timelineView from '../views/timeline.js';
 import * as sweepView from '../views/sweep-chart.js';
 
@@ -79,6 +79,7 @@ export function mountWidget(element, input, defaults = {}) {
     root.classList.toggle('dpl-theme-dark', state.theme === 'dark');
     root.lang = state.lang;
     root.dir = localeOf(state.lang)?.dir ?? 'ltr'; // its own, whatever the host page's direction
+    root.dataset.script = scriptOf(state.lang); // for the CSS its script's letters need
     if (!WIDGETS.includes(widget)) {
       view?.destroy();
       view = null;

@@ -18,6 +18,8 @@ import { CATALOGUE_LANGS } from '../../generated/strings/langs.js';
  * @property {string} code BCP 47 tag, as the course writes it in its URLs and in <html lang>
  * @property {string} native the language's name in itself
  * @property {'ltr'|'rtl'} dir
+ * @property {string} script its script, ISO 15924 (Latn, Hans, Deva, Arab, Cyrl): the page and each widget
+ *   carry it as data-script, for the CSS a script's letters need (css/: no tracking where letters join)
  * @property {string|null} font the key of its script's font set in FONT_SETS, or null
  * @property {boolean} strings whether the lab's strings exist in it (its catalogue does)
  * @property {boolean} lesson whether the lesson's text exists in it (lessons/dualpipe.<code>.md)
@@ -25,13 +27,13 @@ import { CATALOGUE_LANGS } from '../../generated/strings/langs.js';
 
 /** @type {readonly Locale[]} in the course's order (languages.json) */
 export const LOCALES = Object.freeze([
-  { code: 'en', native: 'English', dir: 'ltr', font: null, lesson: true },
-  { code: 'zh', native: '简体中文', dir: 'ltr', font: 'sc', lesson: false },
-  { code: 'hi', native: 'हिन्दी', dir: 'ltr', font: 'devanagari', lesson: true },
-  { code: 'es', native: 'Español', dir: 'ltr', font: null, lesson: false },
-  { code: 'ar', native: 'العربية', dir: 'rtl', font: 'arabic', lesson: false },
-  { code: 'ru', native: 'Русский', dir: 'ltr', font: 'cyrillic', lesson: false },
-  { code: 'tr', native: 'Türkçe', dir: 'ltr', font: 'latin', lesson: false },
+  { code: 'en', native: 'English', dir: 'ltr', script: 'Latn', font: null, lesson: true },
+  { code: 'zh', native: '简体中文', dir: 'ltr', script: 'Hans', font: 'sc', lesson: false },
+  { code: 'hi', native: 'हिन्दी', dir: 'ltr', script: 'Deva', font: 'devanagari', lesson: true },
+  { code: 'es', native: 'Español', dir: 'ltr', script: 'Latn', font: null, lesson: false },
+  { code: 'ar', native: 'العربية', dir: 'rtl', script: 'Arab', font: 'arabic', lesson: false },
+  { code: 'ru', native: 'Русский', dir: 'ltr', script: 'Cyrl', font: 'cyrillic', lesson: false },
+  { code: 'tr', native: 'Türkçe', dir: 'ltr', script: 'Latn', font: 'latin', lesson: false },
 ].map((locale) => Object.freeze({ ...locale, strings: CATALOGUE_LANGS.includes(locale.code) })));
 
 /** The language everything falls back to. */
@@ -57,6 +59,9 @@ export function languageName(code, inLang = code) {
     return localeOf(code)?.native ?? code;
   }
 }
+
+/** The script (ISO 15924) of language `code`; Latin for a language not listed. */
+export const scriptOf = (code) => localeOf(code)?.script ?? 'Latn';
 
 /** The entry of `code` (exactly as listed), or undefined. */
 export const localeOf = (code) => LOCALES.find((locale) => locale.code === code);
