@@ -9,6 +9,8 @@ import { parseParams, paramsFrom, configOf, comparedSchedules, quoteValue } from
 import { h, errorBox } from '../ui/dom.js';
 import { laneTitle } from '../lib/schedules.js';
 import { localeOf, scriptOf } from '../lib/locales.js';
+import { FONT_SETS } from '../lib/font-sets.js';
+import { stackEntry } from './locale-fonts.js';
 import * as timelineView from '../views/timeline.js';
 import * as sweepView from '../views/sweep-chart.js';
 
@@ -80,6 +82,9 @@ export function mountWidget(element, input, defaults = {}) {
     root.lang = state.lang;
     root.dir = localeOf(state.lang)?.dir ?? 'ltr'; // its own, whatever the host page's direction
     root.dataset.script = scriptOf(state.lang); // for the CSS its script's letters need
+    // Its script's web font first in its stack (widgets.css), whatever the host's --font-body:
+    // declared in the host page by the element or the embed page (embed/locale-fonts.js).
+    root.style.setProperty('--dpl-script-font', stackEntry(FONT_SETS[localeOf(state.lang)?.font] ?? null));
     if (!WIDGETS.includes(widget)) {
       view?.destroy();
       view = null;
