@@ -9,7 +9,7 @@
 // and the message appears under the field.
 import { h, s, uniqueId, PLOT_DIR } from './dom.js';
 import { icon } from './icons.js';
-import { sig } from './exercise-fields.js';
+import { sig as sigIn } from './exercise-fields.js';
 import { partClass, partText } from '../lib/stream-parts.js';
 import { ticks } from '../lib/scale.js';
 import { errorText } from '../lib/error-text.js';
@@ -26,15 +26,16 @@ const GAP = 14;
 const SECONDS = 7; // one pass of the cursor over the pair
 
 
-/** The compute parts under one comm part, as text: "MLP(B) 0.5, MLP(W) 0.5". */
-export function hidingText(pair, label) {
+/** The compute parts under one comm part, as text in language `lang`: "MLP(B) 0.5, MLP(W) 0.5" (Spanish "MLP(B) 0,5"). */
+export function hidingText(pair, label, lang = undefined) {
   const entry = pair.hiding.find((x) => x.label === label && x.layer === 0) || pair.hiding.find((x) => x.label === label);
   if (!entry) return null;
-  return { by: entry.hiddenBy.map((b) => `${b.label} ${sig(b.overlap)}`).join(', '), exposed: entry.exposed, entry };
+  return { by: entry.hiddenBy.map((b) => `${b.label} ${sigIn(b.overlap, 4, lang)}`).join(', '), exposed: entry.exposed, entry };
 }
 
 export function createPairView({ t, sim, reducedMotion = () => false, defaults = { ratio: DEFAULT_COMM.ratio, attnShare: DEFAULT_COMM.attnShare } }) {
   const prefix = uniqueId('dpl-pair');
+  const sig = (v, digits = 4) => sigIn(v, digits, t.lang);
   const fields = {};
   const messages = {};
   const form = h('fieldset', { class: 'dpl-ex-inputs dpl-pair-form' }, [h('legend', { text: t('ex.pair.model') }), ...['ratio', 'attnShare'].map((name) => {

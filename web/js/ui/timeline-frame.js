@@ -6,7 +6,7 @@
 import { h, s } from './dom.js';
 import { memoryEnvelope, createSteps } from '../lib/timeline-memory.js';
 import { SUB_ROWS } from '../lib/timeline-layout.js';
-import { formatNumber } from '../lib/format.js';
+import { numberFormat } from '../lib/format.js';
 
 /**
  * The gutter: one SVG as tall as the lane, with a name per row (the lane's rowLabels: a rank, a
@@ -43,6 +43,7 @@ export function drawGutter(lane, layout, t, unit = '') {
  */
 export function drawIdleColumn(lane, layout, t) {
   const L = layout;
+  const formatNumber = numberFormat(t.lang);
   const x = L.right / 2 + 4; // centred in the column, clear of the last tick's label
   const column = s('svg', { class: 'dpl-idle-svg', width: L.right, height: L.height, viewBox: `0 0 ${L.right} ${L.height}` });
   if (lane.idle.some((v) => typeof v === 'number')) column.append(s('text', { x, y: L.top - 10, class: 'dpl-tick dpl-axis-name', 'text-anchor': 'middle' }, [t('axis.idle')]));

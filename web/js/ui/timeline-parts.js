@@ -7,7 +7,7 @@ import { icon } from './icons.js';
 import { dotsFor } from './timeline-draw.js';
 import { presentKinds, firstAfter, SVG_MAX_OPS, SVG_MAX_PARTS, PART_PASSES } from '../lib/timeline-lod.js';
 import { partDataset, describePart, PART_NAMES } from '../lib/stream-parts.js';
-import { formatNumber } from '../lib/format.js';
+import { numberFormat } from '../lib/format.js';
 import { SPEEDS } from '../state.js';
 import { clamp } from '../lib/scale.js';
 
@@ -211,6 +211,7 @@ function tableOps(lane, view, all) {
  *  streams expanded, each op is followed by its parts and its exposed waits. A run drawn on
  *  canvas lists the ops in `view` (at most TABLE_MAX_ROWS), and says so in its caption. */
 export function buildTables(lanes, t, { view, streams = false, all = false }) {
+  const formatNumber = numberFormat(t.lang);
   return lanes.map((lane) => {
     const parts = streams ? lane.streams : null;
     const head = [...lane.table.head];

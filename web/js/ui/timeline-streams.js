@@ -6,7 +6,7 @@
 // listeners: the view delegates hover to the chart.
 import { s } from './dom.js';
 import { partClass, partText, partDataset } from '../lib/stream-parts.js';
-import { formatNumber } from '../lib/format.js';
+import { numberFormat } from '../lib/format.js';
 import { SUB_ROWS } from '../lib/timeline-layout.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -37,7 +37,8 @@ function label(x, y, cls, text) {
  * top of rank r's op row, `x` the time scale. Returns {background, parts}: the tracks (behind
  * the ops) and the parts on top.
  */
-export function drawStreams(lane, { x, visible, rowY, layout: L, prefix }) {
+export function drawStreams(lane, { x, visible, rowY, layout: L, prefix, lang }) {
+  const formatNumber = numberFormat(lang);
   const streams = lane.streams;
   const { plotWidth, width } = L;
   const background = s('g', { class: 'dpl-stream-rows', 'aria-hidden': 'true' });

@@ -167,7 +167,7 @@ export function mount(element, deps) {
     showMessages();
     const ref = result.reference || {};
     const simulated = h('p', { class: 'dpl-ref-sim' }, [
-      h('span', { text: t('ref.simulated') }), ' ', h('strong', { text: formatNumber(result.bubble.max) }),
+      h('span', { text: t('ref.simulated') }), ' ', h('strong', { text: formatNumber(result.bubble.max, 3, t.lang) }),
     ]);
     if (!ref.formula) {
       reference.replaceChildren(h('p', { class: 'dpl-ref-none', text: t('ref.none', { schedule: scheduleTitle(config.schedule, t) }) }), simulated);
@@ -184,7 +184,7 @@ export function mount(element, deps) {
     reference.replaceChildren(
       h('p', { class: 'dpl-ref-formula' }, [
         h('span', { text: t('ref.formula', { schedule: scheduleTitle(config.schedule, t) }) }), ' ',
-        h('code', { text: ref.formula }), ' = ', h('strong', { text: formatNumber(ref.bubbleMax) }),
+        h('code', { text: ref.formula }), ' = ', h('strong', { text: formatNumber(ref.bubbleMax, 3, t.lang) }),
       ]),
       simulated,
       h('p', { class: `dpl-ref-verdict ${applies ? 'is-ok' : 'is-off'}` }, [
@@ -209,7 +209,7 @@ export function mount(element, deps) {
     // The file and the form in a line; the derivations one click away (the settings stay short).
     source.replaceChildren(h('details', {}, [
       h('summary', { text: t('trace.costsFrom', { name: from.name }) }),
-      h('ul', {}, from.lines.map((line) => h('li', { text: `${t(`cost.${line.field}.sym`)} = ${formatNumber(line.value, 6)}: ${line.derivation}` }))),
+      h('ul', {}, from.lines.map((line) => h('li', { text: `${t(`cost.${line.field}.sym`)} = ${formatNumber(line.value, 6, t.lang)}: ${line.derivation}` }))),
     ]));
   }
 

@@ -19,7 +19,7 @@
 // state: {} (language changes remount the lesson)
 import { h, uniqueId } from '../ui/dom.js';
 import { buildRequests, defaultInputs, runRequests, expectedAnswer, answerKind } from '../lib/exercise-model.js';
-import { numberField, choiceField, formatQuantity, toleranceText } from '../ui/exercise-fields.js';
+import { numberField, choiceField, formatQuantity, toleranceText, sig } from '../ui/exercise-fields.js';
 import { unitKind } from '../lib/answer-parse.js';
 import { createPairView, hidingText } from '../ui/pair-view.js';
 import { createParamsCalculator } from '../ui/params-calculator.js';
@@ -234,8 +234,8 @@ export function mount(element, deps) {
     }
     if (extra?.kind === 'pair' && extra.ui.pair) {
       for (const label of ['DISPATCH(F)', 'COMBINE(F)']) {
-        const hd = hidingText(extra.ui.pair, label);
-        if (hd) parts.push(h('p', { class: 'dpl-ex-evidence', text: t('ex.pair.evidence', { comm: label, by: hd.by, exposed: hd.exposed }) }));
+        const hd = hidingText(extra.ui.pair, label, t.lang);
+        if (hd) parts.push(h('p', { class: 'dpl-ex-evidence', text: t('ex.pair.evidence', { comm: label, by: hd.by, exposed: sig(hd.exposed, 4, t.lang) }) }));
       }
     }
     solutionBody.replaceChildren(...parts);
@@ -244,8 +244,8 @@ export function mount(element, deps) {
   function evidenceFor(answer) {
     if (extra?.kind === 'pair' && extra.ui.pair) {
       const label = /dispatch/.test(answer.id) ? 'DISPATCH(F)' : /combine/.test(answer.id) ? 'COMBINE(F)' : null;
-      const hd = label && hidingText(extra.ui.pair, label);
-      return hd ? t('ex.pair.evidence', { comm: label, by: hd.by, exposed: hd.exposed }) : '';
+      const hd = label && hidingText(extra.ui.pair, label, t.lang);
+      return hd ? t('ex.pair.evidence', { comm: label, by: hd.by, exposed: sig(hd.exposed, 4, t.lang) }) : '';
     }
     if (extra?.kind === 'growth') return extra.ui.evidence(answer.id);
     return '';

@@ -40,7 +40,7 @@ import { viewLimits, fitView, clampView, zoomView, panView, followView, revealSp
 import { createTooltip, tipTextOf, TIP_TARGETS } from '../ui/timeline-tooltip.js';
 import { createAutoplay } from '../ui/timeline-autoplay.js';
 import { atTick } from '../lib/tick.js';
-import { formatNumber } from '../lib/format.js';
+import { formatNumber, numberFormat } from '../lib/format.js';
 import { clamp } from '../lib/scale.js';
 import { icon } from '../ui/icons.js';
 
@@ -562,7 +562,7 @@ export function mount(element, deps) {
     if (kind !== 'canvas' || scroll.classList.contains('is-panning')) return;
     const lane = lanes.find((l) => l.drawn.canvas && l.drawn.canvas.contains(e.target));
     const found = lane && lane.drawn.hit(e.clientX, e.clientY);
-    if (found) showTip(lane.describe(found.op, t, formatNumber), found.box);
+    if (found) showTip(lane.describe(found.op, t, numberFormat(t.lang)), found.box);
     else hideTip();
   });
   scroll.addEventListener('pointerleave', hideTip);
