@@ -10,8 +10,9 @@
 // single comma between digits is a decimal comma: 0,039  3,9  1234,5  2,75 GB  1,234 (the page
 // writes its own numbers so, lib/format.js, and a number copied from it must read back the
 // same); two or more commas are grouping (1,234,567). A point is a decimal point in every
-// language (the format examples write it so); those languages' pages group digits with a narrow
-// space (lib/format.js formatCount), which is ignored. Also ignored: the bidi marks Arabic
+// language (a learner may type it as the English examples do; those languages' own examples,
+// ex.format.*, write their comma), so their pages group digits with a narrow space (lib/format.js
+// formatCount), which is ignored. Also ignored: the bidi marks Arabic
 // numbers carry ("27.3\u200e%\u200e"); a percent sign before the number (Turkish "%27,3") is read
 // as after it.
 // The tolerance comes from the definition: {absolute} and/or {relative}; either one suffices. A

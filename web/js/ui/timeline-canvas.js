@@ -207,7 +207,7 @@ const MAX_DIAGONAL_OPS = 1500;
  */
 export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0, unit = '' }) {
   const L = layout;
-  const formatNumber = numberFormat(t.lang); // axis ticks: the page's decimal sign, read left to right in the plot
+  const num = numberFormat(t.lang); // axis ticks: the page's decimal sign, read left to right in the plot
   const ranks = lane.tracks.length;
   const dpr = Math.min(2, globalThis.devicePixelRatio || 1);
   // Moving the bitmap needs whole device pixels; at another ratio every view is painted afresh.
@@ -340,7 +340,7 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0, 
       const x = Math.round(L.left + timeToX(view, L.plotWidth, v)) + 0.5;
       g.moveTo(x, L.top - 6);
       g.lineTo(x, L.top);
-      g.fillText(formatNumber(v), x, L.top - 10);
+      g.fillText(num(v), x, L.top - 10);
     }
     g.stroke();
   }

@@ -72,8 +72,8 @@ function label(x, y, text, kind, dir) {
 function commNote(o, lane, t) {
   const entry = lane.streams?.entryOf(o);
   if (!entry) return '';
-  const formatNumber = numberFormat(t.lang);
-  return ` ${t('op.comm', { compute: formatNumber(entry.compute), comm: formatNumber(entry.comm), exposed: formatNumber(entry.exposed) })}`;
+  const num = numberFormat(t.lang);
+  return ` ${t('op.comm', { compute: num(entry.compute), comm: num(entry.comm), exposed: num(entry.exposed) })}`;
 }
 
 /** An item of a lane of look 'op': a rect (F, B, W) or a diagonally split shared cell (overlapped F&B pair). */
@@ -137,7 +137,7 @@ function drawPart(p, x, y, w, hgt, t, lane) {
  */
 export function drawLane(lane, { view, layout, makespan, prefix, id, t, streams = false, memoryMax = 0, unit = '' }) {
   const L = layout;
-  const formatNumber = numberFormat(t.lang); // axis ticks: the page's decimal sign, read left to right in the plot
+  const num = numberFormat(t.lang); // axis ticks: the page's decimal sign, read left to right in the plot
   const rows = lane.records();
   const expanded = Boolean(streams && lane.streams);
   const drawItem = lane.look === 'part' ? drawPart : (o, x0, y, w, hgt, t, lane) => drawOp(o, x0, y, w, hgt, prefix, t, lane);
@@ -156,7 +156,7 @@ export function drawLane(lane, { view, layout, makespan, prefix, id, t, streams 
   const axis = s('g', { class: 'dpl-axis', 'aria-hidden': 'true' });
   for (const v of ticks(view.start, view.end, Math.max(2, Math.floor(plotWidth / 70)))) {
     axis.append(s('line', { x1: x(v), x2: x(v), y1: L.top - 6, y2: height - L.bottom, class: 'dpl-grid' }));
-    axis.append(s('text', { x: x(v), y: L.top - 10, class: 'dpl-tick', 'text-anchor': 'middle' }, [formatNumber(v)]));
+    axis.append(s('text', { x: x(v), y: L.top - 10, class: 'dpl-tick', 'text-anchor': 'middle' }, [num(v)]));
   }
   svg.append(axis);
 

@@ -43,7 +43,7 @@ export function drawGutter(lane, layout, t, unit = '') {
  */
 export function drawIdleColumn(lane, layout, t) {
   const L = layout;
-  const formatNumber = numberFormat(t.lang);
+  const num = numberFormat(t.lang);
   const x = L.right / 2 + 4; // centred in the column, clear of the last tick's label
   const column = s('svg', { class: 'dpl-idle-svg', width: L.right, height: L.height, viewBox: `0 0 ${L.right} ${L.height}` });
   if (lane.idle.some((v) => typeof v === 'number')) column.append(s('text', { x, y: L.top - 10, class: 'dpl-tick dpl-axis-name', 'text-anchor': 'middle' }, [t('axis.idle')]));
@@ -51,10 +51,10 @@ export function drawIdleColumn(lane, layout, t) {
   lane.idle.forEach((idle, r) => {
     const y = L.rowY(r);
     if (typeof idle === 'number') {
-      column.append(s('text', { x, y: y + L.rowHeight / 2, class: `dpl-idle-total${small}`, 'text-anchor': 'middle', 'dominant-baseline': 'central' }, [formatNumber(idle)]));
+      column.append(s('text', { x, y: y + L.rowHeight / 2, class: `dpl-idle-total${small}`, 'text-anchor': 'middle', 'dominant-baseline': 'central' }, [num(idle)]));
     }
     if (L.memoryY >= 0 && lane.memory && !L.compact) {
-      column.append(s('text', { x, y: y + L.memoryY + L.memoryHeight / 2, class: 'dpl-mem-peak', 'text-anchor': 'middle', 'dominant-baseline': 'central' }, [lane.memory[r].label ?? formatNumber(lane.memory[r].peak)]));
+      column.append(s('text', { x, y: y + L.memoryY + L.memoryHeight / 2, class: 'dpl-mem-peak', 'text-anchor': 'middle', 'dominant-baseline': 'central' }, [lane.memory[r].label ?? num(lane.memory[r].peak)]));
     }
   });
   const element = h('div', { class: 'dpl-idle-column', 'aria-hidden': 'true' }, [column]);

@@ -38,7 +38,7 @@ function label(x, y, cls, text) {
  * the ops) and the parts on top.
  */
 export function drawStreams(lane, { x, visible, rowY, layout: L, prefix, lang }) {
-  const formatNumber = numberFormat(lang);
+  const num = numberFormat(lang);
   const streams = lane.streams;
   const { plotWidth, width } = L;
   const background = s('g', { class: 'dpl-stream-rows', 'aria-hidden': 'true' });
@@ -57,7 +57,7 @@ export function drawStreams(lane, { x, visible, rowY, layout: L, prefix, lang })
     }
     const exposed = streams.exposedTotal(r);
     if (typeof exposed === 'number') {
-      background.append(s('text', { x: width - L.right / 2 + 4, y: subY(r, 'compute') + mid, class: 'dpl-exposed-total', 'text-anchor': 'middle', 'dominant-baseline': 'central' }, [formatNumber(exposed)]));
+      background.append(s('text', { x: width - L.right / 2 + 4, y: subY(r, 'compute') + mid, class: 'dpl-exposed-total', 'text-anchor': 'middle', 'dominant-baseline': 'central' }, [num(exposed)]));
     }
     const yCompute = subY(r, 'compute');
     for (const o of ops) {
