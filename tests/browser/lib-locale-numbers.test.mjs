@@ -2,7 +2,7 @@
 // with writes the language's own decimal sign and percent form, Western digits in all seven
 // (Arabic too: lib/format.js says why), and what the page writes reads back through the answer
 // parser of the same language. Then a source check: no call on a learner surface leaves the
-// language out (the browser test rtl.test.mjs / timeline in Spanish looks at what is drawn).
+// language out (locale-numbers.test.mjs looks at what the explorer and the sweep draw in Spanish).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
@@ -84,7 +84,7 @@ test('what the page writes in a language reads back through that language\'s ans
 // ---- every call on a learner surface passes the language ------------------------------------------
 const WEB_JS = fileURLToPath(new URL('../../web/js/', import.meta.url));
 /** Formatter -> the argument count that includes the language. */
-const NEEDS = { formatNumber: 3, formatPercent: 3, formatFixedIn: 3, formatCount: 2, plainNumber: 3, plainPercent: 3, sigIn: 3 };
+const NEEDS = { formatNumber: 3, formatPercent: 3, formatFixedIn: 3, formatCount: 2, plainNumber: 3, plainPercent: 3, sigIn: 3, numberFormat: 1 };
 /**
  * Files whose English numbers are deliberate: format.js's formatLike writes the lesson's quotes
  * (English and Hindi prose, both with a decimal point); memory-assumptions.js, region-text.js,
@@ -122,7 +122,7 @@ test('no formatter call in web/js leaves the page\'s language out, and no number
     if (EXEMPT.has(name)) continue;
     const src = readFileSync(file, 'utf8');
     const line = (at) => src.slice(0, at).split('\n').length;
-    for (const m of src.matchAll(/\b(formatNumber|formatPercent|formatFixedIn|formatCount|plainNumber|plainPercent|sigIn)\(/g)) {
+    for (const m of src.matchAll(/\b(formatNumber|formatPercent|formatFixedIn|formatCount|plainNumber|plainPercent|sigIn|numberFormat)\(/g)) {
       if (/function\s+$/.test(src.slice(Math.max(0, m.index - 10), m.index))) continue; // its definition
       if (argumentCount(src, m.index + m[1].length) < NEEDS[m[1]]) missing.push(`${name}:${line(m.index)} ${m[1]}`);
     }

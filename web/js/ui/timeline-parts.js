@@ -7,7 +7,7 @@ import { icon } from './icons.js';
 import { dotsFor } from './timeline-draw.js';
 import { presentKinds, firstAfter, SVG_MAX_OPS, SVG_MAX_PARTS, PART_PASSES } from '../lib/timeline-lod.js';
 import { partDataset, describePart, PART_NAMES } from '../lib/stream-parts.js';
-import { numberFormat } from '../lib/format.js';
+import { formatNumber, numberFormat } from '../lib/format.js';
 import { SPEEDS } from '../state.js';
 import { clamp } from '../lib/scale.js';
 
@@ -119,7 +119,7 @@ export function buildTransport(t, idPrefix) {
   // PLOT_DIR): on a right-to-left page "earlier" stays on the left, beside the chart's start.
   const scrub = h('input', { type: 'range', class: 'dpl-scrub', dir: PLOT_DIR, min: 0, max: 1, step: 'any', value: 1, id: `${idPrefix}-scrub`, 'aria-label': t('ctl.scrub') });
   const speed = h('select', { class: 'dpl-speed', id: `${idPrefix}-speed`, 'aria-label': t('ctl.speed') },
-    SPEEDS.map((v) => h('option', { value: String(v), text: `${v}×` })));
+    SPEEDS.map((v) => h('option', { value: String(v), text: `${formatNumber(v, 2, t.lang)}×` })));
   const readout = h('output', { class: 'dpl-readout', for: `${idPrefix}-scrub` });
   const table = h('button', { type: 'button', class: 'dpl-btn dpl-toggle', 'aria-pressed': 'false', dataset: { action: 'table' } }, [icon('table'), h('span', { text: t('ctl.table') })]);
   // Stays focusable when unavailable (aria-disabled), so pressing it can say what it needs.
