@@ -5,20 +5,23 @@
 // "27,3 %", Turkish "%27,3"); English by default, as the lesson's quotes and core's messages
 // write numbers. A view passes its translator's `t.lang` (or a formatter from numberFormat).
 //
-// Which numbers stay English on purpose: numbers quoted from core's messages (error texts, the
-// planner's phrases) and from the lesson's prose (written in English and Hindi only, both with a
-// decimal point: formatLike); code and configs (JSON, CLI lines); and the values the forms hold
-// (an <input type=number> takes a point whatever the page's language).
+// Which numbers stay English on purpose: numbers quoted from core's messages (error texts, core's
+// derivations and sources) and from the lesson's prose (written in English and Hindi only, both
+// with a decimal point: formatLike); code and configs (JSON, CLI lines, formulas); and what
+// <input type=number> fields hold (the browser writes their value with a point in every language).
+// A number a learner may copy into an answer field round-trips: what these functions and
+// lib/plain-number.js write in a language, lib/answer-parse.js reads back on a page in it
+// (tests/browser/lib-locale-numbers.test.mjs).
 //
 // Digits: every language writes Western (ASCII) digits, `-u-nu-latn` (numberLocale, the one
-// place this is decided). For Arabic this is a choice: Intl's 'ar' gave Arabic-Indic digits
-// ("٢٫٥") in engines before CLDR 42 and still may in some. The lab's Arabic page writes "2.5" and
-// "27.3%" because (1) everything around those numbers uses Western digits and must agree with
-// them: the formulas, the code and JSON, core's messages, the lesson's figures, the fields the
-// learner types into; (2) Arabic technical and programming text widely writes Western digits
-// (the Maghreb always, and CLDR itself now makes them the default for 'ar'); (3) the answer
-// parser (lib/answer-parse.js) reads ASCII and Devanagari digits, so a number copied from the
-// page into a field round-trips. Its decimal sign is then the point, as 'ar' writes it with
+// place this is decided). For Arabic this is a choice: Intl's plain 'ar' writes Arabic-Indic
+// digits ("٢٫٥") with some engines' locale data and Western ones with others, so it is pinned.
+// The lab's Arabic page writes "2.5" and "27.3%" because (1) everything around those numbers
+// uses Western digits and must agree with them: the formulas, the code and JSON, core's
+// messages, the lesson's figures, the fields the learner types into; (2) Arabic technical and
+// programming text widely writes Western digits (the Maghreb always; recent CLDR data makes them
+// the default for 'ar' itself); (3) the answer parser (lib/answer-parse.js) reads ASCII and
+// Devanagari digits, so a number copied from the page into a field round-trips. Its decimal sign is then the point, as 'ar' writes it with
 // Western digits; the bidi marks Intl adds around the percent and minus signs ("27.3‎%‎") keep
 // the sign beside its number in right-to-left text, and the answer parser ignores them.
 // Inside a chart (time axis ticks, idle totals, cell labels) numbers are the same strings; the
