@@ -13,6 +13,7 @@ import { plainNumber, plainPercent, countWords, scaleWords } from '../../web/js/
 import { parseAnswer, usesDecimalComma } from '../../web/js/lib/answer-parse.js';
 import { LOCALES, LANGS } from '../../web/js/lib/locales.js';
 import { translator, loadLanguage } from '../../web/js/lib/i18n.js';
+import { formatQuantity, ownUnits } from '../../web/js/ui/exercise-fields.js';
 
 // What each language writes (CLDR through Intl, checked by hand against the language's usage):
 // decimal comma in Spanish, Russian and Turkish; Russian and Spanish put a no-break space before
@@ -78,6 +79,24 @@ test('what the page writes in a language reads back through that language\'s ans
     for (const v of [8819734528, 1234567, 671026419200]) back(formatCount(v, lang), 'params', v);
     for (const v of [8819213312, 671026000000, 1234000000]) back(countWords(v, t, 4), 'params', Number(plainNumber(v / 1e9, 4).replace(',', '.')) * 1e9);
     back(`${plainNumber(17.64, 4, lang)} GB`, 'bytes', 17.64e9);
+  }
+});
+
+test('an exercise\'s value, as its solution and feedback write it, reads back through its field whole', async () => {
+  // formatQuantity: what "Correct: the simulator gives ..." and the solution table show. A
+  // fraction is "0.1932 (19.32%)": either half reads back; other kinds whole, unit word included.
+  for (const lang of LANGS) {
+    await loadLanguage(lang);
+    const t = translator(lang);
+    for (const [kind, value] of [['fraction', 0.1932], ['gpuHours', 0.05], ['params', 1.102e9], ['bytes', 6.89e9], ['plain', 4.2]]) {
+      const text = formatQuantity(value, kind, t);
+      const opts = { decimalComma: usesDecimalComma(lang), scales: scaleWords(t), units: ownUnits(kind, t) };
+      for (const part of kind === 'fraction' ? text.split(' (').map((p) => p.replace(/\)$/, '')) : [text]) {
+        const parsed = parseAnswer(part, kind, opts);
+        assert.ok(parsed.ok, `${lang} ${kind}: "${part}" ${JSON.stringify(parsed)}`);
+        assert.ok(Math.abs(parsed.value - value) <= 1e-9 * value, `${lang} ${kind}: "${part}" -> ${parsed.value}`);
+      }
+    }
   }
 });
 

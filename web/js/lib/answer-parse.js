@@ -92,9 +92,11 @@ export function usesDecimalComma(lang) {
  * 'empty', 'decimalComma', 'syntax' or 'unit' (with `unit`, the word not understood).
  * `decimalComma`: the page's language writes decimals with a comma (see the header). `scales`:
  * for parameters, the page's own scale words (lower case -> factor: lib/plain-number.js
- * scaleWords), read besides the English and Hindi ones.
+ * scaleWords), read besides the English and Hindi ones. `units`: the page's own unit words for
+ * this kind (lower case -> factor), so a value copied with the unit the page wrote reads back
+ * ("0,05 horas-GPU").
  */
-export function parseAnswer(text, kind = 'plain', { decimalComma = false, scales = {} } = {}) {
+export function parseAnswer(text, kind = 'plain', { decimalComma = false, scales = {}, units = {} } = {}) {
   let s = asciiDigits(String(text ?? '')).trim()
     .replace(/[\u2212\u2012\u2013]/g, '-') // minus signs and dashes typed for "minus"
     .replace(/[\u00a0\u2009\u202f_]/g, '') // thin spaces and underscores inside numbers
@@ -118,7 +120,7 @@ export function parseAnswer(text, kind = 'plain', { decimalComma = false, scales
   if (m[4] !== undefined) value *= 10 ** Number(m[4]);
   const rest = s.slice(m[0].length).trim();
   if (rest) {
-    const table = kind === 'params' ? { ...UNITS.params, ...scales } : UNITS[kind] || UNITS.plain;
+    const table = { ...(kind === 'params' ? { ...UNITS.params, ...scales } : UNITS[kind] || UNITS.plain), ...units };
     const key = rest.toLowerCase().replace(/\s+/g, ' ');
     // GPU-hours: a capital M is not milli; only mGPU-h (lower-case m) scales by 1e-3.
     const factor = kind === 'gpuHours' && /^M/.test(rest) ? undefined : table[key];

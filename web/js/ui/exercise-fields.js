@@ -25,6 +25,16 @@ export function formatQuantity(value, kind, t) {
   return sig(value, 6, lang);
 }
 
+/**
+ * The unit words formatQuantity writes for `kind` in the language of `t` (lower case -> factor),
+ * for reading them back: GPU-hours' "horas-GPU" in Spanish.
+ */
+export function ownUnits(kind, t) {
+  if (kind !== 'gpuHours') return {};
+  const word = t('ex.unit.gpuHours', { v: '' }).trim().toLowerCase();
+  return word && word !== 'ex.unit.gpuhours' ? { [word]: 1 } : {};
+}
+
 /** "within ±1%", "within ±0.005", "exactly" in the learner's language. */
 export function toleranceText(tolerance, kind, t) {
   const tol = describeTolerance(tolerance);
@@ -96,7 +106,7 @@ export function numberField(answer, { t, lang }) {
     check(expected, tolerance) {
       clearStatus();
       const text = input.value;
-      const parsed = parseAnswer(text, kind, { decimalComma: usesDecimalComma(t.lang), scales: scaleWords(t) });
+      const parsed = parseAnswer(text, kind, { decimalComma: usesDecimalComma(t.lang), scales: scaleWords(t), units: ownUnits(kind, t) });
       if (!parsed.ok && parsed.reason === 'empty') {
         element.dataset.status = 'empty';
         feedback.textContent = t('ex.notAnswered');
