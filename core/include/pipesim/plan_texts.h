@@ -316,7 +316,7 @@ std::string plan_text_family(const std::string& id);
 std::vector<std::string> plan_text_params(const std::string& text);
 
 struct PlanText;
-/// A param of a phrase: a number, a name, or phrases said inside it (a clause, or a list).
+/// A param of a phrase: a number, a name, or a whole sentence said inside it (as a list of one).
 struct PlanParam {
   template <typename T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>, int> = 0>
   PlanParam(std::string param_name, T v)  // NOLINT: implicit by design
@@ -324,8 +324,8 @@ struct PlanParam {
   PlanParam(std::string param_name, double v) : name(std::move(param_name)), value(v) {}
   PlanParam(std::string param_name, std::string v) : name(std::move(param_name)), value(std::move(v)) {}
   PlanParam(std::string param_name, const char* v) : name(std::move(param_name)), value(std::string(v)) {}
-  PlanParam(std::string param_name, std::vector<PlanText> v);  ///< phrases; {} for no clause
-  PlanParam(std::string param_name, PlanText v);               ///< one clause
+  PlanParam(std::string param_name, std::vector<PlanText> v);  ///< phrases, joined by "; "
+  PlanParam(std::string param_name, PlanText v);               ///< one sentence
 
   std::string name;
   std::variant<std::int64_t, double, std::string, std::vector<PlanText>> value;
