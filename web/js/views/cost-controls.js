@@ -9,6 +9,7 @@
 //          which file, and how core derived each cost, said under the fields }
 import { h, uniqueId } from '../ui/dom.js';
 import { formatNumber } from '../lib/format.js';
+import { derivationText } from '../lib/trace-costs.js';
 import { showFieldError } from '../ui/field-error.js';
 import { DEFAULT_COSTS, DEFAULT_COMM, PARAMS } from '../state.js';
 import { scheduleInfo, scheduleTitle } from '../lib/schedules.js';
@@ -209,7 +210,7 @@ export function mount(element, deps) {
     // The file and the form in a line; the derivations one click away (the settings stay short).
     source.replaceChildren(h('details', {}, [
       h('summary', { text: t('trace.costsFrom', { name: from.name }) }),
-      h('ul', {}, from.lines.map((line) => h('li', { text: `${t(`cost.${line.field}.sym`)} = ${formatNumber(line.value, 6)}: ${line.derivation}` }))),
+      h('ul', {}, from.lines.map((line) => h('li', { text: `${t(`cost.${line.field}.sym`)} = ${formatNumber(line.value, 6)}: ${derivationText(line, t)}` }))),
     ]));
   }
 
