@@ -73,7 +73,7 @@ function commNote(o, lane, t) {
   const entry = lane.streams?.entryOf(o);
   if (!entry) return '';
   const num = numberFormat(t.lang);
-  return ` ${t('op.comm', { compute: num(entry.compute), comm: num(entry.comm), exposed: num(entry.exposed) })}`;
+  return t('op.comm', { compute: num(entry.compute), comm: num(entry.comm), exposed: num(entry.exposed) });
 }
 
 /** An item of a lane of look 'op': a rect (F, B, W) or a diagonally split shared cell (overlapped F&B pair). */
@@ -82,7 +82,7 @@ function drawOp(o, x, y, w, hgt, prefix, t, lane) {
     class: `dpl-op op-${o.kind}`,
     tabindex: -1,
     role: 'img',
-    'aria-label': lane.describe(o, t, numberFormat(t.lang)) + commNote(o, lane, t),
+    'aria-label': t.sentences(lane.describe(o, t, numberFormat(t.lang)), commNote(o, lane, t)),
     dataset: lane.dataset(o),
   });
   if (o.kind === 'FB') {

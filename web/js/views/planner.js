@@ -311,7 +311,9 @@ export function mount(element, deps) {
     }
   }
 
-  const row = (label, value, cls) => h('tr', { class: cls || null }, [h('th', { scope: 'row', text: label }), h('td', { text: value })]);
+  /** A row of the plan's table; `value` a text, or a list of them said one per line. */
+  const row = (label, value, cls) => h('tr', { class: cls || null }, [h('th', { scope: 'row', text: label }),
+    Array.isArray(value) ? h('td', {}, value.map((text) => h('div', { text }))) : h('td', { text: value })]);
   const gb = (v) => `${formatFixedIn(v, 1, t.lang)} GB`;
   const hours = (v) => formatCount(v, t.lang);
   const pct = (v, decimals) => formatPercent(v, decimals, t.lang);
@@ -365,12 +367,13 @@ export function mount(element, deps) {
       // Schedules core found would beat this one at the same P and M (its decision table does
       // not pick them), with the activation memory they cost.
       if (plan.alternatives?.length) {
-        rows.push(row(t('plan.r.alternatives'), plan.alternatives.map((a) => t('plan.v.alternative', {
-          schedule: a.chunks ? `${scheduleTitle(a.schedule, t)} (V = ${a.chunks})` : scheduleTitle(a.schedule, t),
-          value: a.computeUtilization === null ? t('plan.v.alternativeBubble', { b: pct(a.bubbleFraction, 2) })
-            : t('plan.v.alternativeCompute', { u: pct(a.computeUtilization, 1) }),
-          a: fixed1(a.peakActivationMemory),
-        })).join('; ')));
+        // One whole line per schedule (its name, with V in symbols when it takes chunks).
+        rows.push(row(t('plan.r.alternatives'), plan.alternatives.map((a) => {
+          const schedule = a.chunks ? `${scheduleTitle(a.schedule, t)} (V = ${a.chunks})` : scheduleTitle(a.schedule, t);
+          const a1 = fixed1(a.peakActivationMemory);
+          return a.computeUtilization === null ? t('plan.v.alternativeBubble', { schedule, b: pct(a.bubbleFraction, 2), a: a1 })
+            : t('plan.v.alternativeCompute', { schedule, u: pct(a.computeUtilization, 1), a: a1 });
+        })));
       }
       if (plan.comm) {
         rows.push(row(t('plan.r.comm'), t('plan.v.comm', {
