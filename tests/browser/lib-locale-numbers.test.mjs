@@ -106,10 +106,10 @@ const WEB_JS = fileURLToPath(new URL('../../web/js/', import.meta.url));
 const NEEDS = { formatNumber: 3, formatPercent: 3, formatFixedIn: 3, formatCount: 2, plainNumber: 3, plainPercent: 3, sigIn: 3, numberFormat: 1 };
 /**
  * Files whose English numbers are deliberate: format.js's formatLike writes the lesson's quotes
- * (English and Hindi prose, both with a decimal point); memory-assumptions.js, region-text.js,
- * shape-hint.js and plan-text.js word core's texts (issue 27's fragments branch).
+ * (English and Hindi prose, both with a decimal point); plan-text.js writes core's planner
+ * phrases as core formats their numbers (printf).
  */
-const EXEMPT = new Set(['lib/format.js', 'ui/memory-assumptions.js', 'lib/region-text.js', 'lib/shape-hint.js', 'lib/plan-text.js']);
+const EXEMPT = new Set(['lib/format.js', 'lib/plan-text.js']);
 
 function sources(dir) {
   return readdirSync(dir).flatMap((f) => {

@@ -47,8 +47,9 @@ const commaNumbers = (texts) => texts.filter(([, text]) => /\d,\d/.test(text));
 test('in Spanish, the explorer and the sweep write every number with a decimal comma', async () => {
   const { context, page, log } = await openPage(site.browser);
   try {
-    // Per-stage costs with halves: fractional op times, idle totals and step time.
-    const run = 'view=timeline&lang=es&schedule=1f1b&compare=dualpipe&ranks=4&microbatches=8&stageCosts=1.5/2.5,1/2,1/2,1/2&memory=1&model=llama3-70b&t=2.75';
+    // Per-stage costs with halves and a p2p latency of 0.25: fractional op times, idle totals,
+    // step time and settings summary.
+    const run = 'view=timeline&lang=es&schedule=1f1b&compare=dualpipe&ranks=4&microbatches=8&stageCosts=1.5/2.5,1/2,1/2,1/2&p2p=0.25&memory=1&model=llama3-70b&t=2.75';
     await page.goto(`${site.server.url}#${run}`);
     await waitForTimeline(page, '.view-timeline');
     await page.waitForFunction(() => document.documentElement.lang === 'es');
@@ -68,7 +69,7 @@ test('in Spanish, the explorer and the sweep write every number with a decimal c
     assert.deepEqual(pointNumbers(timeline), [], 'the explorer writes no number with a decimal point');
     // Not vacuous: the run's numbers are there, with commas, in the heading, chart, tooltip and table.
     const commas = commaNumbers(timeline).map(([where]) => where);
-    for (const part of ['dpl-lane-stats', 'dpl-idle-total', 'dpl-mem-peak', 'dpl-readout', 'tooltip', 'dpl-tables td']) {
+    for (const part of ['#side-summary', 'dpl-lane-stats', 'dpl-idle-total', 'dpl-mem-peak', 'dpl-readout', 'tooltip', 'dpl-tables td']) {
       assert.ok(commas.some((where) => where.includes(part) || (part === 'dpl-tables td' && /dpl-tables td/.test(where))), `a decimal comma in ${part}: ${JSON.stringify(commas.slice(0, 40))}`);
     }
 
