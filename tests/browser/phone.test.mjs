@@ -138,3 +138,25 @@ test('at 390 px a tap on an op shows its tooltip, which stays once the finger li
     await context.close();
   }
 });
+
+test('at 390 px the idle column\'s name is whole inside the chart\'s box in every language', async () => {
+  const { context, page, log } = await openPage(site.browser, PHONE);
+  try {
+    for (const lang of LANGS) {
+      await page.goto('about:blank');
+      await page.goto(`${site.server.url}#lang=${lang}`);
+      const lead = '.sim-widget[data-sim-id="lead"]';
+      await waitForTimeline(page, lead);
+      const names = await page.$$eval(`${lead} .dpl-idle-svg .dpl-axis-name`, (ts) => ts.map((text) => {
+        const box = text.closest('.dpl-scroll').getBoundingClientRect();
+        const r = text.getBoundingClientRect();
+        return { text: text.textContent, left: r.left, right: r.right, boxLeft: box.left, boxRight: box.right };
+      }));
+      assert.equal(names.length, 2, `${lang}: one per lane`);
+      for (const n of names) assert.ok(n.right <= n.boxRight && n.left >= n.boxLeft, `${lang}: ${JSON.stringify(n)}`);
+    }
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await context.close();
+  }
+});
