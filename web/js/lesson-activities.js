@@ -135,8 +135,20 @@ export function createActivities(deps) {
       while (last.nextElementSibling && last.nextElementSibling.tagName !== 'H2') last = last.nextElementSibling;
       const container = h('div', { class: 'exercise-list' });
       last.after(container);
-      const listed = [...el.parentElement.querySelectorAll('code')].map((c) => c.textContent).filter((id) => EXERCISE_ORDER.includes(id));
-      const order = [...new Set([...listed, ...EXERCISE_ORDER])];
+      const codes = [...el.parentElement.querySelectorAll('code')].filter((c) => EXERCISE_ORDER.includes(c.textContent.trim()) && !c.closest('pre'));
+      const order = [...new Set([...codes.map((c) => c.textContent.trim()), ...EXERCISE_ORDER])];
+      // The overview list names each exercise by its id (`hand-trace`): the learner reads a link
+      // to it, "exercise 2", which loads and focuses it and leaves the address alone.
+      for (const code of codes) {
+        const id = code.textContent.trim();
+        const link = h('a', { class: 'ex-ref', href: deps.linkFor ? deps.linkFor(id) : '#', dataset: { exercise: id }, text: t('lesson.exerciseRef', { n: order.indexOf(id) + 1 }) });
+        link.addEventListener('click', (event) => {
+          if (event.ctrlKey || event.metaKey || event.shiftKey) return; // a new tab or window: the address opens it
+          event.preventDefault();
+          focusExercise(id);
+        });
+        code.replaceWith(link);
+      }
       const views = new Map(); // index -> view
       const definitions = [];
       let alive = true;
@@ -227,15 +239,14 @@ export function createActivities(deps) {
     },
   };
 
-  return {
-    mounters: [contentsMounter, quizMounter, exerciseMounter],
-    /** Scrolls to an exercise and focuses its heading; waits for it when it is still loading. */
-    focusExercise(id) {
-      const view = exercises.get(id);
-      if (view) { view.focus(); return true; }
-      pendingFocus = id;
-      for (const load of loaders) load();
-      return false;
-    },
-  };
+  /** Scrolls to an exercise and focuses its heading; waits for it when it is still loading. */
+  function focusExercise(id) {
+    const view = exercises.get(id);
+    if (view) { view.focus(); return true; }
+    pendingFocus = id;
+    for (const load of loaders) load();
+    return false;
+  }
+
+  return { mounters: [contentsMounter, quizMounter, exerciseMounter], focusExercise };
 }
