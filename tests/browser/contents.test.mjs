@@ -145,3 +145,25 @@ for (const [lang, tag] of [['en', 'Optional deep dive'], ['hi', 'वैकल्
     }
   });
 }
+
+// Issue 29, item 6: an exercise links back to what it uses. Exercise 4 counts the models of the
+// lesson's memory table (the deep dive "What the second copy costs"), which is no numbered
+// figure: it links to that table by its section's title, and the link lands on it.
+for (const [lang, text] of [['en', 'the table in “What the second copy costs”'], ['hi', '“दूसरी कॉपी की क़ीमत” वाली तालिका']]) {
+  test(`${lang}: exercise 4 links back to the lesson's memory table it uses`, async () => {
+    const { context, page, log } = await openPage(site.browser, { reducedMotion: 'reduce' });
+    try {
+      await page.goto(`${site.server.url}#exercise=param-overhead&lang=${lang}`);
+      await page.waitForSelector('#exercise-param-overhead .dpl-ex-tables a', { timeout: 30000 });
+      assert.equal(await page.$eval('#exercise-param-overhead .dpl-ex-tables a', (a) => a.textContent), text);
+      const address = await page.evaluate(() => location.hash);
+      await page.click('#exercise-param-overhead .dpl-ex-tables a');
+      await page.waitForFunction(() => document.activeElement?.matches('.memory-widget[data-memory-id="mem"]'));
+      await page.waitForFunction(() => Math.abs(document.querySelector('.memory-widget[data-memory-id="mem"]').getBoundingClientRect().top) < 40);
+      assert.equal(await page.evaluate(() => location.hash), address, 'the address keeps the page state');
+      assert.deepEqual(log.errors, []);
+    } finally {
+      await context.close();
+    }
+  });
+}

@@ -10,7 +10,7 @@ import * as quizView from './views/quiz.js';
 import * as progressView from './views/progress-panel.js';
 import * as contentsView from './views/lesson-contents.js';
 import { quizQuestionIds, summarize } from './lib/progress.js';
-import { lessonFiguresOf } from './lib/exercise-model.js';
+import { lessonFiguresOf, lessonTablesOf } from './lib/exercise-model.js';
 import { localizeContent, exercisePrefix, QUIZ_PREFIX } from './lib/content-text.js';
 import { h } from './ui/dom.js';
 
@@ -21,6 +21,25 @@ async function defaultFetchJson(path) {
   const response = await fetch(new URL(path, document.baseURI));
   if (!response.ok) throw new Error(`${path}: ${response.status} ${response.statusText}`);
   return response.json();
+}
+
+/**
+ * A memory table of the lesson as an exercise links to it: {id, title}, its element given an id
+ * and made focusable, its title the heading of the section it sits in (without the deep-dive tag).
+ */
+function lessonTable(article, memoryId) {
+  const table = article.querySelector(`.memory-widget[data-memory-id="${CSS.escape(memoryId)}"]`);
+  if (!table) return null;
+  table.id ||= `table-${memoryId}`;
+  table.tabIndex = -1;
+  let heading = null;
+  for (let node = table; node && node !== article && !heading; node = node.parentElement) {
+    for (let prev = node.previousElementSibling; prev && !heading; prev = prev.previousElementSibling) {
+      if (/^H[1-6]$/.test(prev.tagName)) heading = prev;
+    }
+  }
+  const title = heading ? [...heading.childNodes].filter((n) => !n.classList?.contains('deep-dive-tag')).map((n) => n.textContent).join('').trim() : '';
+  return { id: table.id, title };
 }
 
 /**
@@ -164,8 +183,10 @@ export function createActivities(deps) {
         // The lesson's figures that draw one of its runs, by their numbers (lesson-reader.js numbers them).
         const figures = lessonFiguresOf(definitions[index], ctx.configs ?? new Map())
           .map((simId) => Number(el.parentElement.querySelector(`.sim-widget[data-sim-id="${simId}"]`)?.dataset.figure)).filter(Boolean);
+        // The lesson's memory tables that count its models, named by the section they sit in.
+        const tables = lessonTablesOf(definitions[index], ctx.memories).map((memoryId) => lessonTable(el.parentElement, memoryId)).filter(Boolean);
         const view = exerciseView.mount(slots[index], {
-          t, lang: ctx.lang, sim: deps.sim, definition: definitions[index], number: index + 1, figures,
+          t, lang: ctx.lang, sim: deps.sim, definition: definitions[index], number: index + 1, figures, tables,
           saved: deps.progress.get().exercises[id] || null,
           onResult: (record) => deps.progress.recordExercise(id, record).exercises[id],
           mountRun: deps.mountRun, schedules: deps.schedules, reducedMotion: deps.reducedMotion, linkFor: deps.linkFor,
