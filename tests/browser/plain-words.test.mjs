@@ -95,6 +95,17 @@ for (const [lang, word] of [['en', 'exercise'], ['hi', 'अभ्यास']]) {
       const text = await page.$eval('.lesson', (l) => l.innerText);
       assert.deepEqual(text.match(/\bpipesim\b[^\n]{0,40}/g) ?? [], []);
       assert.deepEqual(EXERCISE_ORDER.filter((id) => text.includes(id)), [], 'no exercise id in the text');
+      // Outside code (a source's file, function or option named as it is written there), no
+      // e-notation, camelCase or field name: before, "(`\"overlapped\"`)" and a bare "nW".
+      const prose = await page.$eval('.lesson', (lesson) => {
+        const parts = [];
+        const walker = document.createTreeWalker(lesson, NodeFilter.SHOW_TEXT);
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) if (!n.parentElement.closest('code, pre, .dpl')) parts.push(n.textContent);
+        return parts;
+      });
+      assert.deepEqual(offending(prose), []);
+      const fields = await page.$$eval('.lesson code', (cs) => cs.map((c) => c.textContent).filter((c) => /^"\w+"$/.test(c)));
+      assert.deepEqual(fields, [], 'no JSON field name');
       // The overview list: one link per exercise, numbered as the exercises are.
       const refs = await page.$$eval('.lesson a.ex-ref', (as) => as.map((a) => [a.dataset.exercise, a.textContent]));
       assert.deepEqual(refs, EXERCISE_ORDER.map((id, i) => [id, `${word} ${i + 1}`]));
