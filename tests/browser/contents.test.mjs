@@ -167,3 +167,21 @@ for (const [lang, text] of [['en', 'the table in “What the second copy costs�
     }
   });
 }
+
+// Exercise 3's prompt cites the report's Figures 4 and 5; the links under it go to the lesson's
+// own numbered figures, and say so (before: "The figures it uses: figure 4, figure 5"; in Chinese
+// "用到的数字", "the numbers it uses").
+for (const [lang, lead] of [['en', 'The lesson’s figures it uses:'], ['zh', '它用到的课程图：']]) {
+  test(`${lang}: exercise 3's figure links name the lesson's figures, apart from the report's it cites`, async () => {
+    const { context, page, log } = await openPage(site.browser);
+    try {
+      await page.goto(`${site.server.url}#exercise=overlap-window&lang=${lang}`);
+      await page.waitForSelector('#exercise-overlap-window .dpl-ex-figures a.fig-ref', { timeout: 30000 });
+      const text = await page.$eval('#exercise-overlap-window .dpl-ex-figures', (p) => p.textContent);
+      assert.ok(text.startsWith(lead), text);
+      assert.deepEqual(log.errors, []);
+    } finally {
+      await context.close();
+    }
+  });
+}
