@@ -10,6 +10,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { useSite, openPage, waitForTimeline, REPO } from './helpers.mjs';
+import { LANGS } from '../../web/js/lib/locales.js';
 
 const site = useSite({ pipesim: false });
 // The lesson's order of exercises, as lesson-activities.js writes it (read as text: that module wires views).
@@ -121,25 +122,29 @@ for (const [lang, word] of [['en', 'exercise'], ['hi', 'अभ्यास']]) {
   });
 }
 
-test('hi: the explorer\'s own-schedule box and its stream hint give no command line or address parameter', async () => {
-  const { context, page, log } = await openPage(site.browser);
-  try {
-    await page.goto(`${site.server.url}#view=timeline&lang=hi&ranks=4&microbatches=8`);
-    await waitForTimeline(page, '.view-timeline');
-    await page.click('.dpl-own > summary');
-    await page.click('.dpl-own-from');
-    await page.waitForSelector('.dpl-own-cli:not([hidden])');
-    await page.$eval('.dpl-own-cli', (d) => { d.open = true; });
-    const own = await page.$eval('.dpl-own', (d) => d.innerText);
-    assert.doesNotMatch(own, /pipesim|--input|\bCLI\b/);
-    // What it shows is the request itself, as data the box reads back.
-    assert.equal(JSON.parse(await page.$eval('.dpl-own-cli code', (c) => c.textContent)).schedule, 'custom');
-    // The stream view's hint (the button's title while communication is off) names a setting, not a parameter.
-    const titles = await page.$$eval('.view-timeline [title]', (els) => els.map((e) => e.title));
-    assert.ok(titles.some((title) => title.includes('all-to-all संचार')), titles.join(' | '));
-    assert.deepEqual(offending(titles), []);
-    assert.deepEqual(log.errors, []);
-  } finally {
-    await context.close();
-  }
-});
+for (const lang of LANGS) {
+  test(`${lang}: the explorer's own-schedule box and its stream hint give no command line or address parameter`, async () => {
+    const catalogue = JSON.parse(await readFile(`${REPO}/web/locales/${lang}.json`, 'utf8'));
+    const { context, page, log } = await openPage(site.browser);
+    try {
+      await page.goto(`${site.server.url}#view=timeline&lang=${lang}&ranks=4&microbatches=8`);
+      await waitForTimeline(page, '.view-timeline');
+      await page.click('.dpl-own > summary');
+      await page.click('.dpl-own-from');
+      await page.waitForSelector('.dpl-own-cli:not([hidden])');
+      await page.$eval('.dpl-own-cli', (d) => { d.open = true; });
+      const own = await page.$eval('.dpl-own', (d) => d.innerText);
+      assert.doesNotMatch(own, /pipesim|--input|\bCLI\b/);
+      // What it shows is the request itself, as data the box reads back.
+      assert.equal(JSON.parse(await page.$eval('.dpl-own-cli code', (c) => c.textContent)).schedule, 'custom');
+      // The stream view's hint (the button's title while communication is off) names the setting
+      // to turn on, in the page's language, and no address parameter.
+      const titles = await page.$$eval('.view-timeline [title]', (els) => els.map((e) => e.title));
+      assert.ok(titles.some((title) => title === catalogue['tl.streamsNeedComm']), titles.join(' | '));
+      assert.deepEqual(offending(titles), []);
+      assert.deepEqual(log.errors, []);
+    } finally {
+      await context.close();
+    }
+  });
+}
