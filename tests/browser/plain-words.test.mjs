@@ -16,8 +16,13 @@ const site = useSite({ pipesim: false });
 // The lesson's order of exercises, as lesson-activities.js writes it (read as text: that module wires views).
 const EXERCISE_ORDER = JSON.parse((await readFile(`${REPO}/web/js/lesson-activities.js`, 'utf8')).match(/EXERCISE_ORDER = (\[[^\]]*\])/)[1].replaceAll("'", '"'));
 
-/** What reads as a developer's word: e-notation, camelCase (arXiv, a source's name, is not), a command line. */
-const DEVELOPER = [/\b\d+(?:\.\d+)?e[+-]?\d+\b/i, /\b(?!arXiv\b)[a-z]+[A-Z][A-Za-z]*\b/, /\bpipesim\b/, /(?:^|\s)--[a-z]/];
+/**
+ * What reads as a developer's word: e-notation, camelCase (arXiv, a source's name, is not), a
+ * command line, a result's field path ("read bubble.max", before) or "widget" where the page says
+ * "figure".
+ */
+const DEVELOPER = [/\b\d+(?:\.\d+)?e[+-]?\d+\b/i, /\b(?!arXiv\b)[a-z]+[A-Z][A-Za-z]*\b/, /\bpipesim\b/, /(?:^|\s)--[a-z]/,
+  /\b(?:bubble|costs|comm|result)\.[a-z]/, /\bwidgets?\b|विजेट/i];
 
 /** Text of every widget in `scope` (form values included), as one string per element. */
 function widgetText(page, scope) {
