@@ -110,6 +110,9 @@ for (const [lang, word] of [['en', 'exercise'], ['hi', 'अभ्यास']]) {
         return parts;
       });
       assert.deepEqual(offending(prose), []);
+      // The page numbers its own figures ("figure 7", a link); a figure of the report the text
+      // cites says whose it is (before: "from Figure 4, what hides…" beside the page's Figure 4).
+      if (lang === 'en') assert.deepEqual(prose.join(' ').match(/.{0,30}(?<!report's |report, )\bFigure \d.{0,10}/g) ?? [], []);
       const fields = await page.$$eval('.lesson code', (cs) => cs.map((c) => c.textContent).filter((c) => /^"\w+"$/.test(c)));
       assert.deepEqual(fields, [], 'no JSON field name');
       // The overview list: one link per exercise, numbered as the exercises are.
