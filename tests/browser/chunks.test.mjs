@@ -36,7 +36,7 @@ test('the chunks field appears for a schedule that takes chunks, and its value r
     await waitForTimeline(page, '.view-timeline');
     const { min, max, default: initial } = CHUNKED.chunks;
     assert.deepEqual(await field(page), { hidden: false, value: String(initial), min: String(min), max: String(max) });
-    assert.equal(await ranksHint(page), `Needs: ≥ 1, ${initial} stages per rank`);
+    assert.equal(await ranksHint(page), `Needs: ≥ 1 and ${initial} stages per rank`);
     assert.doesNotMatch(await page.evaluate(() => location.hash), /chunks=/, 'the default is not pinned into the address');
 
     const chunks = initial + 2;
@@ -46,7 +46,7 @@ test('the chunks field appears for a schedule that takes chunks, and its value r
     const config = { schedule: CHUNKED.name, ...SHAPE, chunks };
     await page.waitForFunction((n) => document.querySelectorAll('.view-timeline .dpl-op').length === n, expectedOps(site.api.simulate(config)).length);
     assert.deepEqual((await readDrawnOps(page, '.view-timeline'))[0], expectedOps(site.api.simulate(config)));
-    assert.equal(await ranksHint(page), `Needs: ≥ 1, ${chunks} stages per rank`);
+    assert.equal(await ranksHint(page), `Needs: ≥ 1 and ${chunks} stages per rank`);
 
     await page.reload();
     await waitForTimeline(page, '.view-timeline');

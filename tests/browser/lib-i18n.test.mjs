@@ -95,3 +95,37 @@ test('placeholders are filled, unknown keys come back as themselves, a language 
   assert.equal(t.plural('lane.ranks', 1), '1 rank');
   assert.equal(t.plural('lane.ranks', 1200), '1,200 ranks');
 });
+
+// A message glued to others in code (" and ", "; or ", "." after a clause) cannot be translated:
+// word order, punctuation and script differ (Arabic's "؛", Chinese's "。" with no space after).
+// Every message is a whole sentence, a label, or a template of placeholders.
+/** Labels that are a sign by design, not a piece of a sentence. */
+const SIGN_LABELS = new Set(['col.seq']);
+const isFragment = (text) => /^\s|\s$/.test(text) || /^[;:,.،؛。，；、।]/.test(text)
+  || (!/\{\w+\}/.test(text) && /^[\s\p{P}]*$/u.test(text));
+
+test('no message is a fragment for code to glue: none starts or ends with a space or a separator, none is punctuation alone', () => {
+  // Every message of every catalogue: the page's own, core's rule and planner phrases, the
+  // exercises' and the quiz's.
+  for (const code of ['en', ...TRANSLATED]) {
+    const table = catalogue(code);
+    const fragments = Object.keys(table).filter((key) => !SIGN_LABELS.has(key) && isFragment(table[key])).map((key) => [key, table[key]]);
+    assert.deepEqual(fragments, [], code);
+  }
+  // What the rule catches: the old pieces of the memory and region texts.
+  for (const piece of [' and ', '; or ', '.', ' (DP = GPUs / (TP × PP))', '; sequence parallelism', '، ', '。']) assert.ok(isFragment(piece), piece);
+  for (const whole of ['{a}; or {b}', '{first} {next}', 'Needs: {rules}', '←', 'Source: {source}.']) assert.equal(isFragment(whole), false, whole);
+  assert.ok(isFragment('#'), 'a sign alone counts, so a sign label is listed by name');
+});
+
+test('t.sentences runs whole sentences on as the language does; t.list joins list items', async () => {
+  await loadLanguage('zh');
+  await loadLanguage('ar');
+  const en = translator('en');
+  assert.equal(en.sentences('One.', '', 'Two.', 'Three.'), 'One. Two. Three.');
+  assert.equal(en.sentences('', ''), '');
+  assert.equal(translator('zh').sentences('一。', '二。'), '一。二。');
+  assert.equal(translator('ar').sentences('أ.', 'ب.'), 'أ. ب.');
+  assert.equal(en.list(['a', 'b', 'c']), 'a, b, and c');
+  assert.equal(en.list(['a', 'b'], 'disjunction'), 'a or b');
+});

@@ -14,9 +14,12 @@ test('DualPipe\'s region in English and in Hindi, from the catalogue\'s clauses'
   // formulas.cpp: PP = 2, or B-W = F, W <= F, max(F,B) <= F&B <= F+B; p2p latency 0 and equal stages.
   assert.deepEqual(region('dualpipe').all, [{ left: 'p2pLatency', op: '=', right: '0' }, { left: 'stageCosts', op: '=', right: 'equal' }]);
   assert.equal(regionText(region('dualpipe'), translator('en')),
-    'PP = 2; or B − W = F, W ≤ F, max(F, B) ≤ F&B and F&B ≤ F + B; and the link latency is 0 and every stage costs the same');
+    'PP = 2; or B − W = F, W ≤ F, max(F, B) ≤ F&B, and F&B ≤ F + B; and the link latency is 0 and every stage costs the same');
+  // Clauses that all hold are a list as the language writes one (Intl.ListFormat); the
+  // alternatives and what always holds are whole messages (ref.any2, ref.whenAll).
   const hindi = regionText(region('dualpipe'), translator('hi'));
-  assert.equal(hindi, 'PP = 2; या B − W = F, W ≤ F, max(F, B) ≤ F&B और F&B ≤ F + B; और लिंक की देरी 0 हो और हर स्टेज की लागत बराबर हो');
+  const list = (items) => new Intl.ListFormat('hi', { type: 'conjunction' }).format(items);
+  assert.equal(hindi, `PP = 2; या ${list(['B − W = F', 'W ≤ F', 'max(F, B) ≤ F&B', 'F&B ≤ F + B'])}; और ${list(['लिंक की देरी 0 हो', 'हर स्टेज की लागत बराबर हो'])}`);
   assert.doesNotMatch(hindi, /p2pLatency|stageCosts|<=|latency/);
 });
 
@@ -33,4 +36,15 @@ test('every schedule with a formula has a region said without field names; notes
   assert.match(regionText(region('zb-v'), translator('hi')), /^रैंकों की संख्या 1 हो; और लिंक की देरी 0 हो और हर स्टेज की लागत बराबर हो \(पेपर का 0/);
   assert.equal(regionText(region('1f1b'), translator('en')), 'the link latency is 0 and every stage costs the same');
   assert.equal(regionText(null, translator('en')), '');
+});
+
+test('three alternatives read "a; b; or c", each in its own language\'s separators; a note follows in brackets', async () => {
+  await loadLanguage('ar');
+  await loadLanguage('zh');
+  // formulas.cpp, ZB-H2: PP = 1, or W = 0, or M >= 2PP-1, W <= F, B >= 3W.
+  assert.match(regionText(region('zb-h2'), translator('en')), /^PP = 1; W = 0; or M ≥ 2PP − 1, W ≤ F, and B ≥ 3W; and the link latency is 0 and every stage costs the same$/);
+  const arabic = regionText(region('zb-h2'), translator('ar'));
+  assert.match(arabic, /^PP = 1؛ W = 0؛ أو M ≥ 2PP − 1/);
+  assert.doesNotMatch(arabic, /; | and |, or /);
+  assert.match(regionText(region('zb-v'), translator('zh')), /（.+）$/);
 });

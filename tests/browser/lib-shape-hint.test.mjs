@@ -14,30 +14,30 @@ const hi = translator('hi');
 
 test('DualPipe, DualPipeV and Chimera read as the papers state their shapes', () => {
   const rules = (name, t = en) => shapeRules(CATALOGUE.schedules.find((s) => s.name === name), t);
-  assert.deepEqual(rules('dualpipe'), { ranks: 'even, ≥ 2', microbatches: 'even, ≥ 2 × ranks' });
-  assert.deepEqual(rules('dualpipev'), { ranks: '≥ 1, 2 stages per rank', microbatches: '≥ 2 × ranks' });
-  assert.deepEqual(rules('chimera'), { ranks: 'even, ≥ 2', microbatches: '≥ 1, a multiple of ranks' });
+  assert.deepEqual(rules('dualpipe'), { ranks: 'even, ≥ 2', microbatches: 'even and ≥ 2 × ranks' });
+  assert.deepEqual(rules('dualpipev'), { ranks: '≥ 1 and 2 stages per rank', microbatches: '≥ 2 × ranks' });
+  assert.deepEqual(rules('chimera'), { ranks: 'even, ≥ 2', microbatches: '≥ 1 and a multiple of ranks' });
   assert.deepEqual(rules('1f1b'), { ranks: '≥ 1', microbatches: '≥ 1' });
-  assert.deepEqual(rules('dualpipe', hi), { ranks: 'सम, ≥ 2', microbatches: 'सम, ≥ 2 × रैंक' });
-  assert.deepEqual(rules('chimera', hi), { ranks: 'सम, ≥ 2', microbatches: '≥ 1, रैंक का गुणज' });
+  assert.deepEqual(rules('dualpipe', hi), { ranks: 'सम, ≥ 2', microbatches: 'सम और ≥ 2 × रैंक' });
+  assert.deepEqual(rules('chimera', hi), { ranks: 'सम, ≥ 2', microbatches: '≥ 1 और रैंक का गुणज' });
 });
 
 test('a schedule with chunks counts its stages from the config\'s chunks (ranks x chunks), else its default', () => {
   const info = CATALOGUE.schedules.find((s) => s.chunks);
   const stages = (chunks) => shapeRules(info, en, chunks).ranks;
-  assert.equal(stages(4), '≥ 1, 4 stages per rank');
-  assert.equal(stages(info.chunks.max), `≥ 1, ${info.chunks.max} stages per rank`);
+  assert.equal(stages(4), '≥ 1 and 4 stages per rank');
+  assert.equal(stages(info.chunks.max), `≥ 1 and ${info.chunks.max} stages per rank`);
   assert.equal(stages(1), '≥ 1', 'one chunk: one stage per rank, as for plain 1F1B');
-  for (const unusable of [null, 0, info.chunks.max + 1, 2.5, 'abc']) assert.equal(stages(unusable), `≥ 1, ${info.chunks.default} stages per rank`);
-  assert.equal(shapeHint([info.name, ''], 'ranks', en, 3), 'Needs: ≥ 1, 3 stages per rank');
-  assert.equal(shapeHint([info.name, '1f1b'], 'ranks', hi, 3), `${hi(`sched.${info.name}`)}: ≥ 1, हर रैंक पर 3 स्टेज\n1F1B: ≥ 1`);
+  for (const unusable of [null, 0, info.chunks.max + 1, 2.5, 'abc']) assert.equal(stages(unusable), `≥ 1 and ${info.chunks.default} stages per rank`);
+  assert.equal(shapeHint([info.name, ''], 'ranks', en, 3), 'Needs: ≥ 1 and 3 stages per rank');
+  assert.equal(shapeHint([info.name, '1f1b'], 'ranks', hi, 3), `${hi(`sched.${info.name}`)}: ≥ 1 और हर रैंक पर 3 स्टेज\n1F1B: ≥ 1`);
 });
 
 test('one schedule gives one "Needs" line; two with different rules give a line each, by title', () => {
   assert.equal(shapeHint(['dualpipe', ''], 'ranks', en), 'Needs: even, ≥ 2');
   assert.equal(shapeHint(['dualpipe', 'chimera'], 'ranks', en), 'Needs: even, ≥ 2');
-  assert.equal(shapeHint(['dualpipe', '1f1b'], 'microbatches', en), 'DualPipe: even, ≥ 2 × ranks\n1F1B: ≥ 1');
-  assert.equal(shapeHint(['dualpipe', '1f1b'], 'microbatches', hi), 'DualPipe: सम, ≥ 2 × रैंक\n1F1B: ≥ 1');
+  assert.equal(shapeHint(['dualpipe', '1f1b'], 'microbatches', en), 'DualPipe: even and ≥ 2 × ranks\n1F1B: ≥ 1');
+  assert.equal(shapeHint(['dualpipe', '1f1b'], 'microbatches', hi), 'DualPipe: सम और ≥ 2 × रैंक\n1F1B: ≥ 1');
   assert.equal(shapeHint(['pipedream'], 'ranks', en), '', 'a name core does not know has no hint');
 });
 
@@ -52,7 +52,7 @@ test('every catalogue schedule has a hint in both languages, with no key left un
   }
   // A schedule core might add, with every rule switched on: words for it without a new string.
   const future = { name: 'future', shape: { minRanks: 4, evenRanks: true, evenMicrobatches: true, minMicrobatchesPerRank: 3, microbatchesMultipleOfRanks: true }, layout: { directions: 1, stagesPerRank: 3 } };
-  assert.deepEqual(shapeRules(future, en), { ranks: 'even, ≥ 4, 3 stages per rank', microbatches: 'even, ≥ 3 × ranks, a multiple of ranks' });
+  assert.deepEqual(shapeRules(future, en), { ranks: 'even, ≥ 4 and 3 stages per rank', microbatches: 'even, ≥ 3 × ranks, and a multiple of ranks' });
 });
 
 /** What the hint's words claim, as a predicate on (ranks, micro-batches). */

@@ -69,5 +69,5 @@ test('describeOp names rank, kind, direction, micro-batch, stage and times', () 
   const [f, b, fb] = normalizeTimeline(jsonResult)[0];
   assert.equal(describeOp(f, t), 'Rank 0: forward, direction 0, micro-batch 0, stage 0. Time 0 to 1.');
   assert.equal(describeOp(b, t), 'Rank 0: backward for input (zero-bubble), direction 1, micro-batch 0, stage 3. Time 4 to 5.');
-  assert.match(describeOp(fb, t), /overlapped forward and backward pair\. forward, direction 0, micro-batch 3, stage 0; backward, direction 1, micro-batch 1, stage 3\. Time 7 to 10\./);
+  assert.match(describeOp(fb, t), /^Rank 0: overlapped forward and backward pair\. Forward: direction 0, micro-batch 3, stage 0; backward: direction 1, micro-batch 1, stage 3\. Time 7 to 10\.$/);
 });

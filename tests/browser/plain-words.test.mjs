@@ -59,7 +59,7 @@ test('hi: the explorer says where the formula holds in Hindi, from the catalogue
     await waitForTimeline(page, '.view-timeline');
     await page.waitForSelector('.dpl-ref-verdict');
     const verdict = await page.$eval('.dpl-ref-verdict', (p) => p.textContent);
-    assert.match(verdict, /PP = 2; या B − W = F, W ≤ F, max\(F, B\) ≤ F&B और F&B ≤ F \+ B; और लिंक की देरी 0 हो/);
+    assert.match(verdict, /PP = 2; या B − W = F, W ≤ F, max\(F, B\) ≤ F&B,? और F&B ≤ F \+ B; और लिंक की देरी 0 हो/);
     assert.doesNotMatch(verdict, /p2pLatency|<=|holds/);
     assert.deepEqual(offending(await widgetText(page, '.view-timeline')), []);
     assert.deepEqual(offending(await widgetText(page, '.side')), []);

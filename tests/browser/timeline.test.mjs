@@ -232,7 +232,7 @@ test('on the Hindi page the simulator message for a bad parameter is shown in Hi
     assert.equal(await page.$eval('.view-timeline .dpl-error', (e) => e.dataset.path), '/microbatches');
     // Beside the fields: what DualPipe asks of them, from core's shape data, in Hindi.
     assert.equal(await page.$eval('.dpl-field-ranks .dpl-shape-hint', (p) => p.textContent), 'शर्त: सम, ≥ 2');
-    assert.equal(await page.$eval('.dpl-field-microbatches .dpl-shape-hint', (p) => p.textContent), 'शर्त: सम, ≥ 2 × रैंक');
+    assert.equal(await page.$eval('.dpl-field-microbatches .dpl-shape-hint', (p) => p.textContent), 'शर्त: सम और ≥ 2 × रैंक');
     // Switching the language re-says the message from its rule and params.
     await page.selectOption('#pref-lang', 'en');
     // The Hindi words start with "DualPipe" too: wait for the English ones themselves.
@@ -240,7 +240,7 @@ test('on the Hindi page the simulator message for a bad parameter is shown in Hi
     await page.waitForFunction((m) => document.querySelector('.dpl-field-microbatches .dpl-field-msg-text')?.textContent === m, english);
     await page.waitForFunction((m) => document.querySelector('.view-timeline .dpl-error-message')?.textContent === m, english);
     assert.equal(await page.$eval('.view-timeline .dpl-error-detail', (p) => p.textContent), 'microbatches must be >= 2 * ranks = 16 for dualpipe (got 10)');
-    assert.equal(await page.$eval('.dpl-field-microbatches .dpl-shape-hint', (p) => p.textContent), 'Needs: even, ≥ 2 × ranks');
+    assert.equal(await page.$eval('.dpl-field-microbatches .dpl-shape-hint', (p) => p.textContent), 'Needs: even and ≥ 2 × ranks');
     assert.deepEqual(log.errors, []);
   } finally {
     await context.close();

@@ -152,7 +152,7 @@ async function describeStale(error, index) {
   const state = store.get();
   const info = await explain(error, index >= 1 ? configOf(state, comparedSchedules(state)[index - 1]) : configOf(state), t);
   const fix = info.fix ? h('button', { type: 'button', class: 'dpl-fix', onclick: () => store.set({ ...info.fix.patch, t: null }) }, [info.fixLabel]) : null;
-  return { why: `${info.text}. ${t('stale.timeline')}`, extra: fix };
+  return { why: t('stale.timelineWhy', { why: info.text }), extra: fix };
 }
 
 /**
@@ -301,11 +301,12 @@ const initialText = initial.state.view === 'lesson'
 function settingsSummary(state) {
   const c = state.costs;
   const count = (key, n) => (typeof n === 'number' ? t.plural(key, n) : String(n));
-  const costs = [`F ${c.forward}, B ${c.backward}, W ${c.weight}, F&B ${c.overlapped}`,
-    c.p2pLatency ? `${t('cost.p2pLatency')} ${c.p2pLatency}` : '',
+  const costs = t.list([t('summary.costs', { f: c.forward, b: c.backward, w: c.weight, fb: c.overlapped }),
+    c.p2pLatency ? t('summary.latency', { v: c.p2pLatency }) : '',
     c.comm ? t('summary.comm', { ratio: c.comm.ratio }) : '',
-    state.view === 'timeline' && state.stageCosts ? t('stages.summary') : ''].filter(Boolean).join(', ');
-  const names = [state.schedule, ...comparedSchedules(state)].map((name) => scheduleTitle(name, t)).join(' vs ');
+    state.view === 'timeline' && state.stageCosts ? t('stages.summary') : ''].filter(Boolean));
+  const others = comparedSchedules(state).map((name) => scheduleTitle(name, t));
+  const names = others.length ? t('summary.versus', { schedule: scheduleTitle(state.schedule, t), others: t.list(others) }) : scheduleTitle(state.schedule, t);
   // Chunks per rank (Megatron's V) when a schedule run takes them: the form's value or default.
   const chunked = chunkedSchedule(state.view === 'sweep' ? SCHEDULE_NAMES : [state.schedule, ...comparedSchedules(state)]);
   const chunks = chunked ? [t('summary.chunks', { v: state.chunks ?? chunked.chunks.default })] : [];

@@ -72,6 +72,15 @@ export function translator(lang) {
    */
   t.list = (items, type = 'conjunction') => new Intl.ListFormat(t.lang, { type }).format(items.map(String));
   /**
+   * Whole sentences, each already ending in its full stop, one after another as the language
+   * runs them on (`text.sentences`: a space, none in Chinese); empty ones are left out. Never for
+   * pieces of one sentence: those are one message, or a list (t.list).
+   */
+  t.sentences = (...texts) => {
+    const said = texts.filter(Boolean);
+    return said.length ? said.reduce((first, next) => t('text.sentences', { first, next })) : '';
+  };
+  /**
    * The plural form of `key` for the count `n`: `key.<category>` by the language's CLDR rules
    * (Intl.PluralRules: English one/other, Hindi counts 0 and 1 as one, Spanish one/many/other,
    * Chinese other only; a catalogue carries exactly its language's categories), with {n} filled

@@ -23,10 +23,20 @@ function clause({ left, op, right }, t) {
   return `${expression(left, t)} ${OPS[op] ?? op} ${expression(right, t)}`;
 }
 
-/** Clauses joined as a list: "a, b and c". */
-function list(clauses, t) {
-  const said = clauses.map((c) => clause(c, t));
-  return said.length < 2 ? said.join('') : `${said.slice(0, -1).join(', ')}${t('ref.and')}${said[said.length - 1]}`;
+/** Clauses that all hold, as the language writes a list: "a, b, and c" (t.list). */
+const list = (clauses, t) => t.list(clauses.map((c) => clause(c, t)));
+
+/**
+ * Alternatives, each a list of clauses, one of which holds: "a; or b", "a; b; or c" (whole
+ * messages, since an alternative's own list has commas). More than three would read "a; or b;
+ * or c; or d" (core's regions have at most three).
+ */
+function either(alternatives, t) {
+  if (alternatives.length === 3) {
+    const [a, b, c] = alternatives;
+    return t('ref.any3', { a, b, c });
+  }
+  return alternatives.reduce((a, b) => t('ref.any2', { a, b }));
 }
 
 /**
@@ -36,13 +46,12 @@ function list(clauses, t) {
  */
 export function regionText(region, t) {
   if (!region) return '';
-  const any = (region.any ?? []).map((alternative) => list(alternative, t)).join(t('ref.or'));
-  const all = list(region.all ?? [], t);
-  let text = any && all ? t('ref.whenAll', { any, all }) : any || all;
-  if (region.note) {
-    const key = `ref.note.${region.note.id}`;
-    const note = t.lang !== DEFAULT_LANG && t(key) !== key ? t(key) : region.note.text;
-    text += ` (${note})`;
-  }
-  return text;
+  const alternatives = (region.any ?? []).map((alternative) => list(alternative, t));
+  const any = alternatives.length ? either(alternatives, t) : '';
+  const all = (region.all ?? []).length ? list(region.all, t) : '';
+  const text = any && all ? t('ref.whenAll', { any, all }) : any || all;
+  if (!region.note) return text;
+  const key = `ref.note.${region.note.id}`;
+  const note = t.lang !== DEFAULT_LANG && t(key) !== key ? t(key) : region.note.text;
+  return t('ref.withNote', { text, note });
 }

@@ -25,8 +25,8 @@ export function shapeRules(info, t, chunks = null) {
   if (shape.evenMicrobatches) microbatches.push(t('shape.mb.even'));
   microbatches.push(shape.minMicrobatchesPerRank > 0 ? t('shape.mb.perRank', { k: shape.minMicrobatchesPerRank }) : t('shape.mb.min'));
   if (shape.microbatchesMultipleOfRanks) microbatches.push(t('shape.mb.multiple'));
-  const list = (parts) => parts.join(t('shape.sep'));
-  return { ranks: list(ranks), microbatches: list(microbatches) };
+  // Every rule holds: a list as the language writes one ("even and ≥ 2", "偶数和≥ 2").
+  return { ranks: t.list(ranks), microbatches: t.list(microbatches) };
 }
 
 /**

@@ -97,10 +97,8 @@ export function partDataset(p) {
  * `layers` is the comm model's layers per chunk (the layer is named only when there are several).
  */
 export function describePart(p, t, fmt = (v) => String(v), layers = 1) {
-  const span = t('op.span', { start: fmt(p.start), end: fmt(p.end) });
-  const where = t('part.where', { rank: p.rank, op: Number(p.op) + 1 });
-  if (!p.part) return `${where}: ${t('part.exposed')}. ${span}`;
-  const layer = layers > 1 ? `, ${t('part.layer', { layer: Number(p.layer) + 1, layers })}` : '';
-  const chunk = t('part.chunk', { dir: p.dir, mb: p.mb });
-  return `${where}: ${p.label}${layer}, ${t(`part.stream.${p.stream}`)}; ${chunk}. ${span}`;
+  const where = { rank: p.rank, op: Number(p.op) + 1, start: fmt(p.start), end: fmt(p.end) };
+  if (!p.part) return t('part.describeExposed', where);
+  const vars = { ...where, part: p.label, stream: t(`part.stream.${p.stream}`), dir: p.dir, mb: p.mb };
+  return layers > 1 ? t('part.describeLayer', { ...vars, layer: Number(p.layer) + 1, layers }) : t('part.describe', vars);
 }

@@ -127,15 +127,12 @@ export function opDataset(o) {
   return d;
 }
 
-/** One line describing an op for tooltips, aria-labels and the table (t = translator). */
+/** One line describing an op for tooltips, aria-labels and the table (t = translator): one message per shape. */
 export function describeOp(o, t, fmt = (v) => String(v)) {
-  const span = t('op.span', { start: fmt(o.start), end: fmt(o.end) });
-  const rank = t('op.rank', { rank: o.rank });
+  const where = { rank: o.rank, start: fmt(o.start), end: fmt(o.end) };
   if (o.kind === 'FB') {
-    const f = t('op.part', { kind: t('kind.F'), dir: o.fdir, mb: o.fmb, stage: o.fstage });
-    const b = t('op.part', { kind: t('kind.B'), dir: o.bdir, mb: o.bmb, stage: o.bstage });
-    return `${rank}: ${t('kind.FB')}. ${f}; ${b}. ${span}`;
+    return t('op.describeFB', { ...where, fdir: o.fdir, fmb: o.fmb, fstage: o.fstage, bdir: o.bdir, bmb: o.bmb, bstage: o.bstage });
   }
   const kind = o.kind === 'B' && o.zb ? t('kind.Bi') : t(`kind.${o.kind}`);
-  return `${rank}: ${t('op.part', { kind, dir: o.dir, mb: o.mb, stage: o.stage })}. ${span}`;
+  return t('op.describe', { ...where, kind, dir: o.dir, mb: o.mb, stage: o.stage });
 }

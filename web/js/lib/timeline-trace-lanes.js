@@ -29,7 +29,7 @@ export function partOfName(name) {
 /** Where a record ran, in words: its stream's row name and kind. */
 function whereOf(r, t) {
   const stream = t(`part.stream.${r.kind}`);
-  return r.device === null ? stream : `${t('axis.stream', { device: r.device, stream: r.stream })}, ${stream}`;
+  return r.device === null ? stream : t('trace.where', { device: r.device, stream: r.stream, kind: stream });
 }
 
 const describe = (r, t, fmt) => t('trace.span', { name: r.label, where: whereOf(r, t), start: fmt(r.start), end: fmt(r.end), busy: fmt(r.busy) });

@@ -7,40 +7,44 @@ import { h } from './dom.js';
 /** The topics in core's order. */
 export const MEMORY_TOPICS = ['model', 'recipe', 'sharding', 'layout', 'copies', 'activations'];
 
+/** What runs one sentence on to the next in the page's language (text.sentences: a space, none in Chinese), between elements. */
+export const sentenceGap = (t) => t('text.sentences', { first: '', next: '' });
+
 const grouped = (n) => Math.round(n).toLocaleString('en-US');
 const num = (n) => String(Number(n.toPrecision(6)));
 
-/** One assumption of a memory result (`a` = result.assumptions[topic]) in words. */
+/**
+ * One assumption of a memory result (`a` = result.assumptions[topic]) in words: whole sentences,
+ * each a message of its own (a variant per case, never a clause glued on), run together by
+ * t.sentences.
+ */
 export function assumptionText(topic, a, t) {
   switch (topic) {
     case 'model':
       return t(a.routedParams > 0 ? 'mem.a.modelRouted' : 'mem.a.model',
         { label: a.label, params: grouped(a.params), routed: grouped(a.routedParams) });
-    case 'recipe': {
-      const text = t('mem.a.recipe', {
+    case 'recipe':
+      return t.sentences(t('mem.a.recipe', {
         label: a.label, w: num(a.weightBytes), wf: a.weightFormat, g: num(a.gradientBytes), gf: a.gradientFormat,
         m: num(a.masterBytes), mf: a.masterFormat, o: num(a.optimizerBytes), of: a.optimizerFormat,
-      });
+      }),
       // What we read into the source where it is silent: said per recipe in the page's language.
-      return a.reading ? `${text} ${t('mem.a.reading', { text: t(`mem.reading.${a.id}`) })}` : text;
-    }
+      a.reading ? t('mem.a.reading', { text: t(`mem.reading.${a.id}`) }) : '');
     case 'sharding':
       if (a.zero === 0) return t('mem.a.sharding0');
-      return `${t('mem.a.sharding', { zero: a.zero, what: t(`mem.shards.${a.zero}`), dp: a.dp })
-        + (a.routed ? t('mem.a.shardingExperts', { expertDp: a.expertDp }) : '')}${t('mem.a.end')}`;
+      return t(a.routed ? 'mem.a.shardingRouted' : 'mem.a.sharding', { zero: a.zero, what: t(`mem.shards.${a.zero}`), dp: a.dp, expertDp: a.expertDp });
     case 'layout':
-      return t('mem.a.layout', { tp: a.tp, pp: a.pp, dp: a.dp, gpus: grouped(a.gpus) })
-        + (a.policy === 'gpus' ? t('mem.a.layoutFromGpus') : '')
-        + (a.ep > 1 ? t('mem.a.layoutEp', { ep: a.ep, expertDp: a.expertDp }) : '')
-        + (a.sequenceParallel ? t('mem.a.layoutSp') : '')
-        + t('mem.a.layoutEven');
+      return t.sentences(
+        t(a.policy === 'gpus' ? 'mem.a.layoutFromGpus' : 'mem.a.layout', { tp: a.tp, pp: a.pp, dp: a.dp, gpus: grouped(a.gpus) }),
+        a.ep > 1 ? t('mem.a.layoutEp', { ep: a.ep, expertDp: a.expertDp }) : '',
+        a.sequenceParallel ? t('mem.a.layoutSp') : '');
     case 'copies':
       return t('mem.a.copies', { title: a.title, stages: a.stages, perRank: a.stagesPerRank, copies: a.paramCopies });
     case 'activations':
-      return t('mem.a.activations', {
+      return t.sentences(t('mem.a.activations', {
         recompute: t(`mem.recompute.${a.recompute}`), formula: a.formula, s: a.seqLength, b: a.microBatchSize,
         layers: num(a.layersPerUnit), peak: num(a.peakUnits), schedule: a.schedule, pp: a.pp, m: a.microbatches,
-      }) + (a.sequenceParallel ? t('mem.a.activationsSp') : '');
+      }), a.sequenceParallel ? t('mem.a.activationsSp') : '');
     default:
       return a.text;
   }
@@ -58,8 +62,8 @@ export function assumptionsList(assumptions, t, topics = MEMORY_TOPICS) {
     const text = assumptionText(topic, a, t);
     items.push(
       h('dt', { text: t(`mem.topic.${topic}`) }),
-      // Each line a sentence before its source.
-      h('dd', {}, [h('span', { text: /[.।]$/.test(text) ? text : `${text}${t('mem.a.end')}` }), ' ', h('span', { class: 'dpl-assumption-source', text: t('mem.source', { source: a.source }) })]),
+      // Each line its sentences, then its source.
+      h('dd', {}, [h('span', { text }), sentenceGap(t), h('span', { class: 'dpl-assumption-source', text: t('mem.source', { source: a.source }) })]),
     );
   }
   return h('dl', { class: 'dpl-assumptions' }, items);

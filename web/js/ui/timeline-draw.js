@@ -72,7 +72,7 @@ function label(x, y, text, kind, dir) {
 function commNote(o, lane, t) {
   const entry = lane.streams?.entryOf(o);
   if (!entry) return '';
-  return ` ${t('op.comm', { compute: formatNumber(entry.compute), comm: formatNumber(entry.comm), exposed: formatNumber(entry.exposed) })}`;
+  return t('op.comm', { compute: formatNumber(entry.compute), comm: formatNumber(entry.comm), exposed: formatNumber(entry.exposed) });
 }
 
 /** An item of a lane of look 'op': a rect (F, B, W) or a diagonally split shared cell (overlapped F&B pair). */
@@ -81,7 +81,7 @@ function drawOp(o, x, y, w, hgt, prefix, t, lane) {
     class: `dpl-op op-${o.kind}`,
     tabindex: -1,
     role: 'img',
-    'aria-label': lane.describe(o, t, formatNumber) + commNote(o, lane, t),
+    'aria-label': t.sentences(lane.describe(o, t, formatNumber), commNote(o, lane, t)),
     dataset: lane.dataset(o),
   });
   if (o.kind === 'FB') {

@@ -9,6 +9,7 @@
 //          which file, and how core derived each cost, said under the fields }
 import { h, uniqueId } from '../ui/dom.js';
 import { formatNumber } from '../lib/format.js';
+import { derivationText } from '../lib/trace-costs.js';
 import { showFieldError } from '../ui/field-error.js';
 import { DEFAULT_COSTS, DEFAULT_COMM, PARAMS } from '../state.js';
 import { scheduleInfo, scheduleTitle } from '../lib/schedules.js';
@@ -180,7 +181,7 @@ export function mount(element, deps) {
     const region = regionText(scheduleInfo(config.schedule)?.reference?.region, t);
     // Unequal per-stage costs are outside every region: say that rather than the region.
     // A reason puts the config outside the region: combined 1F1B, or unequal per-stage costs.
-    const condition = ref.reason ? ` ${t(config.a2aOverlap ? 'ref.a2aOverlap' : 'ref.unequal')}` : region ? ` ${t('ref.condition', { c: region })}` : '';
+    const condition = ref.reason ? t(config.a2aOverlap ? 'ref.a2aOverlap' : 'ref.unequal') : region ? t('ref.condition', { c: region }) : '';
     reference.replaceChildren(
       h('p', { class: 'dpl-ref-formula' }, [
         h('span', { text: t('ref.formula', { schedule: scheduleTitle(config.schedule, t) }) }), ' ',
@@ -189,7 +190,7 @@ export function mount(element, deps) {
       simulated,
       h('p', { class: `dpl-ref-verdict ${applies ? 'is-ok' : 'is-off'}` }, [
         h('span', { class: 'dpl-ref-mark', 'aria-hidden': 'true', text: applies ? '✓' : '!' }),
-        h('span', { text: `${verdict}${condition}` }),
+        h('span', { text: t.sentences(verdict, condition) }),
       ]),
       ref.source ? h('p', { class: 'dpl-ref-source', text: t('ref.source', { s: ref.source }) }) : null,
     );
@@ -209,7 +210,7 @@ export function mount(element, deps) {
     // The file and the form in a line; the derivations one click away (the settings stay short).
     source.replaceChildren(h('details', {}, [
       h('summary', { text: t('trace.costsFrom', { name: from.name }) }),
-      h('ul', {}, from.lines.map((line) => h('li', { text: `${t(`cost.${line.field}.sym`)} = ${formatNumber(line.value, 6)}: ${line.derivation}` }))),
+      h('ul', {}, from.lines.map((line) => h('li', { text: `${t(`cost.${line.field}.sym`)} = ${formatNumber(line.value, 6)}: ${derivationText(line, t)}` }))),
     ]));
   }
 

@@ -304,8 +304,8 @@ export function mount(element, deps) {
     const wrongOnes = given - right;
     summary.replaceChildren(h('p', { class: allRight ? 'is-correct' : wrongOnes ? 'is-wrong' : 'is-partial' }, [
       h('span', { class: 'dpl-ex-mark', 'aria-hidden': 'true', text: allRight ? '✓' : wrongOnes ? '✗' : '…' }), ' ',
-      allRight ? t('ex.allRight', { n: total }) : t('ex.someRight', { right, total: given }),
-      empty ? ` ${t('ex.unanswered', { n: empty })}` : '',
+      t.sentences(allRight ? t('ex.allRight', { n: total }) : t('ex.someRight', { right, total: given }),
+        empty ? t('ex.unanswered', { n: empty }) : ''),
     ]));
     if (wrongOnes) summary.append(h('p', { class: 'dpl-ex-retry', text: t('ex.retry') }));
     attempted = true;

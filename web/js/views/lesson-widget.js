@@ -99,7 +99,7 @@ export function mount(element, deps) {
     const info = await explain(error, current(), t);
     const here = FIELD_OF_PATH[error.path];
     const fix = info.fix && !here ? h('button', { type: 'button', class: 'dpl-fix', onclick: () => apply(info.fix.patch) }, [info.fixLabel]) : null;
-    return { why: here ? t('stale.timeline') : `${info.text}. ${t('stale.timeline')}`, extra: fix };
+    return { why: here ? t('stale.timeline') : t('stale.timelineWhy', { why: info.text }), extra: fix };
   }
 
   // Until drawn, hold about the height the timeline will take, so nothing below it jumps.

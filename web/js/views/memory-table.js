@@ -4,7 +4,7 @@
 // each with its source, or what sets the sides apart when the request counts them differently.
 // mount(el, {sim, t, request}) -> {update({t}), destroy()}
 import { h, clear } from '../ui/dom.js';
-import { assumptionText } from '../ui/memory-assumptions.js';
+import { assumptionText, sentenceGap } from '../ui/memory-assumptions.js';
 import { formatPercent } from '../lib/format.js';
 import { errorText } from '../lib/error-text.js';
 
@@ -48,14 +48,14 @@ function assumptions(result, t) {
     for (const [topic, text, source] of [['recipe', assumptionText('recipe', a.recipe, t), a.recipe.source],
       ['sharding', sharding, a.sharding.source], ['copies', copies, a.copies.source], ['layout', policy, a.layout.source]]) {
       shared.push(h('dt', { text: t(`mem.topic.${topic}`) }),
-        h('dd', {}, [h('span', { text }), ' ', h('span', { class: 'dpl-assumption-source', text: t('mem.source', { source }) })]));
+        h('dd', {}, [h('span', { text }), sentenceGap(t), h('span', { class: 'dpl-assumption-source', text: t('mem.source', { source }) })]));
     }
   }
   const perSide = sides.flatMap((side) => [
     h('dt', { text: side.model.label }),
     h('dd', {}, [
-      h('span', { text: `${assumptionText('model', side.assumptions.model, t)}; ${assumptionText('layout', side.assumptions.layout, t)}` }),
-      ' ', h('span', { class: 'dpl-assumption-source', text: t('mem.source', { source: side.assumptions.model.source }) }),
+      h('span', { text: t.sentences(assumptionText('model', side.assumptions.model, t), assumptionText('layout', side.assumptions.layout, t)) }),
+      sentenceGap(t), h('span', { class: 'dpl-assumption-source', text: t('mem.source', { source: side.assumptions.model.source }) }),
     ]),
   ]);
   return h('div', { class: 'dpl-memory-assumptions' }, [

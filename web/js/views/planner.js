@@ -311,7 +311,9 @@ export function mount(element, deps) {
     }
   }
 
-  const row = (label, value, cls) => h('tr', { class: cls || null }, [h('th', { scope: 'row', text: label }), h('td', { text: value })]);
+  /** A row of the plan's table; `value` a text, or a list of them said one per line. */
+  const row = (label, value, cls) => h('tr', { class: cls || null }, [h('th', { scope: 'row', text: label }),
+    Array.isArray(value) ? h('td', {}, value.map((text) => h('div', { text }))) : h('td', { text: value })]);
   const gb = (v) => `${v.toFixed(1)} GB`;
   const hours = (v) => Math.round(v).toLocaleString('en-US');
 
@@ -363,12 +365,13 @@ export function mount(element, deps) {
       // Schedules core found would beat this one at the same P and M (its decision table does
       // not pick them), with the activation memory they cost.
       if (plan.alternatives?.length) {
-        rows.push(row(t('plan.r.alternatives'), plan.alternatives.map((a) => t('plan.v.alternative', {
-          schedule: a.chunks ? `${scheduleTitle(a.schedule, t)} (V = ${a.chunks})` : scheduleTitle(a.schedule, t),
-          value: a.computeUtilization === null ? t('plan.v.alternativeBubble', { b: formatPercent(a.bubbleFraction, 2) })
-            : t('plan.v.alternativeCompute', { u: formatPercent(a.computeUtilization, 1) }),
-          a: a.peakActivationMemory.toFixed(1),
-        })).join('; ')));
+        // One whole line per schedule (its name, with V in symbols when it takes chunks).
+        rows.push(row(t('plan.r.alternatives'), plan.alternatives.map((a) => {
+          const schedule = a.chunks ? `${scheduleTitle(a.schedule, t)} (V = ${a.chunks})` : scheduleTitle(a.schedule, t);
+          const a1 = a.peakActivationMemory.toFixed(1);
+          return a.computeUtilization === null ? t('plan.v.alternativeBubble', { schedule, b: formatPercent(a.bubbleFraction, 2), a: a1 })
+            : t('plan.v.alternativeCompute', { schedule, u: formatPercent(a.computeUtilization, 1), a: a1 });
+        })));
       }
       if (plan.comm) {
         rows.push(row(t('plan.r.comm'), t('plan.v.comm', {

@@ -53,7 +53,7 @@ export function mount(element, deps) {
       if (storage) {
         notice.hidden = !storage.unreadable;
         noticeText.textContent = storage.unreadable
-          ? [t('progress.unreadable'), storage.copy ? t('progress.unreadableCopy', { key: storage.copy }) : ''].filter(Boolean).join(' ')
+          ? (storage.copy ? t('progress.unreadableCopied', { key: storage.copy }) : t('progress.unreadable'))
           : '';
       }
       if (!summary) return;

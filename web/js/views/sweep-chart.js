@@ -95,7 +95,8 @@ export function mount(element, deps) {
       for (const p of points) {
         if (p.y === null) continue;
         const m = marker(style.marker, x(p.x), py(p.y));
-        m.append(s('title', {}, [`${scheduleTitle(schedule, t)}, ${t(`sw.axisName.${axis}`)} ${p.x}: ${metric === 'bubbleFraction' ? formatPercent(p.y, 1, t.lang) : formatNumber(p.y, 3, t.lang)}`]));
+        const value = metric === 'bubbleFraction' ? formatPercent(p.y, 1, t.lang) : formatNumber(p.y, 3, t.lang);
+        m.append(s('title', {}, [t(`sw.point.${axis}`, { schedule: scheduleTitle(schedule, t), x: p.x, value })]));
         g.append(m);
       }
       svg.append(g);
@@ -122,7 +123,7 @@ export function mount(element, deps) {
       const together = coincidentSeries(seriesFrom(rows, axis, metric));
       const groups = [...new Set(Object.entries(together).map(([name, g]) => [name, ...g.with].sort().join()))]
         .map((key) => SCHEDULE_NAMES.filter((n) => key.split(',').includes(n)).map((n) => scheduleTitle(n, t)).join(' = '));
-      return groups.length ? t('sw.sameIn', { metric: t(`sw.metricShort.${metric}`), groups: groups.join('; ') }) : '';
+      return groups.length ? t('sw.sameIn', { metric: t(`sw.metricShort.${metric}`), groups: t.list(groups) }) : '';
     }).filter(Boolean);
     same.textContent = said.length ? t('sw.same', { list: said.join(' · ') }) : '';
   }
@@ -200,7 +201,7 @@ export function mount(element, deps) {
       : null;
     if (current) {
       // The last good sweep stays, dimmed, under the reason.
-      setStale(result, `${info.text}. ${t('stale.sweep')}`, t, fix);
+      setStale(result, t('stale.sweepWhy', { why: info.text }), t, fix);
       return;
     }
     clear(charts).append(errorBox(localizedError(plain, t.lang), t('error.heading'), info.text, fix));

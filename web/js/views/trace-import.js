@@ -15,7 +15,7 @@ import { h, uniqueId, clear } from '../ui/dom.js';
 import { errorText } from '../lib/error-text.js';
 import { laneSet } from '../lib/timeline-model.js';
 import { traceLane, measuredPairLane, modelPairLane } from '../lib/timeline-trace-lanes.js';
-import { measuredCosts } from '../lib/trace-costs.js';
+import { measuredCosts, derivationText } from '../lib/trace-costs.js';
 import { formatNumber } from '../lib/format.js';
 import { quoteValue } from '../state.js';
 import CATALOGUE from '../../generated/catalogue.js';
@@ -110,12 +110,12 @@ export function mount(element, deps) {
     if (report.streams.length && !report.spans.length) result.append(h('p', { class: 'dpl-trace-note', text: t('trace.noSpans') }));
     const measured = measuredCosts(report);
     if (!measured) {
-      result.append(h('p', { class: 'dpl-trace-note', text: t('trace.noCosts', { why: report.derivedMissing }) }));
+      result.append(h('p', { class: 'dpl-trace-note', text: t('trace.noCosts', { why: errorText(report.derivedMissingReason ?? report.derivedMissing, t.lang) }) }));
       return;
     }
     const lines = measured.lines.map((line) => h('div', {}, [
       h('dt', { text: `${t(`cost.${line.field}.sym`)} = ${formatNumber(line.value, 6)}` }),
-      h('dd', { text: line.derivation }),
+      h('dd', { text: derivationText(line, t) }),
     ]));
     const use = h('button', { type: 'button', class: 'dpl-btn dpl-trace-use-btn', text: t('trace.use') });
     const used = h('span', { class: 'dpl-trace-used', role: 'status' });
