@@ -213,7 +213,7 @@ export function mount(element, deps) {
     // it before the quoted numbers (fillNumbers runs after this) and before the fragment's layout.
     const lead = root.querySelector('.sim-widget[data-sim-id]');
     const mountOne = (mounter, el) => {
-      const ctx = { lang, configs, t, onRun, lead };
+      const ctx = { lang, configs, memories, t, onRun, lead };
       try {
         const view = mounter.mount(el, ctx);
         widgets.push({ view, el });
