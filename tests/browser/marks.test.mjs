@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite, openPage, waitForTimeline } from './helpers.mjs';
 import { contrastRatio } from '../../web/js/lib/css-colour.js';
+import { LANGS } from '../../web/js/lib/locales.js';
 
 const site = useSite({ pipesim: false });
 const TL = '.view-timeline';
@@ -67,6 +68,25 @@ test('colour is the kind, dots are direction 1, the hatch is idle only; the lege
     await page.waitForFunction(() => document.querySelector('.view-timeline .dpl-lane-title')?.textContent.startsWith('1F1B'));
     await waitForTimeline(page, TL);
     assert.deepEqual(await page.$$eval(`${TL} .dpl-legend li`, (lis) => lis.map((li) => li.dataset.kind)), ['F', 'B', 'idle']);
+  } finally {
+    await context.close();
+  }
+});
+
+test('at 1280 px the lesson\'s opening figure lists every kind of its two runs in one legend row, in every language', async () => {
+  const { context, page } = await openPage(site.browser, { viewport: { width: 1280, height: 800 } });
+  try {
+    for (const lang of LANGS) {
+      await page.goto('about:blank');
+      await page.goto(`${site.server.url}#lang=${lang}`);
+      const lead = '.sim-widget[data-sim-id="lead"]';
+      await waitForTimeline(page, lead);
+      const items = await page.$$eval(`${lead} .dpl-legend li`, (lis) => lis.map((li) => ({ kind: li.dataset.kind, top: li.getBoundingClientRect().top, bottom: li.getBoundingClientRect().bottom })));
+      // DualPipe beside 1F1B: every kind, both directions, the idle hatch.
+      assert.deepEqual(items.map((i) => i.kind), ['F', 'B', 'Bi', 'W', 'FB', 'idle', 'dir1'], lang);
+      const first = items[0];
+      for (const i of items) assert.ok(i.top < first.bottom && i.bottom > first.top, `${lang}: ${i.kind} on another row (${JSON.stringify(items.map((x) => Math.round(x.top)))})`);
+    }
   } finally {
     await context.close();
   }

@@ -46,7 +46,10 @@ export function drawIdleColumn(lane, layout, t) {
   const num = numberFormat(t.lang);
   const x = L.right / 2 + 4; // centred in the column, clear of the last tick's label
   const column = s('svg', { class: 'dpl-idle-svg', width: L.right, height: L.height, viewBox: `0 0 ${L.right} ${L.height}` });
-  if (lane.idle.some((v) => typeof v === 'number')) column.append(s('text', { x, y: L.top - 10, class: 'dpl-tick dpl-axis-name', 'text-anchor': 'middle' }, [t('axis.idle')]));
+  // The column's name ends at the column's edge: a phone's column (44 px) is narrower than the
+  // name in some languages ("простой", "ocioso"), which centred ran past the widget and was cut;
+  // longer, it reaches back over the plot's top margin (css: the column's SVG does not clip).
+  if (lane.idle.some((v) => typeof v === 'number')) column.append(s('text', { x: L.right - 2, y: L.top - 10, class: 'dpl-tick dpl-axis-name', 'text-anchor': 'end' }, [t('axis.idle')]));
   const small = L.rowHeight < 16 ? ' is-small' : '';
   lane.idle.forEach((idle, r) => {
     const y = L.rowY(r);

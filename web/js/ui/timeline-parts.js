@@ -237,7 +237,7 @@ export function buildTables(lanes, t, { view, streams = false, all = false }) {
       }
     }
     return h('div', { class: 'dpl-table-wrap', tabindex: 0, role: 'region', 'aria-label': lane.title }, [
-      h('table', { class: 'dpl-table' }, [
+      h('table', { class: 'dpl-table dpl-ops-table' }, [
         h('caption', { text: total === undefined ? lane.title : `${lane.title} · ${t('tl.tableWindow', { n: ops.length, total, from: num(view.start, 1), to: num(view.end, 1) })}` }),
         h('thead', {}, [h('tr', {}, head.map((k) => h('th', { scope: 'col', text: t(k) })))]),
         h('tbody', {}, rows),

@@ -14,6 +14,7 @@
 //   deps.schedules  names the simulator offers (chimera may be absent)
 //   deps.reducedMotion() -> boolean
 //   deps.figures?: [number]  the lesson's figures that draw one of its runs (linked under the prompt)
+//   deps.tables?: [{id, title}]  the lesson's tables it uses (element id, its section's title), linked too
 // A definition's `recall` ({trace: calculator id, slots}) shows the trace the lesson worked, again,
 // beside the question (from the calculator's grid, its first `slots` slots).
 // state: {} (language changes remount the lesson)
@@ -72,6 +73,21 @@ export function mount(element, deps) {
     root.append(h('p', { class: 'dpl-ex-figures' }, [t('ex.figures'), ' ', ...deps.figures.flatMap((n, i) => [
       i ? ', ' : '', h('a', { class: 'fig-ref', href: `#figure-${n}`, dataset: { figure: n }, text: t('lesson.figureRef', { n }) }),
     ])]));
+  }
+  // The lesson's tables it uses (a memory table counting its models), linked back by their section.
+  if (deps.tables?.length) {
+    root.append(h('p', { class: 'dpl-ex-tables' }, [t('ex.tables'), ' ', ...deps.tables.flatMap((table, i) => {
+      const link = h('a', { class: 'dpl-ex-table-ref', href: `#${table.id}`, text: t('ex.tableRef', { title: table.title }) });
+      // Scrolls to the table and focuses it; the address, which holds the page's state, stays.
+      link.addEventListener('click', (event) => {
+        const target = document.getElementById(table.id);
+        if (!target) return;
+        event.preventDefault();
+        target.scrollIntoView({ block: 'start', behavior: deps.reducedMotion?.() ? 'auto' : 'smooth' });
+        target.focus({ preventScroll: true });
+      });
+      return [i ? ', ' : '', link];
+    })]));
   }
   // The trace the lesson worked, shown again beside the question (drawn once the grid is computed).
   const recall = def.recall?.trace ? h('div', { class: 'dpl-ex-recall' }, [h('p', { class: 'dpl-ex-recall-caption', text: t('ex.recall', { last: def.recall.slots - 1 }) })]) : null;
