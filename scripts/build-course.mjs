@@ -28,7 +28,7 @@ import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import { rollup } from 'rollup';
-import { TARGET, minifyChunks } from './bundle-page.mjs';
+import { TARGET, MODULE_CHARSET, minifyChunks } from './bundle-page.mjs';
 import { writeFontSets, FontError } from './font-sets.mjs';
 import { MODULE_BUILDS } from '../wasm/pipesim.js';
 
@@ -120,7 +120,7 @@ async function buildStyles() {
 async function buildWorker() {
   await esbuild.build({
     entryPoints: [path.join(WEB, 'js/sim-worker.js')], outdir: path.join(COURSE_OUT, INNER), entryNames: '[name]',
-    bundle: true, format: 'esm', target: TARGET, minify: true, logLevel: 'silent',
+    bundle: true, format: 'esm', charset: MODULE_CHARSET, target: TARGET, minify: true, logLevel: 'silent',
   });
   const files = [`${INNER}/sim-worker.js`];
   for (const name of SIMULATOR_FILES) {

@@ -24,6 +24,12 @@ import { rollup } from 'rollup';
 
 export const TARGET = 'es2022';
 
+// Non-ASCII text (the catalogues' Russian, Hindi, Arabic, Chinese) written as itself, not as \u
+// escapes: a browser decodes every module script and module worker as UTF-8 whatever the server
+// says, and the escapes made the Russian strings 24% bigger gzipped (40.0 against 32.3 KB). Only
+// for ES modules: a classic script and a stylesheet take the encoding the server or page gives them.
+export const MODULE_CHARSET = 'utf8';
+
 /**
  * The builds, relative to web/, each independent of the others (nothing shared between them), so
  * none waits for another file before it can start:
@@ -80,7 +86,7 @@ export const minifyChunks = {
   name: 'minify',
   async renderChunk(code, chunk) {
     const { code: minified, map } = await esbuild.transform(code, {
-      format: 'esm', target: TARGET, minify: true, sourcemap: 'external', sourcefile: chunk.fileName,
+      format: 'esm', target: TARGET, minify: true, sourcemap: 'external', sourcefile: chunk.fileName, charset: MODULE_CHARSET,
     });
     return { code: minified, map };
   },
@@ -142,6 +148,7 @@ async function bundleOne(web, out, entry, define = {}) {
       entryNames: '[name]',  // flat in out, one folder below the site root (see above)
       bundle: true,
       format: 'esm',
+      charset: MODULE_CHARSET,
       target: TARGET,
       minify: true,
       sourcemap: 'linked',  // fetched only by developer tools
@@ -166,7 +173,7 @@ async function bundleOne(web, out, entry, define = {}) {
  * renaming its locals is safe.
  */
 export async function minifyModule(code) {
-  return (await esbuild.transform(code, { format: 'esm', target: TARGET, minify: true })).code;
+  return (await esbuild.transform(code, { format: 'esm', target: TARGET, minify: true, charset: MODULE_CHARSET })).code;
 }
 
 /**

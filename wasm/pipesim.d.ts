@@ -655,10 +655,20 @@ export interface TraceOptions {
   commPattern?: string;
 }
 
-/** A number traceImport derived, and in words how. */
+/**
+ * A phrase of core's prose (catalogue().planTexts): its id (a plural family's `<id>` when the
+ * table has `<id>.one` and `<id>.other`, with the count as `n`) and the values its template quotes.
+ */
+export interface Phrase {
+  id: string;
+  params: Record<string, number | string | Phrase[]>;
+}
+
+/** A number traceImport derived, and in words how: core's English and the phrase to say it from. */
 export interface Derived {
   value: number;
   derivation: string;
+  derivationPhrase: Phrase;
 }
 
 /** traceImport(): what a profiler trace holds (docs/schema.md "Traces"). Times in ms. */
@@ -689,8 +699,10 @@ export interface TraceReport {
   spans: { name: string; device: number; stream: number; startMs: number; endMs: number; busyMs: number }[];
   /** The costs of the chunk pair DeepSeek-style part annotations mark; null when there is none. */
   derived: TraceCosts | null;
-  /** Why derived is null. */
+  /** Why derived is null, in English. */
   derivedMissing?: string;
+  /** The same as an error's data (a profile.* rule, with the params to say it from). */
+  derivedMissingReason?: ErrorData;
 }
 
 /** traceImport().derived: one overlapped chunk pair's costs, each with its derivation. */

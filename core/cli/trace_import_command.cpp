@@ -65,7 +65,7 @@ void annotations_text(const TraceReport& r, std::string& out) {
 
 void costs_text(const TraceReport& r, std::string& out) {
   if (!r.costs) {
-    out += "\ncosts: none: " + r.costs_missing + "\n";
+    out += "\ncosts: none: " + (r.costs_missing ? r.costs_missing->message : std::string()) + "\n";
     return;
   }
   const TraceCosts& c = *r.costs;

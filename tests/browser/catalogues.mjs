@@ -24,7 +24,7 @@ const PLURAL = /\.(zero|one|two|few|many|other)$/;
 
 /**
  * Every source text, key -> English: the UI strings (en.json), core's rule templates (`rule.<id>`)
- * and planner phrases (their ids), the field names messages name (`fieldName.<name>`: English
+ * and its phrases, the planner's and the trace reader's (their ids; a plural family as its forms), the field names messages name (`fieldName.<name>`: English
  * writes the name as core does), and the exercises' and the quiz's texts.
  */
 export function sourceTexts() {

@@ -145,3 +145,43 @@ for (const [lang, tag] of [['en', 'Optional deep dive'], ['hi', 'वैकल्
     }
   });
 }
+
+// Issue 29, item 6: an exercise links back to what it uses. Exercise 4 counts the models of the
+// lesson's memory table (the deep dive "What the second copy costs"), which is no numbered
+// figure: it links to that table by its section's title, and the link lands on it.
+for (const [lang, text] of [['en', 'the table in “What the second copy costs”'], ['hi', '“दूसरी कॉपी की क़ीमत” वाली तालिका']]) {
+  test(`${lang}: exercise 4 links back to the lesson's memory table it uses`, async () => {
+    const { context, page, log } = await openPage(site.browser, { reducedMotion: 'reduce' });
+    try {
+      await page.goto(`${site.server.url}#exercise=param-overhead&lang=${lang}`);
+      await page.waitForSelector('#exercise-param-overhead .dpl-ex-tables a', { timeout: 30000 });
+      assert.equal(await page.$eval('#exercise-param-overhead .dpl-ex-tables a', (a) => a.textContent), text);
+      const address = await page.evaluate(() => location.hash);
+      await page.click('#exercise-param-overhead .dpl-ex-tables a');
+      await page.waitForFunction(() => document.activeElement?.matches('.memory-widget[data-memory-id="mem"]'));
+      await page.waitForFunction(() => Math.abs(document.querySelector('.memory-widget[data-memory-id="mem"]').getBoundingClientRect().top) < 40);
+      assert.equal(await page.evaluate(() => location.hash), address, 'the address keeps the page state');
+      assert.deepEqual(log.errors, []);
+    } finally {
+      await context.close();
+    }
+  });
+}
+
+// Exercise 3's prompt cites the report's Figures 4 and 5; the links under it go to the lesson's
+// own numbered figures, and say so (before: "The figures it uses: figure 4, figure 5"; in Chinese
+// "用到的数字", "the numbers it uses").
+for (const [lang, lead] of [['en', 'The lesson’s figures it uses:'], ['zh', '它用到的课程图：']]) {
+  test(`${lang}: exercise 3's figure links name the lesson's figures, apart from the report's it cites`, async () => {
+    const { context, page, log } = await openPage(site.browser);
+    try {
+      await page.goto(`${site.server.url}#exercise=overlap-window&lang=${lang}`);
+      await page.waitForSelector('#exercise-overlap-window .dpl-ex-figures a.fig-ref', { timeout: 30000 });
+      const text = await page.$eval('#exercise-overlap-window .dpl-ex-figures', (p) => p.textContent);
+      assert.ok(text.startsWith(lead), text);
+      assert.deepEqual(log.errors, []);
+    } finally {
+      await context.close();
+    }
+  });
+}

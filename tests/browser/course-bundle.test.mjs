@@ -120,6 +120,20 @@ async function countersAfterGc(cdp) {
   return { heap: get('JSHeapUsedSize'), nodes: get('Nodes'), listeners: get('JSEventListeners'), documents: get('Documents') };
 }
 
+/** Waits (up to 10 s) until the page has `count` workers, each extra one's close event at a time. */
+async function workersSettle(page, count) {
+  const deadline = Date.now() + 10_000;
+  while (page.workers().length > count && Date.now() < deadline) {
+    const extra = page.workers().slice(0, page.workers().length - count);
+    let timer;
+    await Promise.race([
+      ...extra.map((worker) => new Promise((resolve) => worker.once('close', resolve))),
+      new Promise((resolve) => { timer = setTimeout(resolve, deadline - Date.now()); }),
+    ]);
+    clearTimeout(timer);
+  }
+}
+
 // The course's switch: the picker sets <html lang dir>, the page fetches the lesson in the new
 // language (English where it has none) and replaces the whole article, then mounts the figures
 // of the new one; nobody tells the old ones. 20 switches through the course's seven languages,
@@ -151,6 +165,9 @@ test('20 language switches: each new figure speaks the new language, the old one
       assert.deepEqual(await page.$eval(`${SCHEDULE} dualpipe-lab-figure`, (h) => [h.shadowRoot.querySelector('.dpl-frame').lang, h.shadowRoot.querySelector('.dpl-frame').dir]),
         [spoken, localeOf(spoken).dir]);
       assert.equal(await page.evaluate(() => document.documentElement.lang), code);
+      // A terminated worker leaves Playwright's list when its close event arrives, which under
+      // load can come after the new figure has drawn: wait for it (a leaked worker never goes).
+      await workersSettle(page, 1);
       assert.equal(page.workers().length, 1, `switch ${i}: one worker for the one figure on screen`);
       if (i === WARM) baseline = await countersAfterGc(cdp);
     }

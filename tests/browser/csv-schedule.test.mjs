@@ -49,9 +49,9 @@ test('a CSV exported by the native CLI, pasted, draws what the CLI simulates fro
     assert.equal(await page.$eval(`${SCOPE} .dpl-own-read`, (e) => e.textContent),
       'Read as a PyTorch schedule CSV: 4 rows (one per rank), 96 actions. The simulator works out the stages and micro-batches; the costs come from the panel above.');
     assert.match(await page.$eval(`${SCOPE} .dpl-lane-heading`, (e) => e.textContent), /Your PyTorch CSV · 4 ranks/);
-    // The command beside it runs the same request: the CSV inside JSON.
+    // The request shown beside it runs the same: the CSV inside JSON.
     const shown = await page.$eval(`${SCOPE} .dpl-own-cli code`, (e) => e.textContent);
-    const request = JSON.parse(shown.split('\n')[1]);
+    const request = JSON.parse(shown);
     assert.equal(request.csv.replaceAll('\r\n', '\n'), csv.replaceAll('\r\n', '\n'));
     assert.equal(JSON.parse(native(['simulate', '--input', '-', '--format', 'json'], JSON.stringify(request))).makespan, expected.makespan);
     await screenshot(page, 'csv-schedule-light.png', { fullPage: true });

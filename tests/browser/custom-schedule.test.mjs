@@ -61,9 +61,9 @@ test('a pasted CLI run of DualPipe, with an op moved and other costs, draws what
     assert.notDeepEqual(expectedOps(expected), expectedOps(cli({ ...request, rankOps: printedOps(['--schedule', 'dualpipe', '--ranks', '4', '--microbatches', '8']).rankOps })));
     assert.match(await page.$eval(`${SCOPE} .dpl-lane-heading`, (e) => e.textContent), new RegExp(`step time ${expected.makespan}\\b`));
     assert.equal(await page.$eval(`${SCOPE} .dpl-own-read`, (e) => e.textContent), 'Read as 4 ranks, 4 stages and 8 micro-batches, in two directions.');
-    // The command shown beside it is that same request.
+    // The request shown beside it, as JSON, is that same request.
     const shown = await page.$eval(`${SCOPE} .dpl-own-cli code`, (e) => e.textContent);
-    assert.deepEqual(JSON.parse(shown.split('\n')[1]), request);
+    assert.deepEqual(JSON.parse(shown), request);
     await screenshot(page, 'custom-schedule-light.png', { fullPage: true });
     assert.deepEqual(log.errors, []);
     assert.deepEqual(log.requests.filter((url) => !url.startsWith(site.server.url)), []);

@@ -94,3 +94,15 @@ test('an exercise links back to the lesson widgets that draw one of its runs, wh
   // One cost apart is another run.
   assert.deepEqual(lessonFiguresOf({ config: { runs: { x: { schedule: 'dualpipe', ranks: 4, microbatches: 8, costs: { ...costs, overlapped: 2.4 } } } } }, configs), []);
 });
+
+test('exercise 4 links back to the lesson\'s memory table that counts its models, and to no other', async () => {
+  const { lessonTablesOf } = await import('../../web/js/lib/exercise-model.js');
+  // The lesson's "What the second copy costs" table compares Llama-3-70B with DeepSeek-V3.
+  const memories = new Map([
+    ['other', { model: 'llama3-8b', schedule: 'dualpipe' }],
+    ['mem', { recipe: 'deepseek-v3', sides: [{ model: 'llama3-70b' }, { model: 'deepseek-v3' }] }],
+  ]);
+  assert.deepEqual(lessonTablesOf(definition('param-overhead'), memories), ['mem']);
+  // An exercise with runs but no parameter calculator has no table to link back to.
+  assert.deepEqual(lessonTablesOf(definition('recover-gpu-hours'), memories), []);
+});

@@ -104,13 +104,12 @@ const SIGN_LABELS = new Set(['col.seq']);
 const isFragment = (text) => /^\s|\s$/.test(text) || /^[;:,.،؛。，；、।]/.test(text)
   || (!/\{\w+\}/.test(text) && /^[\s\p{P}]*$/u.test(text));
 
-test('no UI message is a fragment for code to glue: none starts or ends with a space or a separator, none is punctuation alone', () => {
-  // The page's own messages (en.json's keys), in every language. Core's planner phrases
-  // (plan.part.*) are core's texts, translated beside them, and outside this check.
-  const ui = Object.keys(catalogue('en'));
+test('no message is a fragment for code to glue: none starts or ends with a space or a separator, none is punctuation alone', () => {
+  // Every message of every catalogue: the page's own, core's rule and planner phrases, the
+  // exercises' and the quiz's.
   for (const code of ['en', ...TRANSLATED]) {
     const table = catalogue(code);
-    const fragments = ui.filter((key) => Object.hasOwn(table, key) && !SIGN_LABELS.has(key) && isFragment(table[key])).map((key) => [key, table[key]]);
+    const fragments = Object.keys(table).filter((key) => !SIGN_LABELS.has(key) && isFragment(table[key])).map((key) => [key, table[key]]);
     assert.deepEqual(fragments, [], code);
   }
   // What the rule catches: the old pieces of the memory and region texts.

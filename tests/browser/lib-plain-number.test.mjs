@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { plainNumber, countWords, scaleWords } from '../../web/js/lib/plain-number.js';
-import { parseAnswer } from '../../web/js/lib/answer-parse.js';
+import { parseAnswer, usesDecimalComma } from '../../web/js/lib/answer-parse.js';
 import { LANGS } from '../../web/js/lib/locales.js';
 import { translator, loadLanguage } from '../../web/js/lib/i18n.js';
 
@@ -32,7 +32,7 @@ test('in every language the lab speaks, a count in its words reads back as the s
     assert.equal(t.lang, lang);
     for (const value of [671026000000, 14.8e12, 8819213312, 37e9, 2.5e6, 2048]) {
       const text = countWords(value, t, 15);
-      const parsed = parseAnswer(text, 'params', { scales: scaleWords(t) });
+      const parsed = parseAnswer(text, 'params', { scales: scaleWords(t), decimalComma: usesDecimalComma(lang) });
       assert.ok(parsed.ok, `${lang}: "${text}" ${JSON.stringify(parsed)}`);
       assert.equal(Number(parsed.value.toPrecision(15)), value, `${lang}: "${text}"`);
     }

@@ -1,11 +1,13 @@
-// web/js/lib/plan-text.js and the catalogues' planner phrases under Node: every phrase core's
-// planner can say (catalogue `planTexts`) has a template in every language's catalogue with
-// exactly its placeholders and formats; numbers come out as core writes them, so English rendered
-// from id + params is core's own text; and for specs that between them make every phrase, through
-// the real module, every language says it all.
+// web/js/lib/plan-text.js and the catalogues' planner phrases under Node: every phrase core can
+// say (catalogue `planTexts`: the planner's and the trace reader's) has a template in every
+// language's catalogue with exactly its placeholders and formats, a plural family in exactly the
+// language's CLDR forms; no phrase is a clause glued into another; numbers come out as core
+// writes them, so English rendered from id + params is core's own text; and for specs that
+// between them make every planner phrase, through the real module, every language says it all
+// (the trace reader's: lib-trace-costs.test.mjs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { planText, planNumber, planTemplate } from '../../web/js/lib/plan-text.js';
+import { planText, planNumber, planTemplate, isPluralFamily } from '../../web/js/lib/plan-text.js';
 import { loadLanguage, translator } from '../../web/js/lib/i18n.js';
 import { TRANSLATED, catalogue } from './catalogues.mjs';
 import { presetSpec } from '../../web/js/lib/planner-presets.js';
@@ -18,23 +20,74 @@ const hi = translator('hi');
 
 /** {name: format} of a template's placeholders ("" when one names no format). */
 const formats = (template) => Object.fromEntries([...template.matchAll(/\{(\w+)(?::(\w+))?\}/g)].map((m) => [m[1], m[2] ?? '']));
-// Clauses that are only symbols in any language.
-const SYMBOLS_ONLY = new Set(['plan.part.chunks']);
+// Derivations that are only symbols and numbers in any language (a sum of measured parts).
+const SYMBOLS_ONLY = new Set(['trace.derived.forward', 'trace.derived.backward', 'trace.derived.weight']);
+const PLURAL = /\.(zero|one|two|few|many|other)$/;
 
 const sortedFormats = (template) => Object.entries(formats(template)).sort();
+const withoutN = (entries) => entries.filter(([name]) => name !== 'n');
 
 for (const code of TRANSLATED) {
-  test(`${code}: every planner phrase in the catalogue has a template with the same placeholders and formats`, () => {
-    assert.ok(CATALOGUE.planTexts.length > 40);
+  test(`${code}: every phrase core can say has a template with the same placeholders and formats`, () => {
+    assert.ok(CATALOGUE.planTexts.length > 60);
+    const categories = new Intl.PluralRules(code).resolvedOptions().pluralCategories;
     for (const { id, message, params } of CATALOGUE.planTexts) {
+      assert.deepEqual(Object.keys(formats(message)).sort(), [...params].sort(), `${id}: core's own template`);
+      const family = id.replace(PLURAL, '');
+      if (family !== id) {
+        // A plural family: each of the language's forms says what English's does (the count may
+        // be a word: Arabic's "two"), and a count is said in the form its rules pick.
+        assert.ok(isPluralFamily(family), family);
+        assert.ok(params.includes('n'), `${id}: its count is {n}`);
+        for (const category of categories) {
+          const template = catalogue(code)[`${family}.${category}`];
+          assert.equal(typeof template, 'string', `no ${code} ${category} form of ${family}`);
+          assert.deepEqual(withoutN(sortedFormats(template)), withoutN(sortedFormats(message)), `${family}.${category}: ${template}`);
+        }
+        for (const n of [0, 1, 2, 3, 5, 11, 21, 100]) {
+          assert.equal(planTemplate(family, code, { n }), catalogue(code)[`${family}.${new Intl.PluralRules(code).select(n)}`], `${family} ${n}`);
+        }
+        continue;
+      }
       const template = planTemplate(id, code);
       assert.equal(template, catalogue(code)[id], `no ${code} template for ${id}`);
-      assert.deepEqual(Object.keys(formats(message)).sort(), [...params].sort(), `${id}: core's own template`);
       assert.deepEqual(sortedFormats(template), sortedFormats(message), `${id}: ${template}`);
       if (code === 'hi' && !SYMBOLS_ONLY.has(id)) assert.match(template, /[\u0900-\u097F]/, `${id} is in Hindi`);
     }
   });
 }
+
+test('no phrase is a clause glued into another: each is a whole message, variants are their own ids', () => {
+  for (const { id, message } of CATALOGUE.planTexts) {
+    assert.doesNotMatch(id, /^plan\.part\./, id);
+    assert.doesNotMatch(message, /^\s/, `${id} starts a message`);
+    // A param that holds another phrase is a whole sentence (a reject or refusal, said first) or
+    // the recommendation after its label; nothing else nests.
+    for (const name of Object.keys(formats(message))) {
+      assert.ok(!/Clause|Reason|^list$|^own$|^measure$|^copies$|^exposed$|^withComm$|^caveat$|^unknownGpu$/.test(name), `${id}: {${name}} is a clause`);
+    }
+  }
+  // English's plural forms are chosen in the page by CLDR rules, as in every other language.
+  assert.match(planText({ id: 'plan.kernel.stock', params: { ep: 8, n: 1 } }), /^EP = 8 spans 1 node\. Without/);
+  assert.match(planText({ id: 'plan.kernel.stock', params: { ep: 16, n: 2 } }), /^EP = 16 spans 2 nodes\. Without/);
+});
+
+test('a plural family is said in the form of its count in each language', async () => {
+  const ru = translator('ru');
+  const ar = translator('ar');
+  const zh = translator('zh');
+  const phrase = (n) => ({ id: 'plan.kernel.custom', params: { ep: 8 * n, n } });
+  assert.match(planText(phrase(1), ru), /^EP = 8 охватывает 1 узел\./);
+  assert.match(planText(phrase(2), ru), /^EP = 16 охватывает 2 узла\./);
+  assert.match(planText(phrase(5), ru), /^EP = 40 охватывает 5 узлов\./);
+  assert.match(planText(phrase(21), ru), /^EP = 168 охватывает 21 узел\./);
+  assert.match(planText(phrase(1), ar), /عقدة واحدة/);
+  assert.match(planText(phrase(2), ar), /عقدتين/);
+  assert.match(planText(phrase(3), ar), /3 عقد\./);
+  assert.match(planText(phrase(2), zh), /^EP = 16 跨越 2 个节点。/);
+  assert.match(planText({ id: 'plan.step.no_alternative', params: { n: 1 } }), /at most 1 parameter copy does/);
+  assert.match(planText({ id: 'plan.step.no_alternative', params: { n: 2 } }), /at most 2 parameter copies does/);
+});
 
 test('numbers are written in each placeholder format as core writes them (C printf)', () => {
   const cases = [
@@ -77,6 +130,15 @@ const SPECS = [
   edit(DEEPSEEK, (s) => { s.cluster.interconnectGbpsPerGpu = 200; }),
   edit(DEEPSEEK, (s) => { delete s.model.routedParams; s.model.expertParallel = 8; }),
   edit(DEEPSEEK, (s) => { s.requested = { schedule: 'zb-h1' }; }),
+  // The depth's guides with and without expert parallelism; memory that does not fit at a
+  // requested P, with one parameter copy and with two; an EP group inside one node; a requested
+  // schedule with no better alternative.
+  edit(DEEPSEEK, (s) => { s.cluster.gpus = 64; s.cluster.nodes = 8; Object.assign(s.model, { totalParams: 16e9, activeParams: 3e9, routedParams: 14e9, experts: 64, expertParallel: 8, layers: 28 }); }),
+  edit(DEEPSEEK, (s) => { Object.assign(s.model, { totalParams: 50e9, activeParams: 8e9, routedParams: 45e9, experts: 64, expertParallel: 8, layers: 48 }); }),
+  edit(DEEPSEEK, (s) => { Object.assign(s.model, { totalParams: 120e9, activeParams: 20e9, routedParams: 100e9, expertParallel: 1, layers: 64 }); }),
+  edit(DEEPSEEK, (s) => { s.requested = { ranks: 2 }; }),
+  edit(DEEPSEEK, (s) => { s.model.expertParallel = 8; }),
+  edit(DENSE, (s) => { s.requested = { schedule: 'zb-v' }; }),
 ];
 
 /** Every phrase in a plan: reasoning steps, reject and refusal, kernel advice, rollback trigger. */
@@ -113,8 +175,8 @@ test('through the real module: English from id + params is core\'s text, and eve
       }
     }
   }
-  const all = CATALOGUE.planTexts.map((p) => p.id);
-  assert.deepEqual(all.filter((id) => !seen.has(id)), [], 'the specs make every phrase');
+  const all = new Set(CATALOGUE.planTexts.map((p) => p.id.replace(PLURAL, '')).filter((id) => id.startsWith('plan.')));
+  assert.deepEqual([...all].filter((id) => !seen.has(id)), [], 'the specs make every planner phrase');
 });
 
 test('schedule names in Hindi phrases are the page\'s names for them', async () => {

@@ -168,3 +168,24 @@ test('a truncated or foreign file gets core’s one line beside the field; a fil
     await context.close();
   }
 });
+
+test('in Russian the trace panel says how each cost was derived, and why a trace gives none, in Russian', async () => {
+  const { context, page, log } = await openPage(site.browser);
+  try {
+    await openPanel(page, '&lang=ru');
+    const { bytes } = generated('--devices', '1', '--layers', '2');
+    await dropFile(page, 'one.json', bytes);
+    await page.waitForSelector(`${PANEL} .dpl-trace-costs dd`, { timeout: 20000 });
+    const derivations = await page.$$eval(`${PANEL} .dpl-trace-costs dd`, (els) => els.map((e) => e.textContent));
+    // F&B, then the layers per chunk (a plural family: "2 раза"), from core's phrases.
+    assert.match(derivations[3], /^прямой проход \+ обратный проход = [\d.]+ ms \+ [\d.]+ ms: вычисления пары/);
+    assert.equal(derivations[6], 'каждая из десяти частей запускала работу на GPU 2 раза за пару');
+    for (const text of derivations) assert.doesNotMatch(text, /\{\w+(:\w+)?\}|modelPairMs|pairMs|undefined/);
+    // A trace without DeepSeek's part annotations: no costs, and the reason in Russian (profile.no_parts).
+    await dropFile(page, 'empty.json', Buffer.from(JSON.stringify({ traceEvents: [] })));
+    await page.waitForFunction(() => document.querySelector('.dpl-trace .dpl-trace-note')?.textContent.startsWith('Нет стоимостей для симулятора: внутри диапазонов с именами частей DeepSeek'));
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await context.close();
+  }
+});

@@ -275,6 +275,15 @@ TEST_CASE("costs: DeepSeek's ten part annotations give the comm model's explicit
   CHECK(c.backward_alone.value == 0.020);
   CHECK(c.pair_ms.value == Approx(0.034));  // the kernels run back to back: 34 us
   CHECK(c.forward.derivation == "attn(F) + mlp(F) = 0.003 ms + 0.005 ms");
+  // Each derivation is a phrase of pipesim/plan_texts.h, so a client says it in its own words.
+  CHECK(plan_text_to_json(c.forward.said).dump() ==
+        R"({"id":"trace.derived.forward","params":{"attn":0.003,"mlp":0.005}})");
+  CHECK(c.layers.said.id == "trace.derived.layers");  // a plural family: "1 time per pair"
+  CHECK(c.layers.derivation == "each of the ten parts launched GPU work 1 time per pair");
+  CHECK(c.pairs.derivation ==
+        "one chunk pair per device and ProfilerStep whose part annotations launched GPU work; the first: device 0, "
+        "ProfilerStep#1");
+  CHECK(c.overlapped.derivation.find("modelPairMs") == std::string::npos);  // words, not field names
   REQUIRE(c.costs.comm.has_value());
   CHECK(c.costs.comm->components.backward_mlp_weight == 0.002);
   CHECK(c.costs.comm->layers == 1);
@@ -291,7 +300,9 @@ TEST_CASE("costs: DeepSeek's ten part annotations give the comm model's explicit
   events.erase(events.begin() + 1, events.begin() + 4);  // attn(F)
   const TraceReport missing = read(trace(events));
   CHECK_FALSE(missing.costs.has_value());
-  CHECK(missing.costs_missing ==
-        "attn(F) launched no GPU work in device 0, ProfilerStep#1, which other parts did: the costs need all ten "
-        "parts of the pair");
+  REQUIRE(missing.costs_missing.has_value());
+  CHECK(missing.costs_missing->rule == "profile.part_missing");
+  CHECK(missing.costs_missing->message ==
+        "attn(F) launched no GPU work in the pair of device 0 in ProfilerStep#1, which other parts did: the costs "
+        "need all ten parts of the pair");
 }

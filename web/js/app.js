@@ -26,6 +26,7 @@ import { createProgress } from './lib/progress.js';
 import { initialLang, rememberLang, localStore } from './lib/lang-pref.js';
 import { lessonTextPath } from './lib/first-view.js';
 import { LANGS, DEFAULT_LANG, localeOf, languageName, scriptOf } from './lib/locales.js';
+import { formatNumber } from './lib/format.js';
 import { fontFor, stackEntry, addFontStylesheet } from './embed/locale-fonts.js';
 import { prefersReducedMotion } from './ui/dom.js';
 import { SCHEDULE_NAMES, chunkedSchedule, scheduleTitle, laneTitle as titleOfLane } from './lib/schedules.js';
@@ -305,9 +306,10 @@ const initialText = initial.state.view === 'lesson'
 function settingsSummary(state) {
   const c = state.costs;
   const count = (key, n) => (typeof n === 'number' ? t.plural(key, n) : String(n));
-  const costs = t.list([t('summary.costs', { f: c.forward, b: c.backward, w: c.weight, fb: c.overlapped }),
-    c.p2pLatency ? t('summary.latency', { v: c.p2pLatency }) : '',
-    c.comm ? t('summary.comm', { ratio: c.comm.ratio }) : '',
+  const num = (v) => formatNumber(v, 6, t.lang); // a value the form holds that is no number stays as typed
+  const costs = t.list([t('summary.costs', { f: num(c.forward), b: num(c.backward), w: num(c.weight), fb: num(c.overlapped) }),
+    c.p2pLatency ? t('summary.latency', { v: num(c.p2pLatency) }) : '',
+    c.comm ? t('summary.comm', { ratio: num(c.comm.ratio) }) : '',
     state.view === 'timeline' && state.stageCosts ? t('stages.summary') : ''].filter(Boolean));
   const others = comparedSchedules(state).map((name) => scheduleTitle(name, t));
   const names = others.length ? t('summary.versus', { schedule: scheduleTitle(state.schedule, t), others: t.list(others) }) : scheduleTitle(state.schedule, t);

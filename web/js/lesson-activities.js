@@ -10,7 +10,7 @@ import * as quizView from './views/quiz.js';
 import * as progressView from './views/progress-panel.js';
 import * as contentsView from './views/lesson-contents.js';
 import { quizQuestionIds, summarize } from './lib/progress.js';
-import { lessonFiguresOf } from './lib/exercise-model.js';
+import { lessonFiguresOf, lessonTablesOf } from './lib/exercise-model.js';
 import { localizeContent, exercisePrefix, QUIZ_PREFIX } from './lib/content-text.js';
 import { h } from './ui/dom.js';
 
@@ -21,6 +21,25 @@ async function defaultFetchJson(path) {
   const response = await fetch(new URL(path, document.baseURI));
   if (!response.ok) throw new Error(`${path}: ${response.status} ${response.statusText}`);
   return response.json();
+}
+
+/**
+ * A memory table of the lesson as an exercise links to it: {id, title}, its element given an id
+ * and made focusable, its title the heading of the section it sits in (without the deep-dive tag).
+ */
+function lessonTable(article, memoryId) {
+  const table = article.querySelector(`.memory-widget[data-memory-id="${CSS.escape(memoryId)}"]`);
+  if (!table) return null;
+  table.id ||= `table-${memoryId}`;
+  table.tabIndex = -1;
+  let heading = null;
+  for (let node = table; node && node !== article && !heading; node = node.parentElement) {
+    for (let prev = node.previousElementSibling; prev && !heading; prev = prev.previousElementSibling) {
+      if (/^H[1-6]$/.test(prev.tagName)) heading = prev;
+    }
+  }
+  const title = heading ? [...heading.childNodes].filter((n) => !n.classList?.contains('deep-dive-tag')).map((n) => n.textContent).join('').trim() : '';
+  return { id: table.id, title };
 }
 
 /**
@@ -135,8 +154,20 @@ export function createActivities(deps) {
       while (last.nextElementSibling && last.nextElementSibling.tagName !== 'H2') last = last.nextElementSibling;
       const container = h('div', { class: 'exercise-list' });
       last.after(container);
-      const listed = [...el.parentElement.querySelectorAll('code')].map((c) => c.textContent).filter((id) => EXERCISE_ORDER.includes(id));
-      const order = [...new Set([...listed, ...EXERCISE_ORDER])];
+      const codes = [...el.parentElement.querySelectorAll('code')].filter((c) => EXERCISE_ORDER.includes(c.textContent.trim()) && !c.closest('pre'));
+      const order = [...new Set([...codes.map((c) => c.textContent.trim()), ...EXERCISE_ORDER])];
+      // The overview list names each exercise by its id (`hand-trace`): the learner reads a link
+      // to it, "exercise 2", which loads and focuses it and leaves the address alone.
+      for (const code of codes) {
+        const id = code.textContent.trim();
+        const link = h('a', { class: 'ex-ref', href: deps.linkFor ? deps.linkFor(id) : '#', dataset: { exercise: id }, text: t('lesson.exerciseRef', { n: order.indexOf(id) + 1 }) });
+        link.addEventListener('click', (event) => {
+          if (event.ctrlKey || event.metaKey || event.shiftKey) return; // a new tab or window: the address opens it
+          event.preventDefault();
+          focusExercise(id);
+        });
+        code.replaceWith(link);
+      }
       const views = new Map(); // index -> view
       const definitions = [];
       let alive = true;
@@ -152,8 +183,10 @@ export function createActivities(deps) {
         // The lesson's figures that draw one of its runs, by their numbers (lesson-reader.js numbers them).
         const figures = lessonFiguresOf(definitions[index], ctx.configs ?? new Map())
           .map((simId) => Number(el.parentElement.querySelector(`.sim-widget[data-sim-id="${simId}"]`)?.dataset.figure)).filter(Boolean);
+        // The lesson's memory tables that count its models, named by the section they sit in.
+        const tables = lessonTablesOf(definitions[index], ctx.memories).map((memoryId) => lessonTable(el.parentElement, memoryId)).filter(Boolean);
         const view = exerciseView.mount(slots[index], {
-          t, lang: ctx.lang, sim: deps.sim, definition: definitions[index], number: index + 1, figures,
+          t, lang: ctx.lang, sim: deps.sim, definition: definitions[index], number: index + 1, figures, tables,
           saved: deps.progress.get().exercises[id] || null,
           onResult: (record) => deps.progress.recordExercise(id, record).exercises[id],
           mountRun: deps.mountRun, schedules: deps.schedules, reducedMotion: deps.reducedMotion, linkFor: deps.linkFor,
@@ -227,15 +260,14 @@ export function createActivities(deps) {
     },
   };
 
-  return {
-    mounters: [contentsMounter, quizMounter, exerciseMounter],
-    /** Scrolls to an exercise and focuses its heading; waits for it when it is still loading. */
-    focusExercise(id) {
-      const view = exercises.get(id);
-      if (view) { view.focus(); return true; }
-      pendingFocus = id;
-      for (const load of loaders) load();
-      return false;
-    },
-  };
+  /** Scrolls to an exercise and focuses its heading; waits for it when it is still loading. */
+  function focusExercise(id) {
+    const view = exercises.get(id);
+    if (view) { view.focus(); return true; }
+    pendingFocus = id;
+    for (const load of loaders) load();
+    return false;
+  }
+
+  return { mounters: [contentsMounter, quizMounter, exerciseMounter], focusExercise };
 }

@@ -2,17 +2,26 @@
 // {placeholders} are the phrase's params. Like the error rules (pipesim/rules.h), a plan's prose
 // is only ever made from a row of this table (plan_text), so the table is the complete list a
 // client has to say in its own language: the page renders id + params with its own templates,
-// and tests/browser check that each id here has one. Never rename an id or a placeholder; add rows.
+// and tests/browser check that each id here has one. The trace reader's derivations (trace.h)
+// are a second table of the same kind. Changing an id or a placeholder changes every catalogue.
+//
+// Each row is a whole message: no row is a clause another row's template is glued around. A
+// variant of a sentence (with or without expert parallelism, a clause the English adds) is a
+// row of its own; a sentence whose words depend on a count is a plural family, rows
+// `<id>.one` and `<id>.other` (English's CLDR categories) with the count as {n}: a phrase of the
+// family carries the id `<id>`, and each language picks its own form by its plural rules (the
+// page: Intl.PluralRules; core's English: one for n = 1).
 //
 // A placeholder may name a format after a colon, so params stay numbers and names (the facts)
 // and each language writes them its own way:
-//   {n}        an integer or a name as it is; a number as %.15g; a list of phrases joined by "; "
-//              (an optional clause is a list of zero or one phrase)
+//   {n}        an integer or a name as it is; a number as %.15g; a whole sentence, said from its
+//              own row ({reject} in plan.step.reject)
 //   {x:f0}     %.0f, likewise f1 and f2          {x:pct}   a fraction as a percentage: "5.26%"
 //   {x:si}     %.4g with T, B or M: "671B"        {x:k0}    thousands with K: "2664K" (k1: "12.3K")
 //   {s:title}  a schedule name as its catalogue title: "dualpipe" -> "DualPipe"
-// Ids: plan.step.* (reasoning steps), plan.reject.*, plan.recommend.*, plan.refusal.*,
-// plan.kernel.* (the all-to-all advice), plan.rollback.*, and plan.part.* (clauses inside others).
+// Ids: plan.step.* (reasoning steps), plan.reject.*, plan.recommend.* (what to do instead, shown
+// after "Recommendation:"), plan.refusal.*, plan.kernel.* (the all-to-all advice),
+// plan.rollback.*, plan.no_plan; trace.derived.* (the trace reader's derivations).
 #pragma once
 
 #include <cstdint>
@@ -22,6 +31,8 @@
 #include <utility>
 #include <variant>
 #include <vector>
+
+#include "pipesim/json.h"
 
 namespace pipesim {
 
@@ -85,12 +96,27 @@ namespace pipesim {
     "narrow to justify DualPipe's second parameter copy; DualPipeV keeps one.")                   \
   /* depth, chunks, layers, micro-batches */                                                      \
   X(StepDepthRequested, "plan.step.depth_requested", "P = {ranks}: requested.")                   \
+  /* the depth's guide: the lesson's default, for a small cluster or for frontier MoE; with */   \
+  /* expert parallelism P must also leave whole EP groups */                                      \
   X(StepDepth, "plan.step.depth",                                                                 \
-    "P = {ranks}: the lesson's guide is {guide}{guideReason}; the training state fits from P = " \
-    "{fit}; P must divide {gpus} GPUs{epClause}.")                                                \
-  X(PartGuideSmall, "plan.part.guide_small_cluster", " for a small cluster")                      \
-  X(PartGuideFrontier, "plan.part.guide_frontier_moe", " for frontier MoE")                       \
-  X(PartDepthEp, "plan.part.depth_ep", " and leave a multiple of EP = {ep} data-parallel ranks")  \
+    "P = {ranks}: the lesson's guide is {guide}; the training state fits from P = {fit}; P must " \
+    "divide {gpus} GPUs.")                                                                        \
+  X(StepDepthEp, "plan.step.depth_ep",                                                            \
+    "P = {ranks}: the lesson's guide is {guide}; the training state fits from P = {fit}; P must " \
+    "divide {gpus} GPUs and leave a multiple of EP = {ep} data-parallel ranks.")                  \
+  X(StepDepthSmall, "plan.step.depth_small_cluster",                                              \
+    "P = {ranks}: the lesson's guide is {guide} for a small cluster; the training state fits "    \
+    "from P = {fit}; P must divide {gpus} GPUs.")                                                 \
+  X(StepDepthSmallEp, "plan.step.depth_small_cluster_ep",                                         \
+    "P = {ranks}: the lesson's guide is {guide} for a small cluster; the training state fits "    \
+    "from P = {fit}; P must divide {gpus} GPUs and leave a multiple of EP = {ep} data-parallel "  \
+    "ranks.")                                                                                     \
+  X(StepDepthFrontier, "plan.step.depth_frontier_moe",                                            \
+    "P = {ranks}: the lesson's guide is {guide} for frontier MoE; the training state fits from "  \
+    "P = {fit}; P must divide {gpus} GPUs.")                                                      \
+  X(StepDepthFrontierEp, "plan.step.depth_frontier_moe_ep",                                       \
+    "P = {ranks}: the lesson's guide is {guide} for frontier MoE; the training state fits from "  \
+    "P = {fit}; P must divide {gpus} GPUs and leave a multiple of EP = {ep} data-parallel ranks.")\
   X(StepChunksRequested, "plan.step.chunks_requested",                                            \
     "V = {chunks} model chunks per rank (requested): each rank holds {chunks} non-adjacent "      \
     "stages, which divides the warm-up bubble by V and multiplies the point-to-point transfers "  \
@@ -110,10 +136,12 @@ namespace pipesim {
   /* budget, bubble, communication, memory, activations */                                        \
   X(StepBudget, "plan.step.budget",                                                               \
     "About {gpuHours:k0} GPU-hours, scaled from DeepSeek-V3's {reference:k0} H800 GPU-hours per "  \
-    "trillion tokens at {referenceActive:si} active parameters{unknownGpu}; enter the run's "       \
-    "GPU-hours to use your own figure.")                                                          \
-  X(PartUnknownGpu, "plan.part.unknown_gpu",                                                      \
-    " (GPU model \"{gpu}\" not in our table: assumed as fast as an H800)")                        \
+    "trillion tokens at {referenceActive:si} active parameters; enter the run's GPU-hours to use "\
+    "your own figure.")                                                                           \
+  X(StepBudgetUnknownGpu, "plan.step.budget_unknown_gpu",                                         \
+    "About {gpuHours:k0} GPU-hours, scaled from DeepSeek-V3's {reference:k0} H800 GPU-hours per "  \
+    "trillion tokens at {referenceActive:si} active parameters (GPU model \"{gpu}\" not in our "   \
+    "table: assumed as fast as an H800); enter the run's GPU-hours to use your own figure.")      \
   X(StepBubble, "plan.step.bubble",                                                               \
     "Simulated bubble fraction {bubble:pct} against 1F1B's {bubble1f1b:pct} at the same P = {p} " \
     "and M = {microbatches} (chunk costs F={f}, B={b}, W={w}, F&B={fb}; no communication): "      \
@@ -123,51 +151,81 @@ namespace pipesim {
     "1:{referenceRatio} at {referenceGbps:f0} Gbps, scaled to {gbps:f0} Gbps) and {layers} layers per chunk, {schedule:title} hides "      \
     "{hidden:pct} of it and computes {utilization:pct} of the time, against "                     \
     "{utilization1f1b:pct} for 1F1B: {saved:k1} GPU-hours saved.")                                \
+  /* one parameter copy, or two (a schedule holds at most two: the planner checks) */           \
   X(StepMemoryFits, "plan.step.memory_fits",                                                      \
-    "{params:si} parameters per GPU{copies}: about {total:f1} GB of training state against "      \
-    "{usable:f1} GB usable, so it fits.{caveat}")                                                 \
+    "{params:si} parameters per GPU: about {total:f1} GB of training state against {usable:f1} "  \
+    "GB usable, so it fits.")                                                                     \
   X(StepMemoryTooBig, "plan.step.memory_too_big",                                                 \
-    "{params:si} parameters per GPU{copies}: about {total:f1} GB of training state against "      \
-    "{usable:f1} GB usable, so it does NOT fit: raise P.{caveat}")                                \
-  X(PartExtraCopies, "plan.part.extra_copies",                                                    \
-    " ({copies} copies, {replication:f1} GB for the extra copy)")                                 \
-  X(PartRoutedUnknown, "plan.part.routed_unknown",                                                \
-    " Without model.routedParams the active parameters are counted as replicated, which "         \
-    "overstates memory.")                                                                         \
+    "{params:si} parameters per GPU: about {total:f1} GB of training state against {usable:f1} "  \
+    "GB usable, so it does NOT fit: raise P.")                                                    \
+  X(StepMemoryFitsTwoCopies, "plan.step.memory_fits_two_copies",                                  \
+    "{params:si} parameters per GPU (2 copies, {replication:f1} GB for the extra copy): about "   \
+    "{total:f1} GB of training state against {usable:f1} GB usable, so it fits.")                 \
+  X(StepMemoryTooBigTwoCopies, "plan.step.memory_too_big_two_copies",                             \
+    "{params:si} parameters per GPU (2 copies, {replication:f1} GB for the extra copy): about "   \
+    "{total:f1} GB of training state against {usable:f1} GB usable, so it does NOT fit: raise P.")\
+  X(StepRoutedUnknown, "plan.step.routed_unknown",                                                \
+    "The spec does not say how many parameters sit in routed experts, so the active parameters "  \
+    "are counted as held on every GPU, which overstates memory.")                                 \
   X(StepActivations, "plan.step.activations",                                                     \
     "{schedule:title} holds at most {peak:f1} micro-batches' activations per GPU at once (one "   \
     "unit: a micro-batch through 1/P of the model), against 1F1B's {peak1f1b:f1} at the same P "  \
     "and M; activation memory is not in the training state above.")                              \
   /* alternatives */                                                                              \
-  X(StepNoAlternative, "plan.step.no_alternative",                                                \
-    "No other schedule with at most {copies} does better at the same P and M{withComm}.")         \
-  X(PartOneCopy, "plan.part.one_copy", "{n} parameter copy")                                      \
-  X(PartCopies, "plan.part.copies", "{n} parameter copies")                                       \
-  X(PartWithComm, "plan.part.with_all_to_all", " with the all-to-all counted")                    \
+  /* a plural family: {n} parameter copies */                                                    \
+  X(StepNoAlternativeOne, "plan.step.no_alternative.one",                                         \
+    "No other schedule with at most {n} parameter copy does better at the same P and M.")         \
+  X(StepNoAlternative, "plan.step.no_alternative.other",                                          \
+    "No other schedule with at most {n} parameter copies does better at the same P and M.")       \
+  X(StepNoAlternativeCommOne, "plan.step.no_alternative_all_to_all.one",                          \
+    "No other schedule with at most {n} parameter copy does better at the same P and M with the " \
+    "all-to-all counted.")                                                                        \
+  X(StepNoAlternativeComm, "plan.step.no_alternative_all_to_all.other",                           \
+    "No other schedule with at most {n} parameter copies does better at the same P and M with "   \
+    "the all-to-all counted.")                                                                    \
+  /* the alternatives: a step that introduces them, then a step per schedule, best first */       \
   X(StepAlternatives, "plan.step.alternatives",                                                   \
-    "At the same P and M, with no more parameter copies, these would do better than "             \
-    "{schedule:title} ({own}, {peak:f1} units of activations): {list}. The spec's decision "      \
-    "table does not choose them; weigh their activation memory before requesting one.")           \
-  X(PartAlternative, "plan.part.alternative",                                                     \
-    "{schedule:title}{chunks} {measure} and holds {peak:f1} units of activations")                \
-  X(PartChunks, "plan.part.chunks", " (V = {chunks})")                                            \
-  X(PartIdles, "plan.part.idles", "idles {bubble:pct}")                                           \
-  X(PartComputes, "plan.part.computes", "computes {utilization:pct}")                             \
-  X(PartComputesOfTime, "plan.part.computes_of_time", "computes {utilization:pct} of the time")   \
+    "At the same P and M, with no more parameter copies, the schedules below would do better "    \
+    "than {schedule:title}, which idles {bubble:pct} and holds {peak:f1} units of activations. "  \
+    "The spec's decision table does not choose them; weigh their activation memory before "       \
+    "requesting one.")                                                                            \
+  X(StepAlternativesComm, "plan.step.alternatives_all_to_all",                                    \
+    "At the same P and M, with no more parameter copies, the schedules below would do better "    \
+    "than {schedule:title}, which computes {utilization:pct} of the time and holds {peak:f1} "    \
+    "units of activations. The spec's decision table does not choose them; weigh their "          \
+    "activation memory before requesting one.")                                                   \
+  X(StepAlternative, "plan.step.alternative",                                                     \
+    "{schedule:title} idles {bubble:pct} and holds {peak:f1} units of activations.")              \
+  X(StepAlternativeChunks, "plan.step.alternative_chunks",                                        \
+    "{schedule:title} (V = {chunks}) idles {bubble:pct} and holds {peak:f1} units of "            \
+    "activations.")                                                                               \
+  X(StepAlternativeComm, "plan.step.alternative_all_to_all",                                      \
+    "{schedule:title} computes {utilization:pct} of the time and holds {peak:f1} units of "       \
+    "activations.")                                                                               \
+  X(StepAlternativeChunksComm, "plan.step.alternative_chunks_all_to_all",                         \
+    "{schedule:title} (V = {chunks}) computes {utilization:pct} of the time and holds {peak:f1} " \
+    "units of activations.")                                                                      \
   /* the all-to-all kernel */                                                                     \
   X(KernelNone, "plan.kernel.none",                                                               \
     "No expert all-to-all: pipeline send/receive and data-parallel gradient reduction are the "   \
     "only collectives, and the stock collective library handles them.")                           \
-  X(KernelStock, "plan.kernel.stock",                                                             \
-    "EP = {ep} spans {nodes}. Without a topology-aware kernel, use the stock all-to-all and keep "\
-    "it off the critical path with Zero Bubble; revisit DualPipe once a kernel like DeepSeek's "  \
-    "DeepEP (node-limited routing, IB-to-NVLink forwarding) runs on this cluster.")               \
-  X(KernelCustom, "plan.kernel.custom",                                                           \
-    "EP = {ep} spans {nodes}. Run your topology-aware all-to-all kernel inside the overlapped "    \
+  /* plural families: EP spans {n} nodes */                                                      \
+  X(KernelStockOne, "plan.kernel.stock.one",                                                      \
+    "EP = {ep} spans {n} node. Without a topology-aware kernel, use the stock all-to-all and "    \
+    "keep it off the critical path with Zero Bubble; revisit DualPipe once a kernel like "        \
+    "DeepSeek's DeepEP (node-limited routing, IB-to-NVLink forwarding) runs on this cluster.")    \
+  X(KernelStock, "plan.kernel.stock.other",                                                       \
+    "EP = {ep} spans {n} nodes. Without a topology-aware kernel, use the stock all-to-all and "   \
+    "keep it off the critical path with Zero Bubble; revisit DualPipe once a kernel like "        \
+    "DeepSeek's DeepEP (node-limited routing, IB-to-NVLink forwarding) runs on this cluster.")    \
+  X(KernelCustomOne, "plan.kernel.custom.one",                                                    \
+    "EP = {ep} spans {n} node. Run your topology-aware all-to-all kernel inside the overlapped "  \
     "forward-backward pairs on a fixed share of SMs (DeepSeek-V3 used 20 of the H800's 132 SMs, " \
     "report §3.2.2), so dispatch and combine run under the other chunk's computation.")           \
-  X(PartOneNode, "plan.part.one_node", "{n} node")                                                \
-  X(PartNodes, "plan.part.nodes", "{n} nodes")                                                    \
+  X(KernelCustom, "plan.kernel.custom.other",                                                     \
+    "EP = {ep} spans {n} nodes. Run your topology-aware all-to-all kernel inside the overlapped " \
+    "forward-backward pairs on a fixed share of SMs (DeepSeek-V3 used 20 of the H800's 132 SMs, " \
+    "report §3.2.2), so dispatch and combine run under the other chunk's computation.")           \
   /* the rollback trigger */                                                                      \
   X(RollbackNoFallback, "plan.rollback.no_fallback",                                              \
     "Measure aggregate GPU utilization over the first {steps} steps. If it stays below "          \
@@ -175,17 +233,67 @@ namespace pipesim {
     "for stragglers, then lower P.")                                                              \
   X(RollbackFallback, "plan.rollback.fallback",                                                   \
     "Measure aggregate GPU utilization over the first {steps} steps. If it stays below "          \
-    "{threshold:pct}, the simulated ceiling of {fallback:title} at the same P and M{exposed}, "   \
+    "{threshold:pct}, the simulated ceiling of {fallback:title} at the same P and M, "            \
     "{schedule:title} is not paying for its complexity: switch to {fallback:title}. (Our "        \
     "threshold rule; the spec names the metric but no number.)")                                  \
-  X(PartExposed, "plan.part.all_to_all_exposed", " with its all-to-all exposed")                  \
+  X(RollbackFallbackExposed, "plan.rollback.fallback_all_to_all_exposed",                         \
+    "Measure aggregate GPU utilization over the first {steps} steps. If it stays below "          \
+    "{threshold:pct}, the simulated ceiling of {fallback:title} at the same P and M with its "     \
+    "all-to-all exposed, {schedule:title} is not paying for its complexity: switch to "           \
+    "{fallback:title}. (Our threshold rule; the spec names the metric but no number.)")           \
   /* a rejected or refused plan has no kernel advice or rollback trigger */                       \
   X(NoPlan, "plan.no_plan", "Not applicable: no pipeline plan.")
 
-/// One phrase per row of PIPESIM_PLAN_TEXTS, in table order.
+// X(enumerator, id, English template): how the trace reader derived each cost it measured
+// (pipesim/trace.h, Derived), said like the planner's phrases. Part names (attn(F), mlp(W)) and
+// ProfilerStep annotations are names, the same in every language.
+#define PIPESIM_TRACE_TEXTS(X)                                                                    \
+  X(TracePairs, "trace.derived.pairs",                                                            \
+    "one chunk pair per device and ProfilerStep whose part annotations launched GPU work; the "   \
+    "first: device {device}, {step}")                                                             \
+  X(TracePairsOutsideSteps, "trace.derived.pairs_outside_steps",                                  \
+    "one chunk pair per device and ProfilerStep whose part annotations launched GPU work; the "   \
+    "first: device {device}, outside any ProfilerStep")                                           \
+  /* a plural family: {n} times per pair */                                                      \
+  X(TraceLayersOne, "trace.derived.layers.one",                                                   \
+    "each of the ten parts launched GPU work {n} time per pair")                                  \
+  X(TraceLayers, "trace.derived.layers.other",                                                    \
+    "each of the ten parts launched GPU work {n} times per pair")                                 \
+  X(TraceComponent, "trace.derived.component",                                                    \
+    "{part}: GPU busy time of the kernels launched inside it (union over streams), summed over "  \
+    "its layers")                                                                                 \
+  X(TraceComponentMean, "trace.derived.component_mean",                                           \
+    "{part}: GPU busy time of the kernels launched inside it (union over streams), summed over "  \
+    "its layers, mean over the pairs")                                                            \
+  X(TraceForward, "trace.derived.forward", "attn(F) + mlp(F) = {attn} ms + {mlp} ms")             \
+  X(TraceBackward, "trace.derived.backward",                                                      \
+    "attn(B) + attn(W) + mlp(B) + mlp(W) = {attn} ms + {attnWeight} ms + {mlp} ms + "             \
+    "{mlpWeight} ms")                                                                             \
+  X(TraceWeight, "trace.derived.weight", "attn(W) + mlp(W) = {attnWeight} ms + {mlpWeight} ms")   \
+  X(TraceOverlapped, "trace.derived.overlapped",                                                  \
+    "forward + backward = {forward} ms + {backward} ms: the pair's computation, measured inside " \
+    "the pair; the communication model adds the all-to-all time it leaves exposed")               \
+  X(TraceCommRatio, "trace.derived.comm_ratio",                                                   \
+    "(dispatch(F) + combine(F)) / forward = {comm} ms / {forward} ms (the ratio form's "          \
+    "all-to-all time per unit of forward; the backward's, {backwardComm} ms, is in the explicit " \
+    "components)")                                                                                \
+  X(TraceAttnShare, "trace.derived.attn_share", "attn(F) / forward = {attn} ms / {forward} ms")   \
+  X(TraceForwardAlone, "trace.derived.forward_alone",                                             \
+    "forward + dispatch(F) + combine(F): a lone F waits for its own all-to-alls")                 \
+  X(TraceBackwardAlone, "trace.derived.backward_alone",                                           \
+    "backward + dispatch(B) + combine(B): a lone full B waits for its own all-to-alls")           \
+  X(TracePairMs, "trace.derived.pair_ms",                                                         \
+    "from the first part kernel's start to the last one's end")                                   \
+  X(TracePairMsMean, "trace.derived.pair_ms_mean",                                                \
+    "from the first part kernel's start to the last one's end, mean over the pairs")              \
+  X(TraceModelPair, "trace.derived.model_pair_ms",                                                \
+    "the communication model's pair on these costs (pipesim overlap: DeepSeek-V3 Fig. 4 order; "  \
+    "layers per chunk: {layers}), to set beside the measured pair")
+
+/// One phrase per row of PIPESIM_PLAN_TEXTS, then of PIPESIM_TRACE_TEXTS, in table order.
 enum class PlanTextId {
 #define PIPESIM_PLAN_TEXT_ENUM(name, id, text) name,
-  PIPESIM_PLAN_TEXTS(PIPESIM_PLAN_TEXT_ENUM)
+  PIPESIM_PLAN_TEXTS(PIPESIM_PLAN_TEXT_ENUM) PIPESIM_TRACE_TEXTS(PIPESIM_PLAN_TEXT_ENUM)
 #undef PIPESIM_PLAN_TEXT_ENUM
 };
 
@@ -199,12 +307,16 @@ struct PlanTextInfo {
 /// Every phrase, in table order.
 const std::vector<PlanTextInfo>& list_plan_texts();
 
+/// The plural family `id` belongs to ("plan.kernel.stock.one" -> "plan.kernel.stock"), or "" for
+/// a row outside any.
+std::string plan_text_family(const std::string& id);
+
 /// The placeholder names of a plan template without their formats, in order of first
 /// appearance ("{bubble:pct} vs {b}" -> bubble, b).
 std::vector<std::string> plan_text_params(const std::string& text);
 
 struct PlanText;
-/// A param of a phrase: a number, a name, or phrases said inside it (a clause, or a list).
+/// A param of a phrase: a number, a name, or a whole sentence said inside it (as a list of one).
 struct PlanParam {
   template <typename T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>, int> = 0>
   PlanParam(std::string param_name, T v)  // NOLINT: implicit by design
@@ -212,8 +324,8 @@ struct PlanParam {
   PlanParam(std::string param_name, double v) : name(std::move(param_name)), value(v) {}
   PlanParam(std::string param_name, std::string v) : name(std::move(param_name)), value(std::move(v)) {}
   PlanParam(std::string param_name, const char* v) : name(std::move(param_name)), value(std::string(v)) {}
-  PlanParam(std::string param_name, std::vector<PlanText> v);  ///< phrases; {} for no clause
-  PlanParam(std::string param_name, PlanText v);               ///< one clause
+  PlanParam(std::string param_name, std::vector<PlanText> v);  ///< phrases, joined by "; "
+  PlanParam(std::string param_name, PlanText v);               ///< one sentence
 
   std::string name;
   std::variant<std::int64_t, double, std::string, std::vector<PlanText>> value;
@@ -230,7 +342,8 @@ struct PlanText {
 
 /// The phrase `text` with `params`. Every placeholder must have a param and every param a
 /// placeholder (a mismatch is a bug and throws InternalError), so a client's own template can
-/// always be filled from the params.
+/// always be filled from the params. A plural family is made from its `.other` row, with an
+/// integer {n}; the phrase's id is the family's.
 PlanText plan_text(PlanTextId text, std::vector<PlanParam> params);
 
 /// A param as a call site writes it, {"name", value}: a name literal and the value or a pointer
@@ -263,6 +376,10 @@ struct PlanArg {
     const std::vector<PlanText>* ts;
   };
 };
+
+/// {"id", "params"}: what a client says in its own language (docs/schema.md "Planner"): numbers
+/// and names as they are, a phrase said inside another as an array of phrases.
+Json plan_text_to_json(const PlanText& text);
 
 /// plan_text with the params written {{"name", value}, ...} (see PlanArg).
 PlanText plan_text(PlanTextId text, std::initializer_list<PlanArg> args = {});

@@ -252,6 +252,31 @@ namespace pipesim {
   X(ProfileCommPattern, "profile.comm_pattern", InvalidConfig,                                    \
     "commPattern must be 1 to {maxParts} non-empty kernel-name substrings separated by |, at "     \
     "most {maxBytes} bytes in all (got \"{got}\")")                                               \
+  /* why a trace gives no costs (TraceReport::costs_missing): not errors, the report still reads */\
+  X(ProfileNoParts, "profile.no_parts", InvalidConfig,                                            \
+    "no GPU work was launched inside annotations named as DeepSeek's parts (attn(F), "            \
+    "dispatch(F), mlp(F), combine(F), attn(B), attn(W), dispatch(B), mlp(B), mlp(W), combine(B))")\
+  X(ProfilePartMissing, "profile.part_missing", InvalidConfig,                                    \
+    "{part} launched no GPU work in the pair of device {device} in {step}, which other parts "    \
+    "did: the costs need all ten parts of the pair")                                              \
+  X(ProfilePartMissingOutsideSteps, "profile.part_missing_outside_steps", InvalidConfig,          \
+    "{part} launched no GPU work in the pair of device {device} outside any ProfilerStep, which " \
+    "other parts did: the costs need all ten parts of the pair")                                  \
+  X(ProfilePartCount, "profile.part_count", InvalidConfig,                                        \
+    "every part must occur once per layer of every pair, and {part} does not in the pair of "     \
+    "device {device} in {step} (occurrences: {count}; of attn(F) in the first pair: {layers})")   \
+  X(ProfilePartCountOutsideSteps, "profile.part_count_outside_steps", InvalidConfig,              \
+    "every part must occur once per layer of every pair, and {part} does not in the pair of "     \
+    "device {device} outside any ProfilerStep (occurrences: {count}; of attn(F) in the first "    \
+    "pair: {layers})")                                                                            \
+  X(ProfileTooManyLayers, "profile.too_many_layers", InvalidConfig,                               \
+    "each part occurs {count} times per pair, more than the most layers a chunk may have ({max})")\
+  X(ProfilePartTooLong, "profile.part_too_long", InvalidConfig,                                   \
+    "{part} took {ms} ms per pair, more than the simulator's largest cost ({max})")               \
+  X(ProfilePairTooLong, "profile.pair_too_long", InvalidConfig,                                   \
+    "the pair took {ms} ms, more than the simulator's largest cost ({max})")                      \
+  X(ProfileInvalidCosts, "profile.invalid_costs", InvalidConfig,                                  \
+    "the measured costs are not valid simulator costs: {detail}")                                 \
   /* a bug, not the input */                                                                      \
   X(Internal, "internal", Internal, "{detail}")
 

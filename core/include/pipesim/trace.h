@@ -30,6 +30,7 @@
 #include "pipesim/config.h"
 #include "pipesim/error.h"
 #include "pipesim/json.h"
+#include "pipesim/plan_texts.h"
 
 namespace pipesim {
 
@@ -56,10 +57,12 @@ struct TraceOptions {
   std::string comm_pattern = kDefaultCommPattern;
 };
 
-/// A number the reader derived and, in words, how.
+/// A number the reader derived and, in words, how: the phrase (a trace.derived.* row of
+/// pipesim/plan_texts.h, for a client to say in its own language) and its English.
 struct Derived {
   double value = 0;
   std::string derivation;
+  PlanText said;
 };
 
 /// Compute: most of the stream's kernel time is computation kernels; comm: most is communication.
@@ -168,7 +171,9 @@ struct TraceReport {
   std::int64_t order_total = 0;    ///< such occurrences in the trace
   std::vector<TraceSpan> spans;    ///< the occurrences of `order`, per stream, in the same order
   std::optional<TraceCosts> costs;
-  std::string costs_missing;  ///< why costs is absent
+  /// Why costs is absent: a profile.* rule of pipesim/rules.h (profile.no_parts, part_missing,
+  /// part_count, too_many_layers, part_too_long, pair_too_long, invalid_costs with its cause).
+  std::optional<Error> costs_missing;
 };
 
 /// Reads `text` in one pass. Errors: input.too_large above kMaxTraceBytes; json.invalid for text

@@ -12,10 +12,8 @@ PlanText all_to_all_advice(const PlanSpec& spec) {
   if (!expert_parallel(m)) return plan_text(PlanTextId::KernelNone);
   const int per_node = spec.cluster.gpus_per_node;
   const int nodes = (m.expert_parallel + per_node - 1) / per_node;
-  const PlanText span =
-      plan_text(nodes == 1 ? PlanTextId::PartOneNode : PlanTextId::PartNodes, {{"n", nodes}});
   return plan_text(spec.custom_all_to_all_kernel ? PlanTextId::KernelCustom : PlanTextId::KernelStock,
-                   {{"ep", m.expert_parallel}, {"nodes", span}});
+                   {{"ep", m.expert_parallel}, {"n", nodes}});
 }
 
 }  // namespace pipesim::detail

@@ -23,29 +23,12 @@ Json or_null(const std::optional<T>& v) {
 }
 Json positive_or_null(int v) { return v > 0 ? Json(v) : Json(nullptr); }
 
-Json params_json(const std::vector<PlanParam>& params);
+Json params_json(const std::vector<PlanParam>& params) {
+  return plan_text_to_json(PlanText{"", params}).at("params");
+}
 
 /// {"id", "params"}: what a client says in its own language (docs/schema.md "Planner").
-Json phrase_json(const PlanText& text) {
-  return Json{{"id", text.id}, {"params", params_json(text.params)}};
-}
-
-/// {name: value}: numbers and names as they are, clauses and lists as arrays of phrases.
-Json params_json(const std::vector<PlanParam>& params) {
-  Json j = Json::object();
-  for (const PlanParam& p : params) {
-    if (const auto* i = std::get_if<std::int64_t>(&p.value)) j[p.name] = *i;
-    else if (const auto* d = std::get_if<double>(&p.value)) j[p.name] = *d;
-    else if (const auto* name = std::get_if<std::string>(&p.value)) j[p.name] = *name;
-    else {
-      Json list = Json::array();
-      for (const PlanText& item : std::get<std::vector<PlanText>>(p.value))
-        list.push_back(phrase_json(item));
-      j[p.name] = std::move(list);
-    }
-  }
-  return j;
-}
+Json phrase_json(const PlanText& text) { return plan_text_to_json(text); }
 
 std::string schedule_title(const std::string& name) {
   for (const auto& info : list_schedules())

@@ -51,10 +51,29 @@ std::string param_text(const PlanParam& param, const std::string& format) {
   return text;
 }
 
-const PlanTextInfo& info_of(const std::string& id) {
+bool ends_with(const std::string& text, const std::string& end) {
+  return text.size() >= end.size() && text.compare(text.size() - end.size(), end.size(), end) == 0;
+}
+
+const PlanTextInfo* find_info(const std::string& id) {
   for (const PlanTextInfo& info : list_plan_texts())
-    if (id == info.id) return info;
-  detail::fail_check(__FILE__, __LINE__, "a plan phrase outside the table");
+    if (id == info.id) return &info;
+  return nullptr;
+}
+
+/// The row of `text`: its own, or for a plural family the form English says `n` in (CLDR:
+/// one for exactly 1, other otherwise).
+const PlanTextInfo& info_of(const PlanText& text) {
+  if (const PlanTextInfo* info = find_info(text.id)) return *info;
+  const PlanParam* n = nullptr;
+  for (const PlanParam& p : text.params)
+    if (p.name == "n") n = &p;
+  PIPESIM_CHECK(n != nullptr, "a plan phrase outside the table");
+  const auto* count = std::get_if<std::int64_t>(&n->value);
+  PIPESIM_CHECK(count != nullptr, "a plural family's {n} is an integer");
+  const PlanTextInfo* info = find_info(text.id + (*count == 1 ? ".one" : ".other"));
+  PIPESIM_CHECK(info != nullptr, "a plan phrase outside the table");
+  return *info;
 }
 
 }  // namespace
@@ -62,10 +81,16 @@ const PlanTextInfo& info_of(const std::string& id) {
 const std::vector<PlanTextInfo>& list_plan_texts() {
   static const std::vector<PlanTextInfo> kTexts = {
 #define PIPESIM_PLAN_TEXT_ROW(name, id, text) {PlanTextId::name, id, text},
-      PIPESIM_PLAN_TEXTS(PIPESIM_PLAN_TEXT_ROW)
+      PIPESIM_PLAN_TEXTS(PIPESIM_PLAN_TEXT_ROW) PIPESIM_TRACE_TEXTS(PIPESIM_PLAN_TEXT_ROW)
 #undef PIPESIM_PLAN_TEXT_ROW
   };
   return kTexts;
+}
+
+std::string plan_text_family(const std::string& id) {
+  for (const char* form : {".one", ".other"})
+    if (ends_with(id, form)) return id.substr(0, id.size() - std::char_traits<char>::length(form));
+  return "";
 }
 
 std::vector<std::string> plan_text_params(const std::string& text) {
@@ -97,7 +122,27 @@ PlanText plan_text(PlanTextId text, std::vector<PlanParam> params) {
     for (const PlanParam& p : params) given = given || p.name == name;
     PIPESIM_CHECK(given, "a plan phrase's placeholder has no param");
   }
-  return PlanText{info.id, std::move(params)};
+  const std::string family = plan_text_family(info.id);
+  if (family.empty()) return PlanText{info.id, std::move(params)};
+  PIPESIM_CHECK(ends_with(info.id, ".other"), "a plural family is said from its .other row");
+  PlanText said{family, std::move(params)};
+  info_of(said);  // checks {n}
+  return said;
+}
+
+Json plan_text_to_json(const PlanText& text) {
+  Json params = Json::object();
+  for (const PlanParam& p : text.params) {
+    if (const auto* i = std::get_if<std::int64_t>(&p.value)) params[p.name] = *i;
+    else if (const auto* d = std::get_if<double>(&p.value)) params[p.name] = *d;
+    else if (const auto* name = std::get_if<std::string>(&p.value)) params[p.name] = *name;
+    else {
+      Json list = Json::array();
+      for (const PlanText& item : std::get<std::vector<PlanText>>(p.value)) list.push_back(plan_text_to_json(item));
+      params[p.name] = std::move(list);
+    }
+  }
+  return Json{{"id", text.id}, {"params", std::move(params)}};
 }
 
 PlanText plan_text(PlanTextId text, std::initializer_list<PlanArg> args) {
@@ -117,7 +162,7 @@ PlanText plan_text(PlanTextId text, std::initializer_list<PlanArg> args) {
 }
 
 std::string PlanText::english() const {
-  const std::string tmpl = info_of(id).message;
+  const std::string tmpl = info_of(*this).message;
   std::string out;
   std::size_t pos = 0;
   while (pos < tmpl.size()) {

@@ -38,17 +38,6 @@ using detail::layout_fits;
 using detail::memory_at;
 using Phrase = PlanTextId;
 
-/// "1 parameter copy", "2 parameter copies": the count with its noun in the right number.
-PlanText copies_text(int copies) {
-  return plan_text(copies == 1 ? Phrase::PartOneCopy : Phrase::PartCopies, {{"n", copies}});
-}
-
-/// An optional clause: the phrase when `said`, else nothing.
-std::vector<PlanText> clause_if(bool said, PlanText text) {
-  if (!said) return {};
-  return {std::move(text)};
-}
-
 // What a schedule needs per rank: parameter copies and stages of one copy per rank, read from
 // the catalogue's stage layout (and for a schedule that takes chunks, its chunks per rank), so
 // new schedules need no entry here.
@@ -260,18 +249,23 @@ class Planner {
       if (ranks_ == 0)
         return make_error(expert_parallel(m_) ? Rule::PlanNoDepthEp : Rule::PlanNoDepth, "/cluster/gpus",
                           {{"from", from}, {"max", kPlanMaxDepth}, {"gpus", c_.gpus}, {"layers", m_.layers}});
-      std::vector<PlanText> guide_reason;
-      if (c_.gpus < kPlanSmallRunGpus) guide_reason.push_back(plan_text(Phrase::PartGuideSmall));
-      else if (frontier) guide_reason.push_back(plan_text(Phrase::PartGuideFrontier));
-      note("depth",
-           plan_text(Phrase::StepDepth,
-                     {{"ranks", ranks_},
-                      {"guide", guide},
-                      {"guideReason", std::move(guide_reason)},
-                      {"fit", fit},
-                      {"gpus", c_.gpus},
-                      {"epClause", clause_if(expert_parallel(m_),
-                                             plan_text(Phrase::PartDepthEp, {{"ep", m_.expert_parallel}}))}}));
+      // One sentence per guide (the lesson's default, a small cluster's, frontier MoE's), each
+      // with and without whole EP groups.
+      const bool small = c_.gpus < kPlanSmallRunGpus;
+      if (expert_parallel(m_))
+        note("depth", plan_text(small      ? Phrase::StepDepthSmallEp
+                                : frontier ? Phrase::StepDepthFrontierEp
+                                           : Phrase::StepDepthEp,
+                                {{"ranks", ranks_},
+                                 {"guide", guide},
+                                 {"fit", fit},
+                                 {"gpus", c_.gpus},
+                                 {"ep", m_.expert_parallel}}));
+      else
+        note("depth", plan_text(small      ? Phrase::StepDepthSmall
+                                : frontier ? Phrase::StepDepthFrontier
+                                           : Phrase::StepDepth,
+                                {{"ranks", ranks_}, {"guide", guide}, {"fit", fit}, {"gpus", c_.gpus}}));
     }
     p_.ranks = ranks_;
     p_.stages = ranks_ * per_rank;
@@ -314,13 +308,17 @@ class Planner {
       p_.gpu_hours = kPlanCalibrationGpuHoursPerTrillion * (s_.training_tokens / 1e12) *
                      (m_.active_params / kPlanCalibrationActiveParams) / speed.value_or(1.0);
       p_.gpu_hours_source = "estimated";
-      note("budget",
-           plan_text(Phrase::StepBudget,
-                     {{"gpuHours", *p_.gpu_hours},
-                      {"reference", kPlanCalibrationGpuHoursPerTrillion},
-                      {"referenceActive", kPlanCalibrationActiveParams},
-                      {"unknownGpu", clause_if(!speed, plan_text(Phrase::PartUnknownGpu,
-                                                                 {{"gpu", c_.gpu_model}}))}}));
+      if (speed)
+        note("budget", plan_text(Phrase::StepBudget,
+                                 {{"gpuHours", *p_.gpu_hours},
+                                  {"reference", kPlanCalibrationGpuHoursPerTrillion},
+                                  {"referenceActive", kPlanCalibrationActiveParams}}));
+      else
+        note("budget", plan_text(Phrase::StepBudgetUnknownGpu,
+                                 {{"gpuHours", *p_.gpu_hours},
+                                  {"reference", kPlanCalibrationGpuHoursPerTrillion},
+                                  {"referenceActive", kPlanCalibrationActiveParams},
+                                  {"gpu", c_.gpu_model}}));
     }
     p_.gpu_hours_saved_vs_1f1b =
         gpu_hours_saved(*p_.gpu_hours, 1 - *p_.bubble_fraction_1f1b, 1 - *p_.bubble_fraction);
@@ -337,17 +335,19 @@ class Planner {
     if (expert_parallel(m_))
       if (auto st = simulate_comm(m); !st.ok()) return st;
     const PlanMemory& mem = *p_.memory;
-    note("memory",
-         plan_text(mem.fits ? Phrase::StepMemoryFits : Phrase::StepMemoryTooBig,
-                   {{"params", mem.params_per_gpu},
-                    {"copies", clause_if(mem.param_copies > 1,
-                                         plan_text(Phrase::PartExtraCopies,
-                                                   {{"copies", mem.param_copies},
-                                                    {"replication", mem.replication_gb}}))},
-                    {"total", mem.total_gb},
-                    {"usable", mem.usable_gb},
-                    {"caveat", clause_if(expert_parallel(m_) && m_.routed_params == 0,
-                                         plan_text(Phrase::PartRoutedUnknown))}}));
+    // The catalogue's layouts hold one parameter copy or two (DualPipe's and Chimera's two
+    // directions); the sentences say which.
+    PIPESIM_CHECK(mem.param_copies == 1 || mem.param_copies == 2, "a schedule holds one or two parameter copies");
+    if (mem.param_copies == 1)
+      note("memory", plan_text(mem.fits ? Phrase::StepMemoryFits : Phrase::StepMemoryTooBig,
+                               {{"params", mem.params_per_gpu}, {"total", mem.total_gb}, {"usable", mem.usable_gb}}));
+    else
+      note("memory", plan_text(mem.fits ? Phrase::StepMemoryFitsTwoCopies : Phrase::StepMemoryTooBigTwoCopies,
+                               {{"params", mem.params_per_gpu},
+                                {"replication", mem.replication_gb},
+                                {"total", mem.total_gb},
+                                {"usable", mem.usable_gb}}));
+    if (expert_parallel(m_) && m_.routed_params == 0) note("memory", plan_text(Phrase::StepRoutedUnknown));
     note("activations", plan_text(Phrase::StepActivations,
                                   {{"schedule", schedule_},
                                    {"peak", *p_.peak_activation_memory},
@@ -387,31 +387,42 @@ class Planner {
                                       : a.bubble_fraction < b.bubble_fraction;
                      });
     if (p_.alternatives.empty()) {
-      note("alternatives",
-           plan_text(Phrase::StepNoAlternative,
-                     {{"copies", copies_text(own.copies)},
-                      {"withComm", clause_if(p_.comm.has_value(), plan_text(Phrase::PartWithComm))}}));
+      note("alternatives", plan_text(p_.comm ? Phrase::StepNoAlternativeComm : Phrase::StepNoAlternative,
+                                     {{"n", own.copies}}));
       return Ok{};
     }
-    std::vector<PlanText> list;
+    // A sentence that introduces them, then one per alternative, best first.
+    if (p_.comm)
+      note("alternatives", plan_text(Phrase::StepAlternativesComm,
+                                     {{"schedule", schedule_},
+                                      {"utilization", p_.comm->compute_utilization},
+                                      {"peak", *p_.peak_activation_memory}}));
+    else
+      note("alternatives", plan_text(Phrase::StepAlternatives, {{"schedule", schedule_},
+                                                               {"bubble", *p_.bubble_fraction},
+                                                               {"peak", *p_.peak_activation_memory}}));
     for (const PlanAlternative& a : p_.alternatives) {
-      list.push_back(plan_text(
-          Phrase::PartAlternative,
-          {{"schedule", a.schedule},
-           {"chunks", clause_if(a.chunks > 0, plan_text(Phrase::PartChunks, {{"chunks", a.chunks}}))},
-           {"measure", p_.comm ? plan_text(Phrase::PartComputesOfTime,
-                                           {{"utilization", *a.compute_utilization}})
-                               : plan_text(Phrase::PartIdles, {{"bubble", a.bubble_fraction}})},
-           {"peak", a.peak_activation_memory}}));
+      if (p_.comm && a.chunks > 0)
+        note("alternatives", plan_text(Phrase::StepAlternativeChunksComm,
+                                       {{"schedule", a.schedule},
+                                        {"chunks", a.chunks},
+                                        {"utilization", *a.compute_utilization},
+                                        {"peak", a.peak_activation_memory}}));
+      else if (p_.comm)
+        note("alternatives", plan_text(Phrase::StepAlternativeComm,
+                                       {{"schedule", a.schedule},
+                                        {"utilization", *a.compute_utilization},
+                                        {"peak", a.peak_activation_memory}}));
+      else if (a.chunks > 0)
+        note("alternatives", plan_text(Phrase::StepAlternativeChunks, {{"schedule", a.schedule},
+                                                                      {"chunks", a.chunks},
+                                                                      {"bubble", a.bubble_fraction},
+                                                                      {"peak", a.peak_activation_memory}}));
+      else
+        note("alternatives", plan_text(Phrase::StepAlternative, {{"schedule", a.schedule},
+                                                                {"bubble", a.bubble_fraction},
+                                                                {"peak", a.peak_activation_memory}}));
     }
-    note("alternatives",
-         plan_text(Phrase::StepAlternatives,
-                   {{"schedule", schedule_},
-                    {"own", p_.comm ? plan_text(Phrase::PartComputes,
-                                                {{"utilization", p_.comm->compute_utilization}})
-                                    : plan_text(Phrase::PartIdles, {{"bubble", *p_.bubble_fraction}})},
-                    {"peak", *p_.peak_activation_memory},
-                    {"list", std::move(list)}}));
     return Ok{};
   }
 
@@ -475,13 +486,11 @@ class Planner {
       p_.rollback = plan_text(Phrase::RollbackNoFallback,
                               {{"steps", kPlanRollbackSteps}, {"threshold", threshold}});
     else
-      p_.rollback = plan_text(
-          Phrase::RollbackFallback,
-          {{"steps", kPlanRollbackSteps},
-           {"threshold", threshold},
-           {"fallback", p_.rollback_fallback},
-           {"exposed", clause_if(p_.comm.has_value(), plan_text(Phrase::PartExposed))},
-           {"schedule", schedule_}});
+      p_.rollback = plan_text(p_.comm ? Phrase::RollbackFallbackExposed : Phrase::RollbackFallback,
+                              {{"steps", kPlanRollbackSteps},
+                               {"threshold", threshold},
+                               {"fallback", p_.rollback_fallback},
+                               {"schedule", schedule_}});
   }
 
   const PlanSpec& s_;

@@ -36,36 +36,66 @@ void generate_chimera(const SimConfig& config, OpPlan& out) {
   const int d = config.ranks;
   const int per_direction_unit = d / 2;
   const int units = config.microbatches / d;
+  // validate(): M is a positive multiple of D. The last merged period assumes a unit before it.
+  PIPESIM_CHECK(units >= 1, "Chimera runs at least one unit of micro-batches");
+  const std::size_t period = 2 * static_cast<std::size_t>(d);  // slots between two units' starts
   out.begin(two_direction_shell(config, "chimera"),
             2 * static_cast<std::size_t>(d) * static_cast<std::size_t>(config.microbatches));
-  // A rank's slots run from 0 to below 2D x units + 2D (the last unit's last B), each holding at
-  // most one op, so placing every op in its slot and reading the slots in order gives the rank's
-  // list without sorting. A slot holds the plan op itself (an idle slot a key no chunk has), so
-  // reading them back takes no branch on the op's kind.
+  // Each slot holds at most one op, so reading a rank's slots in order gives its list without
+  // sorting. One unit's ops lie within 3D - 2 < 2 x period slots of its start, so period p (slots
+  // [2D p, 2D (p + 1))) holds, slot by slot, unit p's ops of its first period and unit p-1's of
+  // its second. Every period but the first and the last therefore holds the same ops a unit
+  // further on: a rank's list is built from the slots of one unit (unit 0) and three merged
+  // periods, each op then shifted by its unit's micro-batches. Placing all of a rank's ops into a
+  // rank-long slot table and reading it back, as before, was about an eighth of a Chimera
+  // simulate() at 64 x 1024 (perf); this made the whole call about 6% faster.
   constexpr std::uint32_t kIdle = UINT32_MAX;
-  std::vector<PlanOp> slots(2 * static_cast<std::size_t>(d) * (static_cast<std::size_t>(units) + 1));
+  std::vector<PlanOp> unit(2 * period);
+  // An op of a merged period and whether it belongs to the previous unit (1) or this one (0).
+  struct PeriodOp {
+    PlanOp op;
+    std::uint32_t previous_unit;
+  };
+  std::vector<PeriodOp> first, steady, last;
+  // The ops of a period holding this unit's ops (`current`) and the previous unit's (`previous`).
+  const auto merge = [&](bool current, bool previous, std::vector<PeriodOp>& ops) {
+    ops.clear();
+    for (std::size_t o = 0; o < period; ++o) {
+      const bool now = current && unit[o].key != kIdle;
+      const bool before = previous && unit[o + period].key != kIdle;
+      PIPESIM_CHECK(!(now && before), "Chimera's two directions must never share a slot on a rank");
+      if (now) ops.push_back({unit[o], 0});
+      if (before) ops.push_back({unit[o + period], 1});
+    }
+  };
   for (int r = 0; r < d; ++r) {
-    std::fill(slots.begin(), slots.end(), PlanOp{kIdle, 0, 0});
+    std::fill(unit.begin(), unit.end(), PlanOp{kIdle, 0, 0});
     const int stage_of[2] = {r, d - 1 - r};
     const OpPlan::Lane lanes[2] = {out.lane(0, stage_of[0]), out.lane(1, stage_of[1])};
     const auto place = [&](std::size_t slot, const PlanOp& op) {
-      PIPESIM_CHECK(slots[slot].key == kIdle, "Chimera's two directions must never share a slot on a rank");
-      slots[slot] = op;
+      PIPESIM_CHECK(unit[slot].key == kIdle, "Chimera's two directions must never share a slot on a rank");
+      unit[slot] = op;
     };
-    for (int u = 0; u < units; ++u)
-      for (int k = 0; k < per_direction_unit; ++k) {
-        const int mb = u * per_direction_unit + k;
-        const std::size_t entry = 2 * static_cast<std::size_t>(d) * static_cast<std::size_t>(u) +
-                                  2 * static_cast<std::size_t>(k);
-        for (int dir = 0; dir < 2; ++dir) {
-          const auto stage = static_cast<std::size_t>(stage_of[dir]);
-          place(entry + stage, OpPlan::forward_op(lanes[dir], mb));
-          place(entry + 2 * static_cast<std::size_t>(d) - 1 - stage, OpPlan::backward_op(lanes[dir], mb));
-        }
+    for (int k = 0; k < per_direction_unit; ++k)
+      for (int dir = 0; dir < 2; ++dir) {
+        const auto stage = static_cast<std::size_t>(stage_of[dir]);
+        place(2 * static_cast<std::size_t>(k) + stage, OpPlan::forward_op(lanes[dir], k));
+        place(2 * static_cast<std::size_t>(k) + period - 1 - stage,
+              OpPlan::backward_op(lanes[dir], k));
       }
+    merge(true, false, first);
+    merge(true, true, steady);
+    merge(false, true, last);
     out.open_rank();
-    for (const PlanOp& op : slots)
-      if (op.key != kIdle) out.append(op);
+    for (int p = 0; p <= units; ++p) {
+      const std::vector<PeriodOp>& ops = p == units ? last : p == 0 ? first : steady;
+      for (const PeriodOp& o : ops) {
+        PlanOp op = o.op;
+        op.key += (static_cast<std::uint32_t>(p) - o.previous_unit) *
+                  static_cast<std::uint32_t>(per_direction_unit);
+        out.append(op);
+      }
+    }
   }
 }
 

@@ -33,7 +33,7 @@ void measure(const TraceRecords& records, const Attribution& attribution, TraceR
 
 /// The costs of the chunk pairs the part annotations hold, or nothing with `missing` saying why.
 std::optional<TraceCosts> derive_costs(const TraceRecords& records, const Attribution& attribution,
-                                       std::string& missing);
+                                       std::optional<Error>& missing);
 
 /// Nanoseconds as milliseconds.
 inline double trace_ms(double nanos) { return nanos / 1e6; }

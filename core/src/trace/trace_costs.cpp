@@ -11,8 +11,8 @@
 #include <map>
 #include <tuple>
 
-#include "../format.h"
 #include "pipesim/comm.h"
+#include "pipesim/rules.h"
 #include "trace_analysis.h"
 
 namespace pipesim::detail {
@@ -24,9 +24,13 @@ constexpr std::array<const char*, 10> kPartNames = {"attn(F)", "dispatch(F)", "m
                                                     "mlp(W)",  "combine(B)"};
 enum Part { kFAttn, kFDispatch, kFMlp, kFCombine, kBAttn, kBAttnW, kBDispatch, kBMlp, kBMlpW, kBCombine, kParts };
 
-std::string ms_text(TraceNs ns) { return format_number(trace_ms(static_cast<double>(ns))) + " ms"; }
+double ms(TraceNs ns) { return trace_ms(static_cast<double>(ns)); }
 
-Derived derived_ms(TraceNs ns, std::string derivation) { return Derived{trace_ms(static_cast<double>(ns)), std::move(derivation)}; }
+Derived derived(double value, PlanText said) {
+  std::string english = said.english();
+  return Derived{value, std::move(english), std::move(said)};
+}
+Derived derived_ms(TraceNs ns, PlanText said) { return derived(ms(ns), std::move(said)); }
 
 // A pair: one device within one profiler step.
 using PairKey = std::pair<std::int64_t, std::uint32_t>;  // (device, ProfilerStep occurrence or kTraceNone)
@@ -42,42 +46,46 @@ class CostDeriver {
  public:
   CostDeriver(const TraceRecords& records, const Attribution& att) : records_(records), att_(att) {}
 
-  std::optional<TraceCosts> run(std::string& missing) {
+  std::optional<TraceCosts> run(std::optional<Error>& missing) {
     collect();
     if (pairs_.empty()) {
-      missing = "no GPU work was launched inside annotations named as DeepSeek's parts (attn(F), dispatch(F), "
-                "mlp(F), combine(F), attn(B), attn(W), dispatch(B), mlp(B), mlp(W), combine(B))";
+      missing = make_error(Rule::ProfileNoParts, "");
       return std::nullopt;
     }
     for (const auto& [key, t] : pairs_)
       for (int p = 0; p < kParts; ++p)
         if (t.count[p] == 0) {
-          missing = std::string(kPartNames[p]) + " launched no GPU work in " + pair_name(key) +
-                    ", which other parts did: the costs need all ten parts of the pair";
+          missing = key.second == kTraceNone
+                        ? make_error(Rule::ProfilePartMissingOutsideSteps, "",
+                                     {{"part", kPartNames[p]}, {"device", key.first}})
+                        : make_error(Rule::ProfilePartMissing, "",
+                                     {{"part", kPartNames[p]}, {"device", key.first}, {"step", step_name(key)}});
           return std::nullopt;
         }
     const std::int64_t layers = pairs_.begin()->second.count[kFAttn];
     for (const auto& [key, t] : pairs_)
       for (int p = 0; p < kParts; ++p)
         if (t.count[p] != layers) {
-          missing = std::string(kPartNames[p]) + " launched GPU work " + std::to_string(t.count[p]) + " times in " +
-                    pair_name(key) + ", attn(F) " + std::to_string(layers) + " times in " +
-                    pair_name(pairs_.begin()->first) + ": every part must occur once per layer of every pair";
+          missing = key.second == kTraceNone
+                        ? make_error(Rule::ProfilePartCountOutsideSteps, "",
+                                     {{"part", kPartNames[p]}, {"device", key.first}, {"count", t.count[p]},
+                                      {"layers", layers}})
+                        : make_error(Rule::ProfilePartCount, "",
+                                     {{"part", kPartNames[p]}, {"device", key.first}, {"step", step_name(key)},
+                                      {"count", t.count[p]}, {"layers", layers}});
           return std::nullopt;
         }
     if (layers > kMaxCommLayers) {
-      missing = "each part occurs " + std::to_string(layers) + " times per pair, more than the " +
-                std::to_string(kMaxCommLayers) + " layers a chunk may have (costs.comm.layers)";
+      missing = make_error(Rule::ProfileTooManyLayers, "", {{"count", layers}, {"max", kMaxCommLayers}});
       return std::nullopt;
     }
     return costs(layers, missing);
   }
 
  private:
-  std::string pair_name(const PairKey& key) const {
-    std::string name = "device " + std::to_string(key.first);
-    if (key.second != kTraceNone) name += ", " + records_.names[att_.occurrences[key.second].name];
-    return name;
+  /// The ProfilerStep annotation of a pair that has one.
+  const std::string& step_name(const PairKey& key) const {
+    return records_.names[att_.occurrences[key.second].name];
   }
 
   // Per GPU event launched inside a part: its pair, part occurrence and interval.
@@ -140,71 +148,55 @@ class CostDeriver {
     return sum / static_cast<double>(pairs_.size());
   }
 
-  std::optional<TraceCosts> costs(std::int64_t layers, std::string& missing) const {
+  std::optional<TraceCosts> costs(std::int64_t layers, std::optional<Error>& missing) const {
     TraceCosts c;
-    const std::string per_pair = pairs_.size() == 1 ? "" : ", mean of " + std::to_string(pairs_.size()) + " pairs";
-    std::string listed;
-    int shown = 0;
-    for (const auto& entry : pairs_)
-      if (shown++ < 3) listed += (listed.empty() ? "" : "; ") + pair_name(entry.first);
-    if (pairs_.size() > 3) listed += "; ...";
-    c.pairs = Derived{static_cast<double>(pairs_.size()),
-                      "one chunk pair per device and ProfilerStep whose part annotations launched GPU work (" +
-                          listed + ")"};
-    c.layers = Derived{static_cast<double>(layers),
-                       "each of the ten parts launched GPU work " + std::to_string(layers) + " times per pair"};
+    const bool mean = pairs_.size() > 1;
+    const PairKey& first = pairs_.begin()->first;
+    c.pairs = derived(static_cast<double>(pairs_.size()),
+                      first.second == kTraceNone
+                          ? plan_text(PlanTextId::TracePairsOutsideSteps, {{"device", first.first}})
+                          : plan_text(PlanTextId::TracePairs, {{"device", first.first}, {"step", step_name(first)}}));
+    c.layers = derived(static_cast<double>(layers), plan_text(PlanTextId::TraceLayers, {{"n", layers}}));
     std::array<TraceNs, kParts> ns{};
     for (int p = 0; p < kParts; ++p) {
       if (mean_part(p) > kMaxCost * 1e6) {  // kMaxCost ms in ns; also keeps llround and the sums in range
-        missing = std::string(kPartNames[p]) + " took " + format_number(trace_ms(mean_part(p))) +
-                  " ms per pair, more than the simulator's largest cost (" + format_number(kMaxCost) + ")";
+        missing = make_error(Rule::ProfilePartTooLong, "",
+                             {{"part", kPartNames[p]}, {"ms", trace_ms(mean_part(p))}, {"max", kMaxCost}});
         return std::nullopt;
       }
       ns[p] = static_cast<TraceNs>(std::llround(mean_part(p)));
-      c.components.push_back(derived_ms(ns[p], std::string(kPartNames[p]) +
-                                                   ": GPU busy time of the kernels launched inside it (union over "
-                                                   "streams), summed over its " + std::to_string(layers) +
-                                                   " layers" + per_pair));
+      c.components.push_back(derived_ms(
+          ns[p], plan_text(mean ? PlanTextId::TraceComponentMean : PlanTextId::TraceComponent, {{"part", kPartNames[p]}})));
     }
-    const auto name = [](int p) { return std::string(kPartNames[p]); };
-    const auto sum_text = [&](std::initializer_list<int> parts) {
-      std::string names, values;
-      for (int p : parts) {
-        names += (names.empty() ? "" : " + ") + name(p);
-        values += (values.empty() ? "" : " + ") + ms_text(ns[p]);
-      }
-      return names + " = " + values;
-    };
     const TraceNs f = ns[kFAttn] + ns[kFMlp], w = ns[kBAttnW] + ns[kBMlpW];
     const TraceNs b = ns[kBAttn] + ns[kBMlp] + w;
     const TraceNs fwd_comm = ns[kFDispatch] + ns[kFCombine], bwd_comm = ns[kBDispatch] + ns[kBCombine];
-    c.forward = derived_ms(f, sum_text({kFAttn, kFMlp}));
-    c.backward = derived_ms(b, sum_text({kBAttn, kBAttnW, kBMlp, kBMlpW}));
-    c.weight = derived_ms(w, sum_text({kBAttnW, kBMlpW}));
-    c.overlapped = derived_ms(f + b, "forward + backward = " + ms_text(f) + " + " + ms_text(b) +
-                                         ": the pair's computation, measured inside the pair; the communication "
-                                         "model adds what its all-to-alls expose (modelPairMs)");
+    c.forward = derived_ms(f, plan_text(PlanTextId::TraceForward, {{"attn", ms(ns[kFAttn])}, {"mlp", ms(ns[kFMlp])}}));
+    c.backward = derived_ms(b, plan_text(PlanTextId::TraceBackward, {{"attn", ms(ns[kBAttn])},
+                                                                      {"attnWeight", ms(ns[kBAttnW])},
+                                                                      {"mlp", ms(ns[kBMlp])},
+                                                                      {"mlpWeight", ms(ns[kBMlpW])}}));
+    c.weight = derived_ms(
+        w, plan_text(PlanTextId::TraceWeight, {{"attnWeight", ms(ns[kBAttnW])}, {"mlpWeight", ms(ns[kBMlpW])}}));
+    c.overlapped = derived_ms(f + b, plan_text(PlanTextId::TraceOverlapped, {{"forward", ms(f)}, {"backward", ms(b)}}));
     if (f > 0) {
-      c.comm_ratio = Derived{static_cast<double>(fwd_comm) / static_cast<double>(f),
-                             "(dispatch(F) + combine(F)) / forward = " + ms_text(fwd_comm) + " / " + ms_text(f) +
-                                 " (the ratio form's all-to-all time per unit of forward; the backward's, " +
-                                 ms_text(bwd_comm) + ", is in the explicit components)"};
-      c.attn_share = Derived{static_cast<double>(ns[kFAttn]) / static_cast<double>(f),
-                             "attn(F) / forward = " + ms_text(ns[kFAttn]) + " / " + ms_text(f)};
+      c.comm_ratio = derived(static_cast<double>(fwd_comm) / static_cast<double>(f),
+                             plan_text(PlanTextId::TraceCommRatio,
+                                       {{"comm", ms(fwd_comm)}, {"forward", ms(f)}, {"backwardComm", ms(bwd_comm)}}));
+      c.attn_share = derived(static_cast<double>(ns[kFAttn]) / static_cast<double>(f),
+                             plan_text(PlanTextId::TraceAttnShare, {{"attn", ms(ns[kFAttn])}, {"forward", ms(f)}}));
     }
-    c.forward_alone = derived_ms(f + fwd_comm, "forward + dispatch(F) + combine(F): a lone F waits for its own "
-                                               "all-to-alls (pipesim/comm.h)");
-    c.backward_alone = derived_ms(b + bwd_comm, "backward + dispatch(B) + combine(B): a lone full B waits for its "
-                                                "own all-to-alls");
+    c.forward_alone = derived_ms(f + fwd_comm, plan_text(PlanTextId::TraceForwardAlone));
+    c.backward_alone = derived_ms(b + bwd_comm, plan_text(PlanTextId::TraceBackwardAlone));
     double span_sum = 0;
     for (const auto& entry : pairs_) span_sum += static_cast<double>(entry.second.last - entry.second.first);
     if (span_sum / static_cast<double>(pairs_.size()) > kMaxCost * 1e6) {
-      missing = "the pair took " + format_number(trace_ms(span_sum / static_cast<double>(pairs_.size()))) +
-                " ms, more than the simulator's largest cost (" + format_number(kMaxCost) + ")";
+      missing = make_error(Rule::ProfilePairTooLong, "",
+                           {{"ms", trace_ms(span_sum / static_cast<double>(pairs_.size()))}, {"max", kMaxCost}});
       return std::nullopt;
     }
     const auto span = static_cast<TraceNs>(std::llround(span_sum / static_cast<double>(pairs_.size())));
-    c.pair_ms = derived_ms(span, "from the first part kernel's start to the last one's end" + per_pair);
+    c.pair_ms = derived_ms(span, plan_text(mean ? PlanTextId::TracePairMsMean : PlanTextId::TracePairMs));
     const auto& [first_key, first_totals] = *pairs_.begin();
     TraceNs origin = records_.gpu.front().start;
     for (const GpuRecord& g : records_.gpu) origin = std::min(origin, g.start);
@@ -231,18 +223,23 @@ class CostDeriver {
     c.plain_costs = Costs(c.forward_alone.value, c.backward_alone.value, c.weight.value, c.pair_ms.value);
     for (const Costs* check : {&c.costs, &c.plain_costs})
       if (Status st = validate_costs(*check); !st.ok()) {
-        missing = "the measured costs are not valid simulator costs: " + st.error().message;
+        missing = invalid_costs(st.error());
         return std::nullopt;
       }
     const auto pair = analyse_pair(costs);
     if (!pair.ok()) {
-      missing = "the measured costs are not valid simulator costs: " + pair.error().message;
+      missing = invalid_costs(pair.error());
       return std::nullopt;
     }
-    c.model_pair_ms = Derived{pair.value().timing.duration,
-                              "the communication model's pair on these costs (pipesim overlap: DeepSeek-V3 Fig. 4 "
-                              "order, " + std::to_string(layers) + " layers); the measured pair took pairMs"};
+    c.model_pair_ms = derived(pair.value().timing.duration, plan_text(PlanTextId::TraceModelPair, {{"layers", layers}}));
     return c;
+  }
+
+  /// profile.invalid_costs quoting `e`, which it carries as its cause for a client to say.
+  static Error invalid_costs(const Error& e) {
+    Error wrapped = make_error(Rule::ProfileInvalidCosts, "", {{"detail", e.message}});
+    wrapped.cause = ErrorCause{e.rule, e.params, e.path};
+    return wrapped;
   }
 
   const TraceRecords& records_;
@@ -253,7 +250,7 @@ class CostDeriver {
 }  // namespace
 
 std::optional<TraceCosts> derive_costs(const TraceRecords& records, const Attribution& attribution,
-                                       std::string& missing) {
+                                       std::optional<Error>& missing) {
   return CostDeriver(records, attribution).run(missing);
 }
 

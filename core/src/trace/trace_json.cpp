@@ -4,7 +4,9 @@
 namespace pipesim {
 namespace {
 
-Json derived_json(const Derived& d) { return Json{{"value", d.value}, {"derivation", d.derivation}}; }
+Json derived_json(const Derived& d) {
+  return Json{{"value", d.value}, {"derivation", d.derivation}, {"derivationPhrase", plan_text_to_json(d.said)}};
+}
 
 Json optional_number(const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); }
 
@@ -98,7 +100,10 @@ Json trace_report_to_json(const TraceReport& r) {
            {"orderTotal", r.order_total},
            {"spans", std::move(spans)},
            {"derived", r.costs ? costs_json(*r.costs) : Json(nullptr)}};
-  if (!r.costs) out["derivedMissing"] = r.costs_missing;
+  if (r.costs_missing) {
+    out["derivedMissing"] = r.costs_missing->message;
+    out["derivedMissingReason"] = error_to_json(*r.costs_missing);
+  }
   return out;
 }
 

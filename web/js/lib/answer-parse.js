@@ -7,9 +7,14 @@
 //   bytes:      17.64 GB  17.64e9 B  16.43 GiB  17640 MB  (a bare number is bytes)
 //   time units, slots, micro-batches: plain numbers
 // On a page whose language writes decimals with a comma (es, ru, tr: usesDecimalComma), a
-// decimal comma is read too where it cannot mean grouping: 0,039  3,9  1234,5  2,75 GB; a comma
-// before exactly three digits (1,234) could be either, and is refused with the request for a
-// point. A point is a decimal point in every language (the format examples write it so).
+// single comma between digits is a decimal comma: 0,039  3,9  1234,5  2,75 GB  1,234 (the page
+// writes its own numbers so, lib/format.js, and a number copied from it must read back the
+// same); two or more commas are grouping (1,234,567). A point is a decimal point in every
+// language (a learner may type it as the English examples do; those languages' own examples,
+// ex.format.*, write their comma), so their pages group digits with a narrow space (lib/format.js
+// formatCount), which is ignored. Also ignored: the bidi marks Arabic
+// numbers carry ("27.3\u200e%\u200e"); a percent sign before the number (Turkish "%27,3") is read
+// as after it.
 // The tolerance comes from the definition: {absolute} and/or {relative}; either one suffices. A
 // wrong answer is judged too high or too low, and no more: how far off, or by what factor, would
 // let a learner compute the answer from one wrong try (issue 29).
@@ -87,22 +92,22 @@ export function usesDecimalComma(lang) {
  * 'empty', 'decimalComma', 'syntax' or 'unit' (with `unit`, the word not understood).
  * `decimalComma`: the page's language writes decimals with a comma (see the header). `scales`:
  * for parameters, the page's own scale words (lower case -> factor: lib/plain-number.js
- * scaleWords), read besides the English and Hindi ones.
+ * scaleWords), read besides the English and Hindi ones. `units`: the page's own unit words for
+ * this kind (lower case -> factor), so a value copied with the unit the page wrote reads back
+ * ("0,05 horas-GPU").
  */
-export function parseAnswer(text, kind = 'plain', { decimalComma = false, scales = {} } = {}) {
+export function parseAnswer(text, kind = 'plain', { decimalComma = false, scales = {}, units = {} } = {}) {
   // Bidi isolates around a value the page wrote in a right-to-left language (lib/i18n.js), when copied.
   let s = asciiDigits(String(text ?? '').replace(/[\u2066-\u2069]/g, '')).trim()
     .replace(/[\u2212\u2012\u2013]/g, '-') // minus signs and dashes typed for "minus"
-    .replace(/[\u00a0\u2009\u202f_]/g, ''); // thin spaces and underscores inside numbers
+    .replace(/[\u00a0\u2009\u202f_]/g, '') // thin spaces and underscores inside numbers
+    .replace(/[\u200e\u200f\u061c]/g, ''); // bidi marks (Arabic "27.3\u200e%\u200e", "\u200e-2.5")
+  if (kind === 'fraction') s = s.replace(/^([+-]?)%\s*(.*)$/, '$1$2%'); // Turkish "%27,3": the sign first
   if (s === '') return { ok: false, reason: 'empty' };
   if (decimalComma) {
-    // One comma between digits, no point or further comma in the number: a decimal comma,
-    // unless it could be English grouping (1 to 3 digits, not 0, then exactly 3).
+    // One comma between digits, no point or further comma in the number: a decimal comma.
     const m = /^([+-]?)(\d+),(\d+)(?![\d,.])/.exec(s);
-    if (m) {
-      if (/^[1-9]\d{0,2}$/.test(m[2]) && m[3].length === 3) return { ok: false, reason: 'decimalComma' };
-      s = `${m[1]}${m[2]}.${m[3]}${s.slice(m[0].length)}`;
-    }
+    if (m) s = `${m[1]}${m[2]}.${m[3]}${s.slice(m[0].length)}`;
   }
   if (/^[+-]?\d+,\d+$/.test(s) && !/^[+-]?\d{1,3}(,\d{3})+$/.test(s)) return { ok: false, reason: 'decimalComma' };
   if (/^[+-]?0,\d+/.test(s)) return { ok: false, reason: 'decimalComma' };
@@ -116,7 +121,7 @@ export function parseAnswer(text, kind = 'plain', { decimalComma = false, scales
   if (m[4] !== undefined) value *= 10 ** Number(m[4]);
   const rest = s.slice(m[0].length).trim();
   if (rest) {
-    const table = kind === 'params' ? { ...UNITS.params, ...scales } : UNITS[kind] || UNITS.plain;
+    const table = { ...(kind === 'params' ? { ...UNITS.params, ...scales } : UNITS[kind] || UNITS.plain), ...units };
     const key = rest.toLowerCase().replace(/\s+/g, ' ');
     // GPU-hours: a capital M is not milli; only mGPU-h (lower-case m) scales by 1e-3.
     const factor = kind === 'gpuHours' && /^M/.test(rest) ? undefined : table[key];

@@ -128,17 +128,17 @@ export function fieldName(field, t) {
   return text === key ? field : text;
 }
 
-/** The params of `error` as a sentence shows them: numbers short, schedules by title, fields by name. */
+/** The params of `error` as a sentence shows them: numbers short (in the page's decimal sign), schedules by title, fields by name. */
 function plainParams(params, t) {
   const out = {};
   for (const [name, value] of Object.entries(params || {})) {
-    if (typeof value === 'number') out[name] = formatNumber(value, 6);
+    if (typeof value === 'number') out[name] = formatNumber(value, 6, t.lang);
     else if (name === 'schedule') out[name] = scheduleTitle(String(value), t);
     else if (name === 'field' || name === 'target') out[name] = fieldName(String(value), t);
     else out[name] = String(value);
   }
   // "at least 2 micro-batches per rank: 16 for 8 ranks" needs the ranks the minimum came from.
-  if (typeof params?.min === 'number' && typeof params?.k === 'number' && params.k > 0) out.ranks ??= formatNumber(params.min / params.k);
+  if (typeof params?.min === 'number' && typeof params?.k === 'number' && params.k > 0) out.ranks ??= formatNumber(params.min / params.k, 3, t.lang);
   return out;
 }
 
@@ -152,6 +152,6 @@ export function explainError(error, config, t) {
   const plain = key ? t(key, plainParams(error.params, t)) : key;
   const text = key && plain !== key ? plain : errorText(error, t.lang);
   const fix = fixFor(error, config);
-  const fixLabel = fix ? t('fix.use', { value: formatNumber(fix.value, 6), field: fieldName(fix.field, t) }) : '';
+  const fixLabel = fix ? t('fix.use', { value: formatNumber(fix.value, 6, t.lang), field: fieldName(fix.field, t) }) : '';
   return { text, fix, fixLabel };
 }

@@ -196,3 +196,15 @@ export function lessonFiguresOf(definition, configs) {
   const runs = new Set(Object.values(definition?.config?.runs || {}).map(canonical));
   return [...configs].filter(([, config]) => runs.has(canonical(config))).map(([id]) => id);
 }
+
+/**
+ * The lesson's memory tables (`memories`: Map of memory id -> request, in the lesson's order) that
+ * count one of the models the exercise's parameter calculators count: their ids, in the lesson's
+ * order. The exercise links back to them, as it does to the figures that draw its runs.
+ */
+export function lessonTablesOf(definition, memories) {
+  const models = new Set(Object.values(definition?.config?.calculators || {})
+    .filter((c) => c.calculator === 'params').map((c) => c.input?.model).filter(Boolean));
+  const modelsOf = (request) => [request?.model, ...(request?.sides || []).map((side) => side?.model)].filter(Boolean);
+  return [...(memories ?? [])].filter(([, request]) => modelsOf(request).some((m) => models.has(m))).map(([id]) => id);
+}

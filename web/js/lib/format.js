@@ -1,28 +1,92 @@
 // Number formatting shared by every view and by the lesson reader. DOM-free (tested under Node).
 // Simulated times are exact multiples of 1e-6, but the formulas in `reference` are computed in
 // floating point (4.200000000000001), so everything shown is rounded first. `lang`: the page's
-// language, whose decimal sign, digits and percent sign Intl.NumberFormat writes (Spanish "2,4",
-// "27,3 %"); English by default, as the lesson's quotes and core's messages write numbers.
+// language, whose decimal sign and percent sign Intl.NumberFormat writes (Spanish "2,4",
+// "27,3 %", Turkish "%27,3"); English by default, as the lesson's quotes and core's messages
+// write numbers. A view passes its translator's `t.lang` (or a formatter from numberFormat).
+//
+// Which numbers stay English on purpose: numbers quoted from core's messages (error texts, core's
+// derivations and sources) and from the lesson's prose (written in English and Hindi only, both
+// with a decimal point: formatLike); code and configs (JSON, CLI lines, formulas); and what
+// <input type=number> fields hold (the browser writes their value with a point in every language).
+// A number a learner may copy into an answer field round-trips: what these functions and
+// lib/plain-number.js write in a language, lib/answer-parse.js reads back on a page in it
+// (tests/browser/lib-locale-numbers.test.mjs).
+//
+// Digits: every language writes Western (ASCII) digits, `-u-nu-latn` (numberLocale, the one
+// place this is decided). For Arabic this is a choice: Intl's plain 'ar' writes Arabic-Indic
+// digits ("٢٫٥") with some engines' locale data and Western ones with others, so it is pinned.
+// The lab's Arabic page writes "2.5" and "27.3%" because (1) everything around those numbers
+// uses Western digits and must agree with them: the formulas, the code and JSON, core's
+// messages, the lesson's figures, the fields the learner types into; (2) Arabic technical and
+// programming text widely writes Western digits (the Maghreb always; recent CLDR data makes them
+// the default for 'ar' itself); (3) the answer parser (lib/answer-parse.js) reads ASCII and
+// Devanagari digits, so a number copied from the page into a field round-trips. Its decimal sign is then the point, as 'ar' writes it with
+// Western digits; the bidi marks Intl adds around the percent and minus signs ("27.3‎%‎") keep
+// the sign beside its number in right-to-left text, and the answer parser ignores them.
+// Inside a chart (time axis ticks, idle totals, cell labels) numbers are the same strings; the
+// chart keeps its own direction left to right, so they read left to right there too.
 import { DEFAULT_LANG } from './locales.js';
+
+/** The locale Intl.NumberFormat is given for language `lang`: its own, with Western digits (see above). */
+export const numberLocale = (lang = DEFAULT_LANG) => `${lang || DEFAULT_LANG}-u-nu-latn`;
+
+const formats = new Map(); // `${lang} ${kind} ${decimals}` -> Intl.NumberFormat (a canvas frame formats hundreds)
+
+/** A cached Intl.NumberFormat of `lang` with `options` under the key `kind`. */
+function formatOf(lang, kind, decimals, options) {
+  const key = `${lang} ${kind} ${decimals}`;
+  let format = formats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(numberLocale(lang), options);
+    formats.set(key, format);
+  }
+  return format;
+}
 
 /** Rounds to at most `decimals` places and drops trailing zeros: 7 -> "7", 2.40 -> "2.4" (no digit grouping). */
 export function formatNumber(value, decimals = 3, lang = DEFAULT_LANG) {
   if (typeof value !== 'number' || !Number.isFinite(value)) return String(value);
-  if (lang !== DEFAULT_LANG) {
-    return new Intl.NumberFormat(lang, { maximumFractionDigits: decimals, useGrouping: false, signDisplay: 'negative' }).format(value);
+  if (lang && lang !== DEFAULT_LANG) {
+    return formatOf(lang, 'n', decimals, { maximumFractionDigits: decimals, useGrouping: false, signDisplay: 'negative' }).format(value);
   }
   const fixed = value.toFixed(decimals);
   const trimmed = fixed.includes('.') ? fixed.replace(/\.?0+$/, '') : fixed;
   return trimmed === '-0' ? '0' : trimmed;
 }
 
-/** A fraction as a percentage: 0.0909 -> "9.1%" (Spanish "9,1 %"). */
+/** Exactly `decimals` places, zeros kept: 12 -> "12.0" (Spanish "12,0"), for columns of one precision. */
+export function formatFixedIn(value, decimals, lang = DEFAULT_LANG) {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return String(value);
+  if (!lang || lang === DEFAULT_LANG) return value.toFixed(decimals);
+  return formatOf(lang, 'f', decimals, { minimumFractionDigits: decimals, maximumFractionDigits: decimals, useGrouping: false }).format(value);
+}
+
+/** A fraction as a percentage: 0.0909 -> "9.1%" (Spanish "9,1 %", Turkish "%9,1"). */
 export function formatPercent(fraction, decimals = 1, lang = DEFAULT_LANG) {
-  if (lang !== DEFAULT_LANG && Number.isFinite(fraction)) {
-    return new Intl.NumberFormat(lang, { style: 'percent', minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(fraction);
+  if (lang && lang !== DEFAULT_LANG && Number.isFinite(fraction)) {
+    return formatOf(lang, '%', decimals, { style: 'percent', minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(fraction);
   }
   return `${(fraction * 100).toFixed(decimals)}%`;
 }
+
+/**
+ * A whole count with the language's digit grouping: 1234567 -> "1,234,567" (Hindi "12,34,567",
+ * Russian "1 234 567"). Where the language groups with a point (Spanish, Turkish), a narrow space
+ * instead ("1 234 567", as SI and the RAE write it): the answer parser reads a point as a decimal
+ * point in every language, so a count copied into an answer field reads back as itself.
+ */
+export function formatCount(value, lang = DEFAULT_LANG) {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return String(value);
+  const parts = formatOf(lang || DEFAULT_LANG, 'c', 0, { maximumFractionDigits: 0 }).formatToParts(Math.round(value));
+  return parts.map((part) => (part.type === 'group' && part.value === '.' ? '\u202f' : part.value)).join('');
+}
+
+/**
+ * formatNumber bound to language `lang`: (value, decimals = 3) -> text. What a view hands to the
+ * lane adapters (describe, table cells) that format a lane's times.
+ */
+export const numberFormat = (lang = DEFAULT_LANG) => (value, decimals = 3) => formatNumber(value, decimals, lang);
 
 /**
  * `x` as C's printf("%.<digits>g") writes it: `digits` significant digits, trailing zeros

@@ -10,6 +10,7 @@
 import EN from '../../generated/strings/i18n-en.js';
 import { PACKS } from '../../generated/strings/packs.js';
 import { DEFAULT_LANG, localeOf } from './locales.js';
+import { numberLocale } from './format.js';
 import { isolateValue, isolateTemplate } from './bidi.js';
 
 /** The isolates a right-to-left language's messages carry (lib/bidi.js), for tests comparing text. */
@@ -82,9 +83,9 @@ export function translator(lang) {
   /** Whether this language's own catalogue has `key` (English always has its own). */
   t.has = (key) => Object.hasOwn(table, key);
   const rules = new Intl.PluralRules(t.lang);
-  const numbers = new Intl.NumberFormat(t.lang);
-  /** `x` as the language writes a number (its decimal sign and digit grouping: Intl.NumberFormat). */
-  t.number = (x, options) => (options ? new Intl.NumberFormat(t.lang, options) : numbers).format(x);
+  const numbers = new Intl.NumberFormat(numberLocale(t.lang));
+  /** `x` as the language writes a number (its decimal sign and digit grouping: Intl.NumberFormat; Western digits: lib/format.js). */
+  t.number = (x, options) => (options ? new Intl.NumberFormat(numberLocale(t.lang), options) : numbers).format(x);
   /**
    * `items` as the language writes a list in a sentence (Intl.ListFormat): 'conjunction'
    * "a, b and c", 'disjunction' "a, b or c". (Not 'unit': Chinese writes that without separators.)

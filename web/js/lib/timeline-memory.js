@@ -6,16 +6,19 @@
 // view to at most a few points per pixel, keeping each column's highest level so no peak
 // disappears when zoomed out. DOM-free.
 import { firstAfter } from './timeline-lod.js';
+import { formatFixedIn } from './format.js';
+import { DEFAULT_LANG } from './locales.js';
 
 /**
  * Every rank's memory steps of `result` (the JS API's simulate()): {time, level} as core gives
  * them (at time[i] the level becomes level[i]; time[0] = 0 at level 0), `peak` the highest level
- * and `peakCount` the same in stage-micro-batches, `label` the peak as the lane writes it. With a
+ * and `peakCount` the same in stage-micro-batches, `label` the peak as the lane writes it (in
+ * language `lang`: "12.0", Spanish "12,0"). With a
  * memory model that counts activations (config.memoryModel, core's result.memory), the levels
  * are GB: each rank's model states plus its in-flight activations, core's bytes per unit times
  * the level (`unit` 'GB'); otherwise per-GPU units (`unit` 'units').
  */
-export function memorySteps(result) {
+export function memorySteps(result, lang = DEFAULT_LANG) {
   const memory = result.memory?.activations ? result.memory : null;
   const base = memory ? memory.perGpu.bytes.total / 1e9 : 0;
   const perUnit = memory ? memory.activations.bytesPerUnit / 1e9 : 1;
@@ -28,7 +31,7 @@ export function memorySteps(result) {
       peak: memory ? gb : peak,
       peakCount: result.perRank[r].peakActivations,
       unit: memory ? 'GB' : 'units',
-      label: memory ? gb.toFixed(1) : null,
+      label: memory ? formatFixedIn(gb, 1, lang) : null,
     };
   });
 }

@@ -8,7 +8,7 @@ import { opTracks, commKeyOf } from './timeline-lod.js';
 import { opCount, opRecord, normalizeTimeline, describeOp, opDataset } from './timeline-data.js';
 import { opParts, opExposed, commEntry } from './stream-parts.js';
 import { memorySteps } from './timeline-memory.js';
-import { formatNumber, formatPercent } from './format.js';
+import { formatNumber, formatPercent, formatFixedIn } from './format.js';
 import { DEFAULT_LANG } from './locales.js';
 import CATALOGUE from '../../generated/catalogue.js';
 
@@ -38,8 +38,7 @@ function statsOf(r, lang) {
   if (m) {
     const act = m.activations ? m.activations.peakBytes : 0;
     // GB with one decimal always ("12.0"), in the language's decimal sign.
-    const gb = (bytes) => (lang === DEFAULT_LANG ? (bytes / 1e9).toFixed(1)
-      : new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1, useGrouping: false }).format(bytes / 1e9));
+    const gb = (bytes) => formatFixedIn(bytes / 1e9, 1, lang);
     stats.push({ key: 'stat.memoryGb', vars: { total: gb(m.totalBytes), states: gb(m.perGpu.bytes.total), act: gb(act) } });
   }
   if (r.comm) {
@@ -92,7 +91,7 @@ export function simLane(result, title = result.schedule, lang = DEFAULT_LANG) {
       entryOf: (o) => commEntry(o, comm).entry,
     } : null,
     memory: null, // the steps, filled by memorySteps() when the memory lane is first drawn
-    memorySteps: () => memorySteps(result),
+    memorySteps: () => memorySteps(result, lang),
     memoryModel: result.memory ?? null,
     memoryUnit: result.memory?.activations ? 'GB' : 'units',
     result,

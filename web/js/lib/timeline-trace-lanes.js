@@ -13,6 +13,7 @@ import { tracksOf } from './timeline-model.js';
 import { partCategory } from './timeline-lod.js';
 import { partLabel } from './stream-parts.js';
 import { formatNumber, formatPercent } from './format.js';
+import { DEFAULT_LANG } from './locales.js';
 import { atTick } from './tick.js';
 
 /** DeepSeek's part names: attn, dispatch, mlp or combine, then (F), (B) or (W). */
@@ -120,24 +121,24 @@ function streamRows(report, streams, pick, shift = 0) {
   return [...rows.values()].map(({ label, items }) => ({ label, items: items.sort((a, b) => a.start - b.start || a.end - b.end) }));
 }
 
-/** The heading's numbers of a trace: busy time per kind (summed over devices) and HTA's overlap. */
-function traceStats(report) {
+/** The heading's numbers of a trace, as language `lang` writes numbers: busy time per kind (summed over devices) and HTA's overlap. */
+function traceStats(report, lang) {
   const sum = (key) => report.devices.reduce((n, d) => n + d[key], 0);
-  const stats = [{ key: 'stat.traceBusy', vars: { compute: formatNumber(sum('computeMs')), comm: formatNumber(sum('commMs')) } }];
-  if (report.overlap !== null) stats.push({ key: 'stat.overlap', vars: { v: formatPercent(report.overlap) } });
+  const stats = [{ key: 'stat.traceBusy', vars: { compute: formatNumber(sum('computeMs'), 3, lang), comm: formatNumber(sum('commMs'), 3, lang) } }];
+  if (report.overlap !== null) stats.push({ key: 'stat.overlap', vars: { v: formatPercent(report.overlap, 1, lang) } });
   return stats;
 }
 
-/** The whole trace: every GPU stream of every device, with its annotated ranges. */
-export function traceLane(report, title) {
-  return partLane(title, streamRows(report, report.streams, () => true), { stats: traceStats(report) });
+/** The whole trace: every GPU stream of every device, with its annotated ranges; its numbers in language `lang`. */
+export function traceLane(report, title, lang = DEFAULT_LANG) {
+  return partLane(title, streamRows(report, report.streams, () => true), { stats: traceStats(report, lang) });
 }
 
 /**
  * The first measured chunk pair (report.derived.firstPair: its device, from its first part
  * kernel to its last) on that device's streams, from time 0; null without derived costs.
  */
-export function measuredPairLane(report, title) {
+export function measuredPairLane(report, title, lang = DEFAULT_LANG) {
   const pair = report.derived?.firstPair;
   if (!pair) return null;
   const eps = 1e-9;
@@ -145,11 +146,11 @@ export function measuredPairLane(report, title) {
   const streams = report.streams.filter((s) => s.device === pair.device);
   const rows = streamRows(report, streams, inside, pair.startMs).filter((row) => row.items.length);
   const end = atTick(pair.endMs - pair.startMs);
-  return partLane(title, rows, { end, stats: [{ key: 'stat.pair', vars: { v: formatNumber(end) } }] });
+  return partLane(title, rows, { end, stats: [{ key: 'stat.pair', vars: { v: formatNumber(end, 3, lang) } }] });
 }
 
 /** The pair core's analyse_pair times (overlapPair's result): a compute and a communication row. */
-export function modelPairLane(pair, title) {
+export function modelPairLane(pair, title, lang = DEFAULT_LANG) {
   const rows = ['compute', 'comm'].map((stream) => ({
     label: { key: `stream.${stream}.short`, vars: {} },
     items: pair.parts.filter((p) => p.stream === stream).map((p) => ({
@@ -158,8 +159,8 @@ export function modelPairLane(pair, title) {
     })),
   }));
   const stats = [
-    { key: 'stat.pair', vars: { v: formatNumber(pair.duration) } },
-    { key: 'stat.hidden', vars: { v: formatPercent(pair.comm > 0 ? pair.hidden / pair.comm : 1) } },
+    { key: 'stat.pair', vars: { v: formatNumber(pair.duration, 3, lang) } },
+    { key: 'stat.hidden', vars: { v: formatPercent(pair.comm > 0 ? pair.hidden / pair.comm : 1, 1, lang) } },
   ];
   return partLane(title, rows, { end: pair.duration, stats });
 }

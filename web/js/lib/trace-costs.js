@@ -3,7 +3,9 @@
 // latency 0 (the trace's pipeline sends are whatever it holds), and the communication model in
 // the ratio form the page's settings take (costs.comm: ratio, attention share, layers per chunk;
 // the explicit components, which also give the backward its own all-to-all time, are drawn in
-// the pair beside the model's). Each with core's own words on how it was derived. DOM-free.
+// the pair beside the model's). Each with how core derived it, as a phrase (core's
+// trace.derived.* ids) said in the page's language by lib/plan-text.js. DOM-free.
+import { planText } from './plan-text.js';
 
 /** The page's cost fields a trace fills, in the order they are listed, with where core derived each. */
 const FIELDS = [
@@ -13,8 +15,8 @@ const FIELDS = [
 
 /**
  * {costs, lines} from a trace-import report, or null when it derived none: `costs` as the page's
- * state holds them, `lines` [{field, value, derivation}] (field: the cost controls' name, whose
- * cost.<field>.sym is its symbol).
+ * state holds them, `lines` [{field, value, derivation, phrase}] (field: the cost controls' name,
+ * whose cost.<field>.sym is its symbol; derivation core's English, phrase its {id, params}).
  */
 export function measuredCosts(report) {
   const d = report?.derived;
@@ -24,6 +26,9 @@ export function measuredCosts(report) {
     p2pLatency: d.costs.p2pLatency,
     comm: { ratio: d.commRatio.value, attnShare: d.attnShare.value, layers: d.layers.value },
   };
-  const lines = FIELDS.map(([field, key]) => ({ field, value: d[key].value, derivation: d[key].derivation }));
+  const lines = FIELDS.map(([field, key]) => ({ field, value: d[key].value, derivation: d[key].derivation, phrase: d[key].derivationPhrase }));
   return { costs, lines };
 }
+
+/** How `line`'s cost was derived, in the language of translator `t` (core's English without a template). */
+export const derivationText = (line, t) => planText(line.phrase, t) ?? line.derivation;

@@ -3,28 +3,43 @@
 // tolerances read to the learner. Used by views/exercise.js; no state of its own beyond the DOM.
 import { h, uniqueId } from './dom.js';
 import { parseAnswer, unitKind, judge, describeTolerance, acceptedUnits, usesDecimalComma } from '../lib/answer-parse.js';
-import { plainNumber, countWords, scaleWords } from '../lib/plain-number.js';
+import { plainNumber, plainPercent, countWords, scaleWords } from '../lib/plain-number.js';
 import { quoteValue } from '../state.js';
 
-/** A number with `digits` significant digits, trailing zeros dropped, never in e-notation: 0.19323 -> "0.1932". */
-export function sig(value, digits = 4) {
-  return plainNumber(value, digits);
+/**
+ * A number with `digits` significant digits, trailing zeros dropped, never in e-notation, as
+ * language `lang` writes it: 0.19323 -> "0.1932" (Spanish "0,1932"). What the page shows in an
+ * exercise reads back through the answer field in the same language (lib/answer-parse.js).
+ */
+export function sig(value, digits = 4, lang = undefined) {
+  return plainNumber(value, digits, lang);
 }
 
-/** A value of an answer's kind as the learner would write it: "0.1932 (19.32%)", "17.64 GB", "8.819 billion". */
+/** A value of an answer's kind as the learner would write it: "0.1932 (19.32%)", "17.64 GB", "8.819 billion" (in the language of `t`). */
 export function formatQuantity(value, kind, t) {
-  if (kind === 'fraction') return `${sig(value)} (${sig(value * 100)}%)`;
+  const lang = t.lang;
+  if (kind === 'fraction') return `${sig(value, 4, lang)} (${plainPercent(value, 4, lang)})`;
   if (kind === 'params') return countWords(value, t, 4);
-  if (kind === 'bytes') return Math.abs(value) >= 1e6 ? `${sig(value / 1e9)} GB` : `${sig(value)} B`;
-  if (kind === 'gpuHours') return t('ex.unit.gpuHours', { v: sig(value) });
-  return sig(value, 6);
+  if (kind === 'bytes') return Math.abs(value) >= 1e6 ? `${sig(value / 1e9, 4, lang)} GB` : `${sig(value, 4, lang)} B`;
+  if (kind === 'gpuHours') return t('ex.unit.gpuHours', { v: sig(value, 4, lang) });
+  return sig(value, 6, lang);
+}
+
+/**
+ * The unit words formatQuantity writes for `kind` in the language of `t` (lower case -> factor),
+ * for reading them back: GPU-hours' "horas-GPU" in Spanish.
+ */
+export function ownUnits(kind, t) {
+  if (kind !== 'gpuHours') return {};
+  const word = t('ex.unit.gpuHours', { v: '' }).trim().toLowerCase();
+  return word && word !== 'ex.unit.gpuhours' ? { [word]: 1 } : {};
 }
 
 /** "within ±1%", "within ±0.005", "exactly" in the learner's language. */
 export function toleranceText(tolerance, kind, t) {
   const tol = describeTolerance(tolerance);
-  if (tol.kind === 'relative') return t('ex.tol.relative', { v: sig(tol.amount * 100) });
-  if (tol.kind === 'absolute') return t('ex.tol.absolute', { v: kind === 'fraction' ? sig(tol.amount) : formatQuantity(tol.amount, kind, t) });
+  if (tol.kind === 'relative') return t('ex.tol.relative', { v: sig(tol.amount * 100, 4, t.lang) });
+  if (tol.kind === 'absolute') return t('ex.tol.absolute', { v: kind === 'fraction' ? sig(tol.amount, 4, t.lang) : formatQuantity(tol.amount, kind, t) });
   return t('ex.tol.exact');
 }
 
@@ -91,7 +106,7 @@ export function numberField(answer, { t, lang }) {
     check(expected, tolerance) {
       clearStatus();
       const text = input.value;
-      const parsed = parseAnswer(text, kind, { decimalComma: usesDecimalComma(t.lang), scales: scaleWords(t) });
+      const parsed = parseAnswer(text, kind, { decimalComma: usesDecimalComma(t.lang), scales: scaleWords(t), units: ownUnits(kind, t) });
       if (!parsed.ok && parsed.reason === 'empty') {
         element.dataset.status = 'empty';
         feedback.textContent = t('ex.notAnswered');

@@ -4,6 +4,7 @@
 // planner), so a fix looks and works the same everywhere. lib/error-fix.js loads with the first
 // error: a page nobody gets wrong never downloads it.
 import { h } from './dom.js';
+import { formatNumber } from '../lib/format.js';
 
 let errorFix = null; // lib/error-fix.js, once loaded
 /** lib/error-fix.js's explainError(error, config, t), loading the module on first use. */
@@ -46,7 +47,7 @@ function fill(msg, info, t, onFix) {
   if (info.fix && onFix) {
     msg.append(' — ', h('button', {
       type: 'button', class: 'dpl-fix', dataset: { field: info.fix.field, value: info.fix.value },
-      'aria-label': t('fix.button', { value: String(info.fix.value), field: info.fix.field === 'ranks' || info.fix.field === 'microbatches' ? t(`form.${info.fix.field}`) : t(`pf.${info.fix.field}`) }),
+      'aria-label': t('fix.button', { value: formatNumber(info.fix.value, 6, t.lang), field: info.fix.field === 'ranks' || info.fix.field === 'microbatches' ? t(`form.${info.fix.field}`) : t(`pf.${info.fix.field}`) }),
       onclick: () => onFix(info.fix.patch, info.fix),
     }, [info.fixLabel]));
   }

@@ -7,7 +7,7 @@ import { h, s, PLOT_DIR } from './dom.js';
 import { labelCells } from './table-labels.js';
 import { linearScale, ticks } from '../lib/scale.js';
 import { seriesFrom } from '../lib/sweep-data.js';
-import { sig } from './exercise-fields.js';
+import { sig as sigIn } from './exercise-fields.js';
 import { seriesStyle, marker, swatch } from './series-style.js';
 import { scheduleTitle } from '../lib/schedules.js';
 import { DEFAULT_COSTS } from '../state.js';
@@ -25,8 +25,9 @@ export function createGrowthChart({ t, sim, ranks = 4, schedules = ['dualpipe', 
   const rejected = h('ul', { class: 'dpl-growth-rejected' });
   const tableWrap = h('div', { class: 'dpl-table-wrap', tabindex: 0, role: 'region', 'aria-label': t('ex.growth.table') });
   const name = (schedule) => scheduleTitle(schedule, t);
+  const sig = (v, digits = 4) => sigIn(v, digits, t.lang);
   const runCosts = costs || DEFAULT_COSTS; // core's defaults when the exercise gives none
-  const caption = t('ex.growth.caption', { r: ranks, f: runCosts.forward, b: runCosts.backward, w: runCosts.weight, fb: runCosts.overlapped });
+  const caption = t('ex.growth.caption', { r: ranks, f: sig(runCosts.forward, 6), b: sig(runCosts.backward, 6), w: sig(runCosts.weight, 6), fb: sig(runCosts.overlapped, 6) });
   const element = h('div', { class: 'dpl-growth' }, [
     h('p', { class: 'dpl-sweep-caption', text: caption }), legend, charts,
     h('details', { class: 'dpl-growth-details' }, [h('summary', { text: t('ex.growth.table') }), tableWrap, rejected]),

@@ -3,6 +3,8 @@
 // language from the structured values core returns, each with core's source. Used by the lesson's
 // memory tables, the parameter calculator, the planner and the timeline's memory lane.
 import { h } from './dom.js';
+import { formatCount } from '../lib/format.js';
+import { plainNumber } from '../lib/plain-number.js';
 
 /** The topics in core's order. */
 export const MEMORY_TOPICS = ['model', 'recipe', 'sharding', 'layout', 'copies', 'activations'];
@@ -10,8 +12,9 @@ export const MEMORY_TOPICS = ['model', 'recipe', 'sharding', 'layout', 'copies',
 /** What runs one sentence on to the next in the page's language (text.sentences: a space, none in Chinese), between elements. */
 export const sentenceGap = (t) => t('text.sentences', { first: '', next: '' });
 
-const grouped = (n) => Math.round(n).toLocaleString('en-US');
-const num = (n) => String(Number(n.toPrecision(6)));
+// Counts grouped and other values to 6 significant digits, as the page's language writes them (lib/format.js).
+const grouped = (n, t) => formatCount(n, t.lang);
+const num = (n, t) => plainNumber(n, 6, t.lang);
 
 /**
  * One assumption of a memory result (`a` = result.assumptions[topic]) in words: whole sentences,
@@ -22,11 +25,11 @@ export function assumptionText(topic, a, t) {
   switch (topic) {
     case 'model':
       return t(a.routedParams > 0 ? 'mem.a.modelRouted' : 'mem.a.model',
-        { label: a.label, params: grouped(a.params), routed: grouped(a.routedParams) });
+        { label: a.label, params: grouped(a.params, t), routed: grouped(a.routedParams, t) });
     case 'recipe':
       return t.sentences(t('mem.a.recipe', {
-        label: a.label, w: num(a.weightBytes), wf: a.weightFormat, g: num(a.gradientBytes), gf: a.gradientFormat,
-        m: num(a.masterBytes), mf: a.masterFormat, o: num(a.optimizerBytes), of: a.optimizerFormat,
+        label: a.label, w: num(a.weightBytes, t), wf: a.weightFormat, g: num(a.gradientBytes, t), gf: a.gradientFormat,
+        m: num(a.masterBytes, t), mf: a.masterFormat, o: num(a.optimizerBytes, t), of: a.optimizerFormat,
       }),
       // What we read into the source where it is silent: said per recipe in the page's language.
       a.reading ? t('mem.a.reading', { text: t(`mem.reading.${a.id}`) }) : '');
@@ -35,15 +38,15 @@ export function assumptionText(topic, a, t) {
       return t(a.routed ? 'mem.a.shardingRouted' : 'mem.a.sharding', { zero: a.zero, what: t(`mem.shards.${a.zero}`), dp: a.dp, expertDp: a.expertDp });
     case 'layout':
       return t.sentences(
-        t(a.policy === 'gpus' ? 'mem.a.layoutFromGpus' : 'mem.a.layout', { tp: a.tp, pp: a.pp, dp: a.dp, gpus: grouped(a.gpus) }),
+        t(a.policy === 'gpus' ? 'mem.a.layoutFromGpus' : 'mem.a.layout', { tp: a.tp, pp: a.pp, dp: a.dp, gpus: grouped(a.gpus, t) }),
         a.ep > 1 ? t('mem.a.layoutEp', { ep: a.ep, expertDp: a.expertDp }) : '',
         a.sequenceParallel ? t('mem.a.layoutSp') : '');
     case 'copies':
-      return t('mem.a.copies', { title: a.title, stages: a.stages, perRank: a.stagesPerRank, copies: a.paramCopies });
+      return t('mem.a.copies', { title: a.title, stages: a.stages, perRank: a.stagesPerRank, copies: num(a.paramCopies, t) });
     case 'activations':
       return t.sentences(t('mem.a.activations', {
         recompute: t(`mem.recompute.${a.recompute}`), formula: a.formula, s: a.seqLength, b: a.microBatchSize,
-        layers: num(a.layersPerUnit), peak: num(a.peakUnits), schedule: a.schedule, pp: a.pp, m: a.microbatches,
+        layers: num(a.layersPerUnit, t), peak: num(a.peakUnits, t), schedule: a.schedule, pp: a.pp, m: a.microbatches,
       }), a.sequenceParallel ? t('mem.a.activationsSp') : '');
     default:
       return a.text;

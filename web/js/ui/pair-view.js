@@ -9,7 +9,7 @@
 // and the message appears under the field.
 import { h, s, uniqueId, PLOT_DIR } from './dom.js';
 import { icon } from './icons.js';
-import { sig } from './exercise-fields.js';
+import { sig as sigIn } from './exercise-fields.js';
 import { partClass, partText } from '../lib/stream-parts.js';
 import { ticks } from '../lib/scale.js';
 import { errorText } from '../lib/error-text.js';
@@ -26,15 +26,16 @@ const GAP = 14;
 const SECONDS = 7; // one pass of the cursor over the pair
 
 
-/** The compute parts under one comm part, each as text ["MLP(B) 0.5", "MLP(W) 0.5"] (a list for t.list). */
-export function hidingText(pair, label) {
+/** The compute parts under one comm part, each as text in language `lang` ["MLP(B) 0.5", "MLP(W) 0.5"] (Spanish "MLP(B) 0,5"; a list for t.list). */
+export function hidingText(pair, label, lang = undefined) {
   const entry = pair.hiding.find((x) => x.label === label && x.layer === 0) || pair.hiding.find((x) => x.label === label);
   if (!entry) return null;
-  return { by: entry.hiddenBy.map((b) => `${b.label} ${sig(b.overlap)}`), exposed: entry.exposed, entry };
+  return { by: entry.hiddenBy.map((b) => `${b.label} ${sigIn(b.overlap, 4, lang)}`), exposed: entry.exposed, entry };
 }
 
 export function createPairView({ t, sim, reducedMotion = () => false, defaults = { ratio: DEFAULT_COMM.ratio, attnShare: DEFAULT_COMM.attnShare } }) {
   const prefix = uniqueId('dpl-pair');
+  const sig = (v, digits = 4) => sigIn(v, digits, t.lang);
   const fields = {};
   const messages = {};
   const form = h('fieldset', { class: 'dpl-ex-inputs dpl-pair-form' }, [h('legend', { text: t('ex.pair.model') }), ...['ratio', 'attnShare'].map((name) => {
@@ -102,11 +103,17 @@ export function createPairView({ t, sim, reducedMotion = () => false, defaults =
       const y = laneY[part.stream];
       const marked = highlighted && (part.label === 'DISPATCH(F)' || part.label === 'COMBINE(F)'
         || pair.hiding.some((hd) => (hd.label === 'DISPATCH(F)' || hd.label === 'COMBINE(F)') && hd.hiddenBy.some((b) => b.part === index)));
-      const g = s('g', { class: `dpl-pair-part ${partClass(part, 0)}${marked ? ' is-marked' : ''}`,
+      // Right of the cursor, what has not run yet shows in grey, as on the timeline (css).
+      const ahead = cursor !== null && part.start >= cursor;
+      const g = s('g', { class: `dpl-pair-part ${partClass(part, 0)}${marked ? ' is-marked' : ''}${ahead ? ' is-ahead' : ''}`,
         dataset: { label: part.label, stream: part.stream, start: part.start, end: part.end, layer: part.layer } }, [
         s('rect', { x: x + 0.5, y: y + 2, width: w - 1, height: LANE_H - 4, rx: 3, class: 'dpl-cell' }),
         s('title', { text: `${part.label}${pair.costs?.comm?.layers > 1 ? ` · layer ${part.layer}` : ''}: ${sig(part.start)}–${sig(part.end)}` }),
       ]);
+      if (cursor !== null && part.start < cursor && cursor < part.end) {
+        const cx = scaleX(cursor);
+        g.append(s('rect', { x: cx, y: y + 2, width: Math.max(0, x + w - 0.5 - cx), height: LANE_H - 4, rx: 3, class: 'dpl-cell dpl-pair-ahead' }));
+      }
       const label = partText(part, w, 6.6);
       if (label) g.append(s('text', { x: x + w / 2, y: y + LANE_H / 2 + 4, 'text-anchor': 'middle', class: 'dpl-cell-label', text: label }));
       svg.append(g);
@@ -118,7 +125,6 @@ export function createPairView({ t, sim, reducedMotion = () => false, defaults =
     }
     if (cursor !== null) {
       const x = scaleX(cursor);
-      svg.append(s('rect', { x, y: TOP - 2, width: Math.max(0, frameW - RIGHT - x), height: 2 * LANE_H + GAP + 4, class: 'dpl-pair-veil' }));
       svg.append(s('line', { x1: x, x2: x, y1: TOP - 4, y2: TOP + 2 * LANE_H + GAP + 4, class: 'dpl-pair-cursor' }));
     }
     svg.setAttribute('aria-label', t('ex.pair.label', { parts: t.series(pair.parts.map((p) => `${p.label} ${sig(p.start)}–${sig(p.end)}`)) }));

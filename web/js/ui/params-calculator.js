@@ -5,13 +5,14 @@
 // table stays hidden until the learner has made an attempt; beside it, what every row assumes,
 // with its source. Every number comes from pipesim params(), a view of core's memory model.
 import { h, uniqueId } from './dom.js';
-import { sig } from './exercise-fields.js';
+import { sig as sigIn } from './exercise-fields.js';
+import { formatCount } from '../lib/format.js';
 import { SCHEDULE_NAMES, scheduleTitle } from '../lib/schedules.js';
 import { errorText } from '../lib/error-text.js';
 import { showFieldError, withFieldNames } from './field-error.js';
 import { setStale } from './stale.js';
 import { labelCells } from './table-labels.js';
-import { countWords } from '../lib/plain-number.js';
+import { countWords, plainPercent } from '../lib/plain-number.js';
 import { assumptionsList } from './memory-assumptions.js';
 import CATALOGUE from '../../generated/catalogue.js';
 const FIELDS = [
@@ -20,12 +21,13 @@ const FIELDS = [
 // The memory model's choices and defaults: core's catalogue, never restated here.
 const MEMORY = CATALOGUE.memory;
 
-const grouped = (n) => Math.round(n).toLocaleString('en-US');
-const gb = (bytes) => `${sig(bytes / 1e9)} GB`;
 
 /** createParamsCalculator({t, sim, presets: [{id, request, label}]}) -> {element, reveal(), solution(), destroy()} */
 export function createParamsCalculator({ t, sim, presets }) {
   const prefix = uniqueId('dpl-params');
+  // Counts with the language's grouping (formatCount: one an answer field reads back), GB and shares in its decimal sign.
+  const grouped = (n) => formatCount(n, t.lang);
+  const gb = (bytes) => `${sigIn(bytes / 1e9, 4, t.lang)} GB`;
   const presetSelect = h('select', { id: `${prefix}-preset`, name: 'preset' },
     presets.map((p) => h('option', { value: p.id, text: p.label })));
   const inputs = {};
@@ -96,7 +98,7 @@ export function createParamsCalculator({ t, sim, presets }) {
         const f = result.schedules[name];
         return h('tr', {}, [h('th', { scope: 'row', text: scheduleTitle(name, t) }), h('td', { text: String(f.stages) }), h('td', { text: String(f.stagesPerRank) }),
           h('td', { text: String(f.paramCopies) }), h('td', { text: grouped(f.paramsPerGpu) }), h('td', { text: gb(f.weightBytesPerGpu) }),
-          h('td', { text: gb(f.bytesPerGpu) }), h('td', { text: `${sig(f.shareOfGpuMemory * 100, 3)}%` })]);
+          h('td', { text: gb(f.bytesPerGpu) }), h('td', { text: plainPercent(f.shareOfGpuMemory, 3, t.lang) })]);
       })),
     ]));
   }

@@ -3,6 +3,7 @@
 // time per rank does not grow with M, so the saving shrinks as M grows; this table puts that in
 // plain sight, and states the M and costs behind any whole-run figure on the row it belongs to.
 import { h } from './dom.js';
+import { numberLocale, formatNumber } from '../lib/format.js';
 
 /**
  * createRecoveryByM(result, {t, lang, title}) -> HTMLElement: a table of result.byMicrobatches
@@ -10,11 +11,11 @@ import { h } from './dom.js';
  */
 export function createRecoveryByM(result, { t, lang, title }) {
   const c = result.costs;
-  const percent = new Intl.NumberFormat(lang, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 });
-  const hours = new Intl.NumberFormat(lang, { maximumSignificantDigits: 3 });
+  const percent = new Intl.NumberFormat(numberLocale(lang), { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  const hours = new Intl.NumberFormat(numberLocale(lang), { maximumSignificantDigits: 3 });
   const runTotals = result.trainingTokens !== null;
   const caption = t('ex.recoverByM.caption', {
-    p: result.ranks, f: c.forward, b: c.backward, w: c.weight, fb: c.overlapped,
+    p: result.ranks, ...Object.fromEntries(Object.entries({ f: c.forward, b: c.backward, w: c.weight, fb: c.overlapped }).map(([k, v]) => [k, formatNumber(v, 6, lang)])),
     baseline: hours.format(result.gpuHoursPerMillionTokens),
   });
   const columns = [

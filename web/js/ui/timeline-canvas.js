@@ -14,7 +14,7 @@
 // off screen would cost every frame of a pan or of playback; reveal() draws rows scrolled in.
 import { h } from './dom.js';
 import { ticks, ticksOnStep, niceStep } from '../lib/scale.js';
-import { formatNumber } from '../lib/format.js';
+import { numberFormat } from '../lib/format.js';
 import { lodRuns, createRuns, categoryParts, firstAfter, FB_BASE, PART_BASE, PART_PASSES, CATEGORY_KINDS, opAtTime } from '../lib/timeline-lod.js';
 import { timeToX, xToTime } from '../lib/timeline-viewport.js';
 import { rankAtY, rankSpan } from '../lib/timeline-layout.js';
@@ -207,6 +207,7 @@ const MAX_DIAGONAL_OPS = 1500;
  */
 export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0, unit = '' }) {
   const L = layout;
+  const num = numberFormat(t.lang); // axis ticks: the page's decimal sign, read left to right in the plot
   const ranks = lane.tracks.length;
   const dpr = Math.min(2, globalThis.devicePixelRatio || 1);
   // Moving the bitmap needs whole device pixels; at another ratio every view is painted afresh.
@@ -339,7 +340,7 @@ export function canvasLane(lane, { layout, makespan, t, palette, memoryMax = 0, 
       const x = Math.round(L.left + timeToX(view, L.plotWidth, v)) + 0.5;
       g.moveTo(x, L.top - 6);
       g.lineTo(x, L.top);
-      g.fillText(formatNumber(v), x, L.top - 10);
+      g.fillText(num(v), x, L.top - 10);
     }
     g.stroke();
   }

@@ -12,7 +12,7 @@
 import { h, s } from './dom.js';
 import { ticks } from '../lib/scale.js';
 import { partText } from '../lib/stream-parts.js';
-import { formatNumber } from '../lib/format.js';
+import { numberFormat } from '../lib/format.js';
 import { timeToX } from '../lib/timeline-viewport.js';
 import { drawStreams } from './timeline-streams.js';
 import { drawGutter, drawIdleColumn, cursorLayer, memoryPath } from './timeline-frame.js';
@@ -72,7 +72,8 @@ function label(x, y, text, kind, dir) {
 function commNote(o, lane, t) {
   const entry = lane.streams?.entryOf(o);
   if (!entry) return '';
-  return t('op.comm', { compute: formatNumber(entry.compute), comm: formatNumber(entry.comm), exposed: formatNumber(entry.exposed) });
+  const num = numberFormat(t.lang);
+  return t('op.comm', { compute: num(entry.compute), comm: num(entry.comm), exposed: num(entry.exposed) });
 }
 
 /** An item of a lane of look 'op': a rect (F, B, W) or a diagonally split shared cell (overlapped F&B pair). */
@@ -81,7 +82,7 @@ function drawOp(o, x, y, w, hgt, prefix, t, lane) {
     class: `dpl-op op-${o.kind}`,
     tabindex: -1,
     role: 'img',
-    'aria-label': t.sentences(lane.describe(o, t, formatNumber), commNote(o, lane, t)),
+    'aria-label': t.sentences(lane.describe(o, t, numberFormat(t.lang)), commNote(o, lane, t)),
     dataset: lane.dataset(o),
   });
   if (o.kind === 'FB') {
@@ -119,7 +120,7 @@ function drawPart(p, x, y, w, hgt, t, lane) {
     class: `dpl-op dpl-part-item${p.comm ? ' is-comm' : ''}`,
     tabindex: -1,
     role: 'img',
-    'aria-label': lane.describe(p, t, formatNumber),
+    'aria-label': lane.describe(p, t, numberFormat(t.lang)),
     dataset: lane.dataset(p),
   }, [s('rect', { x, y, width: w, height: hgt, class: `dpl-cell ${cls}` })]);
   const text = partText(p, w, LABEL_CHAR_PX);
@@ -136,6 +137,7 @@ function drawPart(p, x, y, w, hgt, t, lane) {
  */
 export function drawLane(lane, { view, layout, makespan, prefix, id, t, streams = false, memoryMax = 0, unit = '' }) {
   const L = layout;
+  const num = numberFormat(t.lang); // axis ticks: the page's decimal sign, read left to right in the plot
   const rows = lane.records();
   const expanded = Boolean(streams && lane.streams);
   const drawItem = lane.look === 'part' ? drawPart : (o, x0, y, w, hgt, t, lane) => drawOp(o, x0, y, w, hgt, prefix, t, lane);
@@ -154,7 +156,7 @@ export function drawLane(lane, { view, layout, makespan, prefix, id, t, streams 
   const axis = s('g', { class: 'dpl-axis', 'aria-hidden': 'true' });
   for (const v of ticks(view.start, view.end, Math.max(2, Math.floor(plotWidth / 70)))) {
     axis.append(s('line', { x1: x(v), x2: x(v), y1: L.top - 6, y2: height - L.bottom, class: 'dpl-grid' }));
-    axis.append(s('text', { x: x(v), y: L.top - 10, class: 'dpl-tick', 'text-anchor': 'middle' }, [formatNumber(v)]));
+    axis.append(s('text', { x: x(v), y: L.top - 10, class: 'dpl-tick', 'text-anchor': 'middle' }, [num(v)]));
   }
   svg.append(axis);
 
@@ -173,7 +175,7 @@ export function drawLane(lane, { view, layout, makespan, prefix, id, t, streams 
     }
   });
   svg.append(rowsG);
-  const streamsDrawn = expanded ? drawStreams(lane, { x, visible, rowY: (r) => L.rowY(r), layout: L, prefix }) : null;
+  const streamsDrawn = expanded ? drawStreams(lane, { x, visible, rowY: (r) => L.rowY(r), layout: L, prefix, lang: t.lang }) : null;
   if (streamsDrawn) svg.append(streamsDrawn.background);
 
   const opsG = s('g', { class: 'dpl-ops', 'clip-path': `url(#${clipId})` });

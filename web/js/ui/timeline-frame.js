@@ -6,7 +6,7 @@
 import { h, s } from './dom.js';
 import { memoryEnvelope, createSteps } from '../lib/timeline-memory.js';
 import { SUB_ROWS } from '../lib/timeline-layout.js';
-import { formatNumber } from '../lib/format.js';
+import { numberFormat } from '../lib/format.js';
 
 /**
  * The gutter: one SVG as tall as the lane, with a name per row (the lane's rowLabels: a rank, a
@@ -43,17 +43,21 @@ export function drawGutter(lane, layout, t, unit = '') {
  */
 export function drawIdleColumn(lane, layout, t) {
   const L = layout;
+  const num = numberFormat(t.lang);
   const x = L.right / 2 + 4; // centred in the column, clear of the last tick's label
   const column = s('svg', { class: 'dpl-idle-svg', width: L.right, height: L.height, viewBox: `0 0 ${L.right} ${L.height}` });
-  if (lane.idle.some((v) => typeof v === 'number')) column.append(s('text', { x, y: L.top - 10, class: 'dpl-tick dpl-axis-name', 'text-anchor': 'middle' }, [t('axis.idle')]));
+  // The column's name ends at the column's edge: a phone's column (44 px) is narrower than the
+  // name in some languages ("простой", "ocioso"), which centred ran past the widget and was cut;
+  // longer, it reaches back over the plot's top margin (css: the column's SVG does not clip).
+  if (lane.idle.some((v) => typeof v === 'number')) column.append(s('text', { x: L.right - 2, y: L.top - 10, class: 'dpl-tick dpl-axis-name', 'text-anchor': 'end' }, [t('axis.idle')]));
   const small = L.rowHeight < 16 ? ' is-small' : '';
   lane.idle.forEach((idle, r) => {
     const y = L.rowY(r);
     if (typeof idle === 'number') {
-      column.append(s('text', { x, y: y + L.rowHeight / 2, class: `dpl-idle-total${small}`, 'text-anchor': 'middle', 'dominant-baseline': 'central' }, [formatNumber(idle)]));
+      column.append(s('text', { x, y: y + L.rowHeight / 2, class: `dpl-idle-total${small}`, 'text-anchor': 'middle', 'dominant-baseline': 'central' }, [num(idle)]));
     }
     if (L.memoryY >= 0 && lane.memory && !L.compact) {
-      column.append(s('text', { x, y: y + L.memoryY + L.memoryHeight / 2, class: 'dpl-mem-peak', 'text-anchor': 'middle', 'dominant-baseline': 'central' }, [lane.memory[r].label ?? formatNumber(lane.memory[r].peak)]));
+      column.append(s('text', { x, y: y + L.memoryY + L.memoryHeight / 2, class: 'dpl-mem-peak', 'text-anchor': 'middle', 'dominant-baseline': 'central' }, [lane.memory[r].label ?? num(lane.memory[r].peak)]));
     }
   });
   const element = h('div', { class: 'dpl-idle-column', 'aria-hidden': 'true' }, [column]);

@@ -88,7 +88,7 @@ export function createOverview({ t, onView, onKey }) {
     // (a hidden or not yet displayed widget) still states where the view is.
     element.setAttribute('aria-valuemax', String(limits.makespan));
     element.setAttribute('aria-valuenow', String(view.start));
-    element.setAttribute('aria-valuetext', t('zoom.window', { from: formatNumber(view.start, 1), to: formatNumber(view.end, 1), end: formatNumber(limits.makespan) }));
+    element.setAttribute('aria-valuetext', t('zoom.window', { from: formatNumber(view.start, 1, t.lang), to: formatNumber(view.end, 1, t.lang), end: formatNumber(limits.makespan, 3, t.lang) }));
     if (!width) return;
     const w = overviewWindow(view, limits, width);
     windowEl.style.transform = `translateX(${w.x}px)`;

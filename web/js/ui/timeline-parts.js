@@ -7,7 +7,7 @@ import { icon } from './icons.js';
 import { dotsFor } from './timeline-draw.js';
 import { presentKinds, firstAfter, SVG_MAX_OPS, SVG_MAX_PARTS, PART_PASSES } from '../lib/timeline-lod.js';
 import { partDataset, describePart, PART_NAMES } from '../lib/stream-parts.js';
-import { formatNumber } from '../lib/format.js';
+import { formatNumber, numberFormat } from '../lib/format.js';
 import { SPEEDS } from '../state.js';
 import { clamp } from '../lib/scale.js';
 
@@ -119,7 +119,7 @@ export function buildTransport(t, idPrefix) {
   // PLOT_DIR): on a right-to-left page "earlier" stays on the left, beside the chart's start.
   const scrub = h('input', { type: 'range', class: 'dpl-scrub', dir: PLOT_DIR, min: 0, max: 1, step: 'any', value: 1, id: `${idPrefix}-scrub`, 'aria-label': t('ctl.scrub') });
   const speed = h('select', { class: 'dpl-speed', id: `${idPrefix}-speed`, 'aria-label': t('ctl.speed') },
-    SPEEDS.map((v) => h('option', { value: String(v), text: `${v}×` })));
+    SPEEDS.map((v) => h('option', { value: String(v), text: `${formatNumber(v, 2, t.lang)}×` })));
   const readout = h('output', { class: 'dpl-readout', for: `${idPrefix}-scrub` });
   const table = h('button', { type: 'button', class: 'dpl-btn dpl-toggle', 'aria-pressed': 'false', dataset: { action: 'table' } }, [icon('table'), h('span', { text: t('ctl.table') })]);
   // Stays focusable when unavailable (aria-disabled), so pressing it can say what it needs.
@@ -211,6 +211,7 @@ function tableOps(lane, view, all) {
  *  streams expanded, each op is followed by its parts and its exposed waits. A run drawn on
  *  canvas lists the ops in `view` (at most TABLE_MAX_ROWS), and says so in its caption. */
 export function buildTables(lanes, t, { view, streams = false, all = false }) {
+  const num = numberFormat(t.lang);
   return lanes.map((lane) => {
     const parts = streams ? lane.streams : null;
     const head = [...lane.table.head];
@@ -220,9 +221,9 @@ export function buildTables(lanes, t, { view, streams = false, all = false }) {
     const gapsByKey = new Map();
     const { ops, total } = tableOps(lane, view, all);
     for (const o of ops) {
-      const cells = lane.table.cells(o, t, formatNumber);
+      const cells = lane.table.cells(o, t, num);
       if (parts) cells.push('');
-      rows.push(row(cells, { dataset: lane.dataset(o), title: lane.describe(o, t, formatNumber) }));
+      rows.push(row(cells, { dataset: lane.dataset(o), title: lane.describe(o, t, num) }));
       if (!parts) continue;
       // An op's parts and waits (the stream view: a simulated run's), in time order; a wait sorts
       // before a part that starts with it.
@@ -230,14 +231,14 @@ export function buildTables(lanes, t, { view, streams = false, all = false }) {
       for (const p of sub) {
         const name = p.part ? `${p.label}${parts.layers > 1 ? ` · ${t('part.layerShort', { layer: p.layer + 1 })}` : ''}` : t('part.exposed');
         const stream = t(`part.stream.${p.part ? p.stream : 'compute'}`);
-        rows.push(row([o.rank, o.seq + 1, name, p.part ? p.dir : '', p.part ? p.mb : '', '', formatNumber(p.start), formatNumber(p.end), stream], {
-          class: p.part ? 'is-part' : 'is-part is-exposed', dataset: p.part ? partDataset(p) : p, title: describePart(p, t, formatNumber, parts.layers),
+        rows.push(row([o.rank, o.seq + 1, name, p.part ? p.dir : '', p.part ? p.mb : '', '', num(p.start), num(p.end), stream], {
+          class: p.part ? 'is-part' : 'is-part is-exposed', dataset: p.part ? partDataset(p) : p, title: describePart(p, t, num, parts.layers),
         }));
       }
     }
     return h('div', { class: 'dpl-table-wrap', tabindex: 0, role: 'region', 'aria-label': lane.title }, [
-      h('table', { class: 'dpl-table' }, [
-        h('caption', { text: total === undefined ? lane.title : `${lane.title} · ${t('tl.tableWindow', { n: ops.length, total, from: formatNumber(view.start, 1), to: formatNumber(view.end, 1) })}` }),
+      h('table', { class: 'dpl-table dpl-ops-table' }, [
+        h('caption', { text: total === undefined ? lane.title : `${lane.title} · ${t('tl.tableWindow', { n: ops.length, total, from: num(view.start, 1), to: num(view.end, 1) })}` }),
         h('thead', {}, [h('tr', {}, head.map((k) => h('th', { scope: 'col', text: t(k) })))]),
         h('tbody', {}, rows),
       ]),

@@ -6,7 +6,7 @@
 // listeners: the view delegates hover to the chart.
 import { s } from './dom.js';
 import { partClass, partText, partDataset } from '../lib/stream-parts.js';
-import { formatNumber } from '../lib/format.js';
+import { numberFormat } from '../lib/format.js';
 import { SUB_ROWS } from '../lib/timeline-layout.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -37,7 +37,8 @@ function label(x, y, cls, text) {
  * top of rank r's op row, `x` the time scale. Returns {background, parts}: the tracks (behind
  * the ops) and the parts on top.
  */
-export function drawStreams(lane, { x, visible, rowY, layout: L, prefix }) {
+export function drawStreams(lane, { x, visible, rowY, layout: L, prefix, lang }) {
+  const num = numberFormat(lang);
   const streams = lane.streams;
   const { plotWidth, width } = L;
   const background = s('g', { class: 'dpl-stream-rows', 'aria-hidden': 'true' });
@@ -56,7 +57,7 @@ export function drawStreams(lane, { x, visible, rowY, layout: L, prefix }) {
     }
     const exposed = streams.exposedTotal(r);
     if (typeof exposed === 'number') {
-      background.append(s('text', { x: width - L.right / 2 + 4, y: subY(r, 'compute') + mid, class: 'dpl-exposed-total', 'text-anchor': 'middle', 'dominant-baseline': 'central' }, [formatNumber(exposed)]));
+      background.append(s('text', { x: width - L.right / 2 + 4, y: subY(r, 'compute') + mid, class: 'dpl-exposed-total', 'text-anchor': 'middle', 'dominant-baseline': 'central' }, [num(exposed)]));
     }
     const yCompute = subY(r, 'compute');
     for (const o of ops) {

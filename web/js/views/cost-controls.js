@@ -9,6 +9,7 @@
 //          which file, and how core derived each cost, said under the fields }
 import { h, uniqueId } from '../ui/dom.js';
 import { formatNumber } from '../lib/format.js';
+import { derivationText } from '../lib/trace-costs.js';
 import { showFieldError } from '../ui/field-error.js';
 import { DEFAULT_COSTS, DEFAULT_COMM, PARAMS } from '../state.js';
 import { scheduleInfo, scheduleTitle } from '../lib/schedules.js';
@@ -167,7 +168,7 @@ export function mount(element, deps) {
     showMessages();
     const ref = result.reference || {};
     const simulated = h('p', { class: 'dpl-ref-sim' }, [
-      h('span', { text: t('ref.simulated') }), ' ', h('strong', { text: formatNumber(result.bubble.max) }),
+      h('span', { text: t('ref.simulated') }), ' ', h('strong', { text: formatNumber(result.bubble.max, 3, t.lang) }),
     ]);
     if (!ref.formula) {
       reference.replaceChildren(h('p', { class: 'dpl-ref-none', text: t('ref.none', { schedule: scheduleTitle(config.schedule, t) }) }), simulated);
@@ -185,7 +186,7 @@ export function mount(element, deps) {
       h('p', { class: 'dpl-ref-formula' }, [
         h('span', { text: t('ref.formula', { schedule: scheduleTitle(config.schedule, t) }) }), ' ',
         // One left-to-right unit, so a right-to-left page does not reorder "formula = value".
-        h('bdi', { dir: 'ltr' }, [h('code', { text: ref.formula }), ' = ', h('strong', { text: formatNumber(ref.bubbleMax) })]),
+        h('bdi', { dir: 'ltr' }, [h('code', { text: ref.formula }), ' = ', h('strong', { text: formatNumber(ref.bubbleMax, 3, t.lang) })]),
       ]),
       simulated,
       h('p', { class: `dpl-ref-verdict ${applies ? 'is-ok' : 'is-off'}` }, [
@@ -210,7 +211,7 @@ export function mount(element, deps) {
     // The file and the form in a line; the derivations one click away (the settings stay short).
     source.replaceChildren(h('details', {}, [
       h('summary', { text: t('trace.costsFrom', { name: from.name }) }),
-      h('ul', {}, from.lines.map((line) => h('li', { text: `${t(`cost.${line.field}.sym`)} = ${formatNumber(line.value, 6)}: ${line.derivation}` }))),
+      h('ul', {}, from.lines.map((line) => h('li', { text: `${t(`cost.${line.field}.sym`)} = ${formatNumber(line.value, 6, t.lang)}: ${derivationText(line, t)}` }))),
     ]));
   }
 

@@ -122,7 +122,8 @@ export function mount(element, deps) {
     slot.hidden = false;
     cliBox.hidden = false;
     downloadMine.hidden = false;
-    cli.textContent = `pipesim simulate --input - <<'EOF'\n${JSON.stringify(request)}\nEOF`;
+    // The request as data (the box above reads it back): no command line on the page.
+    cli.textContent = JSON.stringify(request);
     drawing = true;
     timeline ??= deps.mountTimeline(slot, { onError: (error) => { if (drawing) showError(error); } });
     const ranks = Array.isArray(request.rankOps) ? request.rankOps.length : '?';

@@ -14,12 +14,13 @@
 //   deps.schedules  names the simulator offers (chimera may be absent)
 //   deps.reducedMotion() -> boolean
 //   deps.figures?: [number]  the lesson's figures that draw one of its runs (linked under the prompt)
+//   deps.tables?: [{id, title}]  the lesson's tables it uses (element id, its section's title), linked too
 // A definition's `recall` ({trace: calculator id, slots}) shows the trace the lesson worked, again,
 // beside the question (from the calculator's grid, its first `slots` slots).
 // state: {} (language changes remount the lesson)
 import { h, uniqueId } from '../ui/dom.js';
 import { buildRequests, defaultInputs, runRequests, expectedAnswer, answerKind } from '../lib/exercise-model.js';
-import { numberField, choiceField, formatQuantity, toleranceText } from '../ui/exercise-fields.js';
+import { numberField, choiceField, formatQuantity, toleranceText, sig } from '../ui/exercise-fields.js';
 import { unitKind } from '../lib/answer-parse.js';
 import { createPairView, hidingText } from '../ui/pair-view.js';
 import { createParamsCalculator } from '../ui/params-calculator.js';
@@ -72,6 +73,21 @@ export function mount(element, deps) {
     root.append(h('p', { class: 'dpl-ex-figures' }, [t('ex.figures'), ' ', ...deps.figures.flatMap((n, i) => [
       i ? ', ' : '', h('a', { class: 'fig-ref', href: `#figure-${n}`, dataset: { figure: n }, text: t('lesson.figureRef', { n }) }),
     ])]));
+  }
+  // The lesson's tables it uses (a memory table counting its models), linked back by their section.
+  if (deps.tables?.length) {
+    root.append(h('p', { class: 'dpl-ex-tables' }, [t('ex.tables'), ' ', ...deps.tables.flatMap((table, i) => {
+      const link = h('a', { class: 'dpl-ex-table-ref', href: `#${table.id}`, text: t('ex.tableRef', { title: table.title }) });
+      // Scrolls to the table and focuses it; the address, which holds the page's state, stays.
+      link.addEventListener('click', (event) => {
+        const target = document.getElementById(table.id);
+        if (!target) return;
+        event.preventDefault();
+        target.scrollIntoView({ block: 'start', behavior: deps.reducedMotion?.() ? 'auto' : 'smooth' });
+        target.focus({ preventScroll: true });
+      });
+      return [i ? ', ' : '', link];
+    })]));
   }
   // The trace the lesson worked, shown again beside the question (drawn once the grid is computed).
   const recall = def.recall?.trace ? h('div', { class: 'dpl-ex-recall' }, [h('p', { class: 'dpl-ex-recall-caption', text: t('ex.recall', { last: def.recall.slots - 1 }) })]) : null;
@@ -234,8 +250,8 @@ export function mount(element, deps) {
     }
     if (extra?.kind === 'pair' && extra.ui.pair) {
       for (const label of ['DISPATCH(F)', 'COMBINE(F)']) {
-        const hd = hidingText(extra.ui.pair, label);
-        if (hd) parts.push(h('p', { class: 'dpl-ex-evidence', text: t('ex.pair.evidence', { comm: label, by: t.list(hd.by), exposed: hd.exposed }) }));
+        const hd = hidingText(extra.ui.pair, label, t.lang);
+        if (hd) parts.push(h('p', { class: 'dpl-ex-evidence', text: t('ex.pair.evidence', { comm: label, by: t.list(hd.by), exposed: sig(hd.exposed, 4, t.lang) }) }));
       }
     }
     solutionBody.replaceChildren(...parts);
@@ -244,8 +260,8 @@ export function mount(element, deps) {
   function evidenceFor(answer) {
     if (extra?.kind === 'pair' && extra.ui.pair) {
       const label = /dispatch/.test(answer.id) ? 'DISPATCH(F)' : /combine/.test(answer.id) ? 'COMBINE(F)' : null;
-      const hd = label && hidingText(extra.ui.pair, label);
-      return hd ? t('ex.pair.evidence', { comm: label, by: t.list(hd.by), exposed: hd.exposed }) : '';
+      const hd = label && hidingText(extra.ui.pair, label, t.lang);
+      return hd ? t('ex.pair.evidence', { comm: label, by: t.list(hd.by), exposed: sig(hd.exposed, 4, t.lang) }) : '';
     }
     if (extra?.kind === 'growth') return extra.ui.evidence(answer.id);
     return '';

@@ -77,15 +77,20 @@ export function mount(element, deps) {
     const doc = new DOMParser().parseFromString(html, 'text/html');
     doc.querySelectorAll('script, iframe, object, embed').forEach((n) => n.remove());
     clear(root);
-    if (fellBack) root.append(h('p', { class: 'lesson-note', text: t('lesson.fallback') }));
-    // The lesson's text is written in fewer languages than the page speaks: in another, it is
-    // the English text, and the page says so in its own language.
-    else if (lessonLang(nextLang) !== nextLang) {
-      root.append(h('p', { class: 'lesson-note', text: t('lesson.textLangs', { language: languageName(nextLang) }) }));
-    }
     // The text's own language, for its fonts and for screen readers (English inside a Spanish page).
     root.lang = fellBack ? 'en' : lessonLang(nextLang);
     root.append(...[...doc.body.childNodes].map((n) => document.importNode(n, true)));
+    // The lesson's text is written in fewer languages than the page speaks: in another, it is
+    // the English text, and the page says so in its own language, under the opening figure (above
+    // it, three or four lines pushed the figure's lanes below the first screen).
+    const note = fellBack ? t('lesson.fallback') : lessonLang(nextLang) !== nextLang ? t('lesson.textLangs', { language: languageName(nextLang) }) : null;
+    if (note) {
+      const opening = root.querySelector(':scope > .sim-widget');
+      const firstSection = root.querySelector(':scope > h2');
+      const after = opening && !(firstSection && firstSection.compareDocumentPosition(opening) & Node.DOCUMENT_POSITION_FOLLOWING) ? opening : null;
+      const p = h('p', { class: 'lesson-note', lang: nextLang, text: note });
+      if (after) after.after(p); else root.prepend(p);
+    }
     numberFigures();
     markDeepDives();
     reflow();
@@ -208,7 +213,7 @@ export function mount(element, deps) {
     // it before the quoted numbers (fillNumbers runs after this) and before the fragment's layout.
     const lead = root.querySelector('.sim-widget[data-sim-id]');
     const mountOne = (mounter, el) => {
-      const ctx = { lang, configs, t, onRun, lead };
+      const ctx = { lang, configs, memories, t, onRun, lead };
       try {
         const view = mounter.mount(el, ctx);
         widgets.push({ view, el });

@@ -5,11 +5,11 @@
 // mount(el, {sim, t, request}) -> {update({t}), destroy()}
 import { h, clear } from '../ui/dom.js';
 import { assumptionText, sentenceGap } from '../ui/memory-assumptions.js';
-import { formatPercent } from '../lib/format.js';
+import { formatPercent, formatFixedIn, formatNumber, formatCount } from '../lib/format.js';
 import { errorText } from '../lib/error-text.js';
 
-const gb = (bytes, t) => t('mem.gb', { v: (bytes / 1e9).toFixed(2) });
-const billions = (n) => `${(n / 1e9).toFixed(2)}B`;
+const gb = (bytes, t) => t('mem.gb', { v: formatFixedIn(bytes / 1e9, 2, t.lang) });
+const billions = (n, t) => `${formatFixedIn(n / 1e9, 2, t.lang)}B`;
 
 function layoutCell(side, t) {
   const l = side.assumptions.layout;
@@ -24,8 +24,8 @@ function table(result, t) {
     h('thead', {}, [h('tr', {}, head.map((k) => h('th', { scope: 'col', text: t(k) })))]),
     h('tbody', {}, sides.map((side) => h('tr', {}, [
       h('th', { scope: 'row' }, [h('span', { text: side.model.label }), h('span', { class: 'dpl-memory-layout', text: layoutCell(side, t) })]),
-      h('td', { text: billions(side.perCopy.params) }),
-      h('td', { text: `${formatPercent(side.perCopy.routedShare.params, 0)}; ${formatPercent(side.perCopy.routedShare.bytes, 0)}` }),
+      h('td', { text: billions(side.perCopy.params, t) }),
+      h('td', { text: `${formatPercent(side.perCopy.routedShare.params, 0, t.lang)}; ${formatPercent(side.perCopy.routedShare.bytes, 0, t.lang)}` }),
       h('td', { text: gb(side.extraCopyBytes, t) }),
       h('td', { text: gb(side.perGpu.bytes.total, t) }),
     ]))),
@@ -43,8 +43,8 @@ function assumptions(result, t) {
   const shared = [];
   if (same) {
     const sharding = a.sharding.zero === 0 ? t('mem.a.sharding0') : t('mem.a.shardingShared', { zero: a.sharding.zero, what: t(`mem.shards.${a.sharding.zero}`) });
-    const copies = t('mem.a.copiesShared', { title: a.copies.title, copies: a.copies.paramCopies });
-    const policy = a.layout.policy === 'gpus' ? t('mem.a.policyGpus', { gpus: a.layout.gpus.toLocaleString('en-US') }) : t('mem.a.policyGiven');
+    const copies = t('mem.a.copiesShared', { title: a.copies.title, copies: formatNumber(a.copies.paramCopies, 3, t.lang) });
+    const policy = a.layout.policy === 'gpus' ? t('mem.a.policyGpus', { gpus: formatCount(a.layout.gpus, t.lang) }) : t('mem.a.policyGiven');
     for (const [topic, text, source] of [['recipe', assumptionText('recipe', a.recipe, t), a.recipe.source],
       ['sharding', sharding, a.sharding.source], ['copies', copies, a.copies.source], ['layout', policy, a.layout.source]]) {
       shared.push(h('dt', { text: t(`mem.topic.${topic}`) }),

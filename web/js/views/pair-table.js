@@ -72,10 +72,10 @@ export function mount(element, deps) {
       ]),
       ...row.cells.map((cell, i) => (!cell ? h('td', { text: '—', dataset: { label: labels[i] } }) : h('td', { dataset: { label: labels[i] } }, [
         ...cell.items.map((item) => h('span', { class: 'pair-table-item' }, [
-          h('code', { text: item.label }), ` ${formatNumber(item.overlap, 3)}`,
+          h('code', { text: item.label }), ` ${formatNumber(item.overlap, 3, t.lang)}`,
           h('span', { class: 'pair-table-words', text: partWords(t, item.label) }),
         ])),
-        cell.exposed > 1e-9 ? h('span', { class: 'pair-table-exposed', text: t('pairs.exposed', { value: formatNumber(cell.exposed, 3) }) }) : null,
+        cell.exposed > 1e-9 ? h('span', { class: 'pair-table-exposed', text: t('pairs.exposed', { value: formatNumber(cell.exposed, 3, t.lang) }) }) : null,
         !cell.items.length && cell.exposed <= 1e-9 ? '—' : null,
       ]))),
     ]));
@@ -85,7 +85,7 @@ export function mount(element, deps) {
         h('tbody', {}, body),
         h('tfoot', {}, [h('tr', {}, [
           h('th', { scope: 'row', text: t('pairs.duration') }),
-          ...pairs.map((p, i) => h('td', { dataset: { label: labels[i] }, text: t('pairs.lasts', { duration: formatNumber(p.duration, 3), compute: formatNumber(p.compute, 3), comm: formatNumber(p.comm, 3) }) })),
+          ...pairs.map((p, i) => h('td', { dataset: { label: labels[i] }, text: t('pairs.lasts', { duration: formatNumber(p.duration, 3, t.lang), compute: formatNumber(p.compute, 3, t.lang), comm: formatNumber(p.comm, 3, t.lang) }) })),
         ])]),
       ]),
       h('figcaption', { text: t('pairs.caption') }),

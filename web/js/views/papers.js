@@ -10,11 +10,11 @@
 import { h, uniqueId } from '../ui/dom.js';
 import { errorText } from '../lib/error-text.js';
 import { scheduleTitle } from '../lib/schedules.js';
+import { formatFixedIn, formatNumber } from '../lib/format.js';
 import { byModel, paperConfig, paperBubbleRate, verdict, workPerRank, interleavedChunks } from '../lib/paper-rates.js';
 
 export const PAPER_URL = 'generated/lessons/papers/zero-bubble-bubble-rates.json';
 
-const fixed4 = (x) => x.toFixed(4);
 
 async function fetchJson(url) {
   const response = await fetch(new URL(url, document.baseURI));
@@ -24,6 +24,7 @@ async function fetchJson(url) {
 
 export function mount(element, deps) {
   const t = deps.t;
+  const fixed4 = (x) => formatFixedIn(x, 4, t.lang); // the paper's 4 printed decimals, in the page's decimal sign
   const id = uniqueId('dpl-papers');
   const status = h('p', { class: 'dpl-papers-status', role: 'status' });
   const body = h('div', { class: 'dpl-papers-body' });
@@ -57,7 +58,7 @@ export function mount(element, deps) {
         ]));
       }
     });
-    const times = t.series(group.rows.map((row) => t('papers.times', { m: row.microbatches, tF: row.tF, tB: row.tB, tW: row.tW, tComm: row.tComm })));
+    const times = t.series(group.rows.map((row) => t('papers.times', { m: row.microbatches, ...Object.fromEntries(['tF', 'tB', 'tW', 'tComm'].map((k) => [k, formatNumber(row[k], 6, t.lang)])) })));
     const caption = t('papers.caption', { model: group.model, layers: group.layers, stages: group.stages });
     const table = h('table', { class: 'dpl-table dpl-papers-table', dataset: { model: group.model } }, [
       h('caption', { text: caption }),

@@ -15,13 +15,13 @@
 //   deps.sim.plan(spec) / deps.sim.planMarkdown(spec) -> Promise   deps.t
 //   deps.onChange?({plan})   the plan's URL text after each change (state.js serialises it)
 // state: { lang, plan: {plan?: presetId, 'cluster.gpus'?: text, ...} }
-import { parseAnswer } from '../lib/answer-parse.js';
+import { parseAnswer, usesDecimalComma } from '../lib/answer-parse.js';
 import { countWords, scaleWords } from '../lib/plain-number.js';
 import { h, clear, uniqueId, errorBox } from '../ui/dom.js';
 import { showFieldError } from '../ui/field-error.js';
 import { setStale } from '../ui/stale.js';
 import { explainError } from '../lib/error-fix.js';
-import { formatPercent } from '../lib/format.js';
+import { formatPercent, formatFixedIn, formatCount, formatNumber } from '../lib/format.js';
 import { DEFAULT_COSTS, quoteValue } from '../state.js';
 import { localizedError } from '../lib/error-text.js';
 import { planText as phraseText } from '../lib/plan-text.js';
@@ -72,7 +72,7 @@ function numberText(n, t) {
  * beside the field. The address keeps the digits, the same in every language.
  */
 function parseNumber(text, t) {
-  const parsed = parseAnswer(text, 'params', { scales: scaleWords(t) });
+  const parsed = parseAnswer(text, 'params', { scales: scaleWords(t), decimalComma: usesDecimalComma(t.lang) });
   // 15 significant digits: "671.0264192 billion" is 671026419200, not its float product's ...0.00006.
   return parsed.ok ? Number(parsed.value.toPrecision(15)) : text.trim();
 }
@@ -311,9 +311,13 @@ export function mount(element, deps) {
     }
   }
 
-  const row = (label, value, cls) => h('tr', { class: cls || null }, [h('th', { scope: 'row', text: label }), h('td', { text: value })]);
-  const gb = (v) => `${v.toFixed(1)} GB`;
-  const hours = (v) => Math.round(v).toLocaleString('en-US');
+  /** A row of the plan's table; `value` a text, or a list of them said one per line. */
+  const row = (label, value, cls) => h('tr', { class: cls || null }, [h('th', { scope: 'row', text: label }),
+    Array.isArray(value) ? h('td', {}, value.map((text) => h('div', { text }))) : h('td', { text: value })]);
+  const gb = (v) => `${formatFixedIn(v, 1, t.lang)} GB`;
+  const hours = (v) => formatCount(v, t.lang);
+  const pct = (v, decimals) => formatPercent(v, decimals, t.lang);
+  const fixed1 = (v) => formatFixedIn(v, 1, t.lang);
 
   function verdict(kind, heading, message, extra) {
     // A recommendation is news, not an alarm: announced politely.
@@ -349,8 +353,8 @@ export function mount(element, deps) {
         row(t('plan.r.schedule'), scheduleTitle(plan.schedule, t), 'is-key'),
         row(t('plan.r.rule'), t(`plan.why.${plan.rule}`) !== `plan.why.${plan.rule}` ? t(`plan.why.${plan.rule}`) : plan.rule),
         row(t('plan.r.ranks'), t('plan.v.ranks', { p: plan.ranks, s: plan.stages })),
-        row(t('plan.r.microbatches'), t('plan.v.microbatches', { m: plan.microbatches, ratio: (plan.microbatches / plan.ranks).toFixed(1) })),
-        row(t('plan.r.bubble'), t('plan.v.bubble', { b: formatPercent(plan.bubbleFraction, 2), b1: formatPercent(plan.bubbleFraction1f1b, 2) }), 'is-key'),
+        row(t('plan.r.microbatches'), t('plan.v.microbatches', { m: plan.microbatches, ratio: fixed1(plan.microbatches / plan.ranks) })),
+        row(t('plan.r.bubble'), t('plan.v.bubble', { b: pct(plan.bubbleFraction, 2), b1: pct(plan.bubbleFraction1f1b, 2) }), 'is-key'),
         row(t('plan.r.saved'), t('plan.v.saved', { saved: hours(plan.gpuHoursSavedVs1f1b), total: hours(plan.gpuHours), source: t(`plan.source.${plan.gpuHoursSource}`) }), 'is-key'),
         row(t('plan.r.params'), t('plan.v.params', { n: countWords(plan.paramsPerGpu, t, 3), copies: t.plural('plan.copies', plan.paramCopies) })),
         row(t('plan.r.memory'), t('plan.v.memory', { used: gb(plan.memoryPerGpuGb), usable: gb(plan.usableMemoryGb) })),
@@ -358,27 +362,28 @@ export function mount(element, deps) {
       ];
       if (plan.chunks) rows.splice(3, 0, row(t('plan.r.chunks'), t('plan.v.chunks', { v: plan.chunks })));
       if (typeof plan.peakActivationMemory === 'number') {
-        rows.push(row(t('plan.r.activations'), t('plan.v.activations', { a: plan.peakActivationMemory.toFixed(1), a1: plan.peakActivationMemory1f1b.toFixed(1) })));
+        rows.push(row(t('plan.r.activations'), t('plan.v.activations', { a: fixed1(plan.peakActivationMemory), a1: fixed1(plan.peakActivationMemory1f1b) })));
       }
       // Schedules core found would beat this one at the same P and M (its decision table does
       // not pick them), with the activation memory they cost.
       if (plan.alternatives?.length) {
-        rows.push(row(t('plan.r.alternatives'), t.series(plan.alternatives.map((a) => t('plan.v.alternative', {
-          schedule: a.chunks ? `${scheduleTitle(a.schedule, t)} (V = ${a.chunks})` : scheduleTitle(a.schedule, t),
-          value: a.computeUtilization === null ? t('plan.v.alternativeBubble', { b: formatPercent(a.bubbleFraction, 2) })
-            : t('plan.v.alternativeCompute', { u: formatPercent(a.computeUtilization, 1) }),
-          a: a.peakActivationMemory.toFixed(1),
-        })))));
+        // One whole line per schedule (its name, with V in symbols when it takes chunks).
+        rows.push(row(t('plan.r.alternatives'), plan.alternatives.map((a) => {
+          const schedule = a.chunks ? `${scheduleTitle(a.schedule, t)} (V = ${a.chunks})` : scheduleTitle(a.schedule, t);
+          const a1 = fixed1(a.peakActivationMemory);
+          return a.computeUtilization === null ? t('plan.v.alternativeBubble', { schedule, b: pct(a.bubbleFraction, 2), a: a1 })
+            : t('plan.v.alternativeCompute', { schedule, u: pct(a.computeUtilization, 1), a: a1 });
+        })));
       }
       if (plan.comm) {
         rows.push(row(t('plan.r.comm'), t('plan.v.comm', {
-          u: formatPercent(plan.comm.computeUtilization, 1), u1: formatPercent(plan.comm.computeUtilization1f1b, 1),
-          saved: hours(plan.comm.gpuHoursSavedVs1f1b), ratio: plan.comm.ratio,
+          u: pct(plan.comm.computeUtilization, 1), u1: pct(plan.comm.computeUtilization1f1b, 1),
+          saved: hours(plan.comm.gpuHoursSavedVs1f1b), ratio: formatNumber(plan.comm.ratio, 6, t.lang),
         })));
       }
       parts.push(h('table', { class: 'dpl-table dpl-planner-table', dataset: { schedule: plan.schedule, ranks: plan.ranks } }, [
         // The planner simulates at core's default costs (docs/schema.md, plan).
-        h('caption', { text: t('plan.tableCaption', { f: DEFAULT_COSTS.forward, b: DEFAULT_COSTS.backward, w: DEFAULT_COSTS.weight, fb: DEFAULT_COSTS.overlapped }) }),
+        h('caption', { text: t('plan.tableCaption', { f: formatNumber(DEFAULT_COSTS.forward, 6, t.lang), b: formatNumber(DEFAULT_COSTS.backward, 6, t.lang), w: formatNumber(DEFAULT_COSTS.weight, 6, t.lang), fb: formatNumber(DEFAULT_COSTS.overlapped, 6, t.lang) }) }),
         h('tbody', {}, rows),
       ]));
       // What the memory numbers above assume, each with its source (core's memory model).

@@ -145,7 +145,7 @@ export function mount(element, deps) {
       if (mine !== splitToken) return;
       const layers = result.split.map((s) => t.number(s.layers)).join(', ');  // a sequence of values, not a sentence's list
       splitNote.textContent = t(`stages.split.${result.rule}`, {
-        model: result.model.label, layers, stages: n, heaviest: formatNumber(result.imbalance, 3),
+        model: result.model.label, layers, stages: n, heaviest: formatNumber(result.imbalance, 3, t.lang),
       });
       change(result.stageCosts);
     } catch (error) {

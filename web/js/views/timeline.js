@@ -40,7 +40,7 @@ import { viewLimits, fitView, clampView, zoomView, panView, followView, revealSp
 import { createTooltip, tipTextOf, TIP_TARGETS } from '../ui/timeline-tooltip.js';
 import { createAutoplay } from '../ui/timeline-autoplay.js';
 import { atTick } from '../lib/tick.js';
-import { formatNumber } from '../lib/format.js';
+import { formatNumber, numberFormat } from '../lib/format.js';
 import { clamp } from '../lib/scale.js';
 import { icon } from '../ui/icons.js';
 
@@ -556,16 +556,28 @@ export function mount(element, deps) {
     canPan: () => lanes.length > 0 && !isFit(view, limits),
   });
 
-  scroll.addEventListener('pointerover', (e) => { const g = e.target.closest(TIP_TARGETS); if (g) showTip(tipText(g), g.getBoundingClientRect()); });
-  scroll.addEventListener('pointerout', (e) => { if (e.target.closest(TIP_TARGETS)) hideTip(); });
-  scroll.addEventListener('pointermove', (e) => {
-    if (kind !== 'canvas' || scroll.classList.contains('is-panning')) return;
+  // A finger has no hover: a tap shows the op's tooltip and it stays until the next tap (a touch
+  // ends with pointerout and pointerleave, which for a mouse hide it).
+  const tipAt = (e) => {
     const lane = lanes.find((l) => l.drawn.canvas && l.drawn.canvas.contains(e.target));
     const found = lane && lane.drawn.hit(e.clientX, e.clientY);
-    if (found) showTip(lane.describe(found.op, t, formatNumber), found.box);
+    if (found) showTip(lane.describe(found.op, t, numberFormat(t.lang)), found.box);
+    else hideTip();
+  };
+  scroll.addEventListener('pointerover', (e) => { const g = e.target.closest(TIP_TARGETS); if (g) showTip(tipText(g), g.getBoundingClientRect()); });
+  scroll.addEventListener('pointerout', (e) => { if (e.pointerType !== 'touch' && e.target.closest(TIP_TARGETS)) hideTip(); });
+  scroll.addEventListener('pointermove', (e) => {
+    if (kind !== 'canvas' || e.pointerType === 'touch' || scroll.classList.contains('is-panning')) return;
+    tipAt(e);
+  });
+  scroll.addEventListener('pointerleave', (e) => { if (e.pointerType !== 'touch') hideTip(); });
+  scroll.addEventListener('pointerdown', (e) => {
+    if (e.pointerType !== 'touch') return;
+    const g = e.target.closest(TIP_TARGETS);
+    if (g) showTip(tipText(g), g.getBoundingClientRect());
+    else if (kind === 'canvas') tipAt(e);
     else hideTip();
   });
-  scroll.addEventListener('pointerleave', hideTip);
   scroll.addEventListener('focusin', (e) => {
     const g = e.target.closest('.dpl-op');
     if (!g) return;

@@ -15,7 +15,7 @@ import { h, uniqueId, clear } from '../ui/dom.js';
 import { errorText } from '../lib/error-text.js';
 import { laneSet } from '../lib/timeline-model.js';
 import { traceLane, measuredPairLane, modelPairLane } from '../lib/timeline-trace-lanes.js';
-import { measuredCosts } from '../lib/trace-costs.js';
+import { measuredCosts, derivationText } from '../lib/trace-costs.js';
 import { formatNumber } from '../lib/format.js';
 import { quoteValue } from '../state.js';
 import CATALOGUE from '../../generated/catalogue.js';
@@ -24,8 +24,8 @@ const MAX_BYTES = CATALOGUE.limits.maxTraceBytes;
 /** The last trace read, kept across a remount (a language switch mounts every view again). */
 let remembered = null; // {report, name, ms}
 
-/** A byte count as the page states sizes: 268435456 -> "256 MiB", 203525 -> "198.8 KiB". */
-const sizeText = (bytes) => (bytes >= 2 ** 20 ? `${formatNumber(bytes / 2 ** 20, 1)} MiB` : `${formatNumber(bytes / 2 ** 10, 1)} KiB`);
+/** A byte count as the page states sizes, in language `lang`: 268435456 -> "256 MiB", 203525 -> "198.8 KiB" (Spanish "198,8 KiB"). */
+const sizeText = (bytes, lang) => (bytes >= 2 ** 20 ? `${formatNumber(bytes / 2 ** 20, 1, lang)} MiB` : `${formatNumber(bytes / 2 ** 10, 1, lang)} KiB`);
 
 export function mount(element, deps) {
   const t = deps.t;
@@ -41,7 +41,7 @@ export function mount(element, deps) {
     h('p', { class: 'dpl-trace-intro', text: t('trace.intro') }),
     h('div', { class: 'dpl-field dpl-trace-field' }, [
       drop,
-      h('p', { class: 'dpl-field-hint', id: `${id}-hint`, text: t('trace.hint', { max: sizeText(MAX_BYTES) }) }),
+      h('p', { class: 'dpl-field-hint', id: `${id}-hint`, text: t('trace.hint', { max: sizeText(MAX_BYTES, t.lang) }) }),
       message,
     ]),
     status, result,
@@ -95,7 +95,7 @@ export function mount(element, deps) {
 
   /** Draws what `report` holds: its streams, its costs, its measured pair beside the model's. */
   async function show(report, name, ms, mine) {
-    status.textContent = t('trace.read', { name, size: sizeText(report.bytes), ms: Math.round(ms), streams: report.streams.length, devices: report.devices.length });
+    status.textContent = t('trace.read', { name, size: sizeText(report.bytes, t.lang), ms: Math.round(ms), streams: report.streams.length, devices: report.devices.length });
     const key = `${++loads}`;
     dropViews();
     clear(result);
@@ -105,17 +105,17 @@ export function mount(element, deps) {
       result.append(slot);
       const view = deps.mountTimeline(slot);
       views.push(view);
-      view.update({ model: laneSet([traceLane(report, name)], { unit: 'ms' }), modelKey: key, t: null });
+      view.update({ model: laneSet([traceLane(report, name, t.lang)], { unit: 'ms' }), modelKey: key, t: null });
     }
     if (report.streams.length && !report.spans.length) result.append(h('p', { class: 'dpl-trace-note', text: t('trace.noSpans') }));
     const measured = measuredCosts(report);
     if (!measured) {
-      result.append(h('p', { class: 'dpl-trace-note', text: t('trace.noCosts', { why: report.derivedMissing }) }));
+      result.append(h('p', { class: 'dpl-trace-note', text: t('trace.noCosts', { why: errorText(report.derivedMissingReason ?? report.derivedMissing, t.lang) }) }));
       return;
     }
     const lines = measured.lines.map((line) => h('div', {}, [
-      h('dt', { text: `${t(`cost.${line.field}.sym`)} = ${formatNumber(line.value, 6)}` }),
-      h('dd', { text: line.derivation }),
+      h('dt', { text: `${t(`cost.${line.field}.sym`)} = ${formatNumber(line.value, 6, t.lang)}` }),
+      h('dd', { text: derivationText(line, t) }),
     ]));
     const use = h('button', { type: 'button', class: 'dpl-btn dpl-trace-use-btn', text: t('trace.use') });
     const used = h('span', { class: 'dpl-trace-used', role: 'status' });
@@ -138,7 +138,7 @@ export function mount(element, deps) {
     }
     if (mine !== token) return;
     const device = report.derived.firstPair.device;
-    const lanes = [measuredPairLane(report, t('trace.pairMeasured', { name, device })), modelPairLane(pair, t('trace.pairModel'))];
+    const lanes = [measuredPairLane(report, t('trace.pairMeasured', { name, device }), t.lang), modelPairLane(pair, t('trace.pairModel'), t.lang)];
     const slot = h('div', { class: 'dpl-trace-pair' });
     result.append(h('h3', { text: t('trace.pairTitle') }), slot);
     const view = deps.mountTimeline(slot);
