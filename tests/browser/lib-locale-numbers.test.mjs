@@ -106,10 +106,9 @@ const WEB_JS = fileURLToPath(new URL('../../web/js/', import.meta.url));
 const NEEDS = { formatNumber: 3, formatPercent: 3, formatFixedIn: 3, formatCount: 2, plainNumber: 3, plainPercent: 3, sigIn: 3, numberFormat: 1 };
 /**
  * Files whose English numbers are deliberate: format.js's formatLike writes the lesson's quotes
- * (English and Hindi prose, both with a decimal point); plan-text.js writes core's planner
- * phrases as core formats their numbers (printf).
+ * (English and Hindi prose, both with a decimal point).
  */
-const EXEMPT = new Set(['lib/format.js', 'lib/plan-text.js']);
+const EXEMPT = new Set(['lib/format.js']);
 
 function sources(dir) {
   return readdirSync(dir).flatMap((f) => {

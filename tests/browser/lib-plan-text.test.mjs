@@ -99,6 +99,17 @@ test('numbers are written in each placeholder format as core writes them (C prin
   for (const [value, format, text] of cases) assert.equal(planNumber(value, format), text, `${value}:${format}`);
 });
 
+test('in another language the same digits, rounded as core rounds them, with its decimal sign and percent form', () => {
+  const cases = [
+    ['es', 2.25, 'f1', '2,2'], ['ru', 10.765538657, 'f1', '10,8'], ['tr', 1, 'f2', '1,00'], ['es', 3416871616, 'si', '3,417B'],
+    ['ru', 207497.4874371858, 'k1', '207,5K'], ['es', 0.035175879396984924, 'pct', '3,52\u00a0%'], ['tr', 0.05263, 'pct', '%5,26'],
+    ['zh', 2.75, 'f1', '2.8'], ['hi', 0.05263, 'pct', '5.26%'], ['ar', 3.8125, 'f1', '3.8'], ['es', 5e5, 'si', '5e+05'], ['ru', 8, '', '8'],
+  ];
+  for (const [lang, value, format, text] of cases) {
+    assert.equal(planNumber(value, format, lang).replace(/[\u200e\u200f\u061c]/g, ''), text, `${lang} ${value}:${format}`);
+  }
+});
+
 test('a phrase without a template on this page is null, so the page shows core\'s English', () => {
   assert.equal(planText({ id: 'plan.step.from_a_newer_core', params: {} }, hi), null);
   assert.equal(planText(null, hi), null);

@@ -3,17 +3,17 @@
 // the phrase's id and params (never from its English text). English is the phrase's template
 // from core's catalogue (`planTexts`, core's pipesim/plan_texts.h); another language's is the
 // same id in its message catalogue (web/locales/<code>.json, loaded by i18n.js loadLanguage),
-// with the same placeholders. Every template is a whole message; a phrase whose words depend on
+// with the same placeholders, and its numbers in that language's form (English's are core's
+// own printf forms, so English rendered here is core's text). Every template is a whole message; a phrase whose words depend on
 // a count is a plural family (rows `<id>.one` and `<id>.other` in core, a phrase of id `<id>`
 // with the count as {n}): each language says it in the form its CLDR rules pick for n
 // (Intl.PluralRules), its catalogue holding exactly its language's forms. A placeholder may name
-// a format after a colon, written here exactly as core writes it, so English rendered here is
-// core's own text. DOM-free.
+// a format after a colon, written here as core writes it. DOM-free.
 import CATALOGUE from '../../generated/catalogue.js';
 import { catalogueText } from './i18n.js';
 import { DEFAULT_LANG } from './locales.js';
 import { scheduleTitle } from './schedules.js';
-import { formatFixed, formatSignificant } from './format.js';
+import { formatFixed, formatPercent, formatSignificant, numberLocale } from './format.js';
 
 const ENGLISH = new Map(CATALOGUE.planTexts.map((text) => [text.id, text.message]));
 const PLACEHOLDER = /\{(\w+)(?::(\w+))?\}/g;
@@ -46,25 +46,38 @@ export function planPlaceholders(template) {
   return [...new Set([...template.matchAll(PLACEHOLDER)].map((m) => m[1]))];
 }
 
+/** `lang`'s decimal sign ("," in Spanish), Western digits as everywhere (format.js). */
+const decimalSign = (lang) => new Intl.NumberFormat(numberLocale(lang)).formatToParts(1.5).find((part) => part.type === 'decimal')?.value ?? '.';
+
 /**
  * `value` in the placeholder format `format` (plan_texts.h): "" %.15g, f0-f2 fixed decimals,
  * pct a fraction as a percentage with two decimals, si %.4g with T/B/M, k0/k1 thousands with K.
+ * English is exactly core's printf text; another language has the same digits (rounded as printf
+ * rounds, so every language says the same number) with its own decimal sign and percent form.
  */
-export function planNumber(value, format = '') {
+export function planNumber(value, format = '', lang = DEFAULT_LANG) {
+  const english = !lang || lang === DEFAULT_LANG;
+  const local = (text) => (english || /e/.test(text) ? text : text.replace('.', decimalSign(lang)));
   const fixed = /^[fk](\d)$/.exec(format);
-  if (format.startsWith('f') && fixed) return formatFixed(value, Number(fixed[1]));
-  if (format.startsWith('k') && fixed) return `${formatFixed(value / 1e3, Number(fixed[1]))}K`;
-  if (format === 'pct') return `${formatFixed(100 * value, 2)}%`;
+  if (format.startsWith('f') && fixed) return local(formatFixed(value, Number(fixed[1])));
+  if (format.startsWith('k') && fixed) return `${local(formatFixed(value / 1e3, Number(fixed[1])))}K`;
+  if (format === 'pct') {
+    const percent = formatFixed(100 * value, 2);
+    return english ? `${percent}%` : formatPercent(Number(percent) / 100, 2, lang);
+  }
   if (format === 'si') {
     const [scale, unit] = SCALES.find(([s]) => value >= s) ?? [1, ''];
-    return `${formatSignificant(value / scale, 4)}${unit}`;
+    return `${local(formatSignificant(value / scale, 4))}${unit}`;
   }
-  return formatSignificant(value, 15);
+  return local(formatSignificant(value, 15));
 }
 
 function paramText(value, format, t) {
-  if (typeof value === 'number') return planNumber(value, format);
-  if (Array.isArray(value)) return value.map((phrase) => planText(phrase, t)).join('; ');
+  if (typeof value === 'number') return planNumber(value, format, t?.lang);
+  if (Array.isArray(value)) {
+    const said = value.map((phrase) => planText(phrase, t));
+    return t?.series ? t.series(said) : said.join('; ');
+  }
   return format === 'title' ? scheduleTitle(value, t) : String(value);
 }
 

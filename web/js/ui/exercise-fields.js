@@ -5,6 +5,7 @@ import { h, uniqueId } from './dom.js';
 import { parseAnswer, unitKind, judge, describeTolerance, acceptedUnits, usesDecimalComma } from '../lib/answer-parse.js';
 import { plainNumber, plainPercent, countWords, scaleWords } from '../lib/plain-number.js';
 import { quoteValue } from '../state.js';
+import { withoutIsolates } from '../lib/bidi.js';
 
 /**
  * A number with `digits` significant digits, trailing zeros dropped, never in e-notation, as
@@ -31,7 +32,8 @@ export function formatQuantity(value, kind, t) {
  */
 export function ownUnits(kind, t) {
   if (kind !== 'gpuHours') return {};
-  const word = t('ex.unit.gpuHours', { v: '' }).trim().toLowerCase();
+  // Without the isolates a right-to-left template keeps around its Latin ("GPU"): the parser drops them.
+  const word = withoutIsolates(t('ex.unit.gpuHours', { v: '' })).trim().toLowerCase();
   return word && word !== 'ex.unit.gpuhours' ? { [word]: 1 } : {};
 }
 
