@@ -18,7 +18,7 @@ TEST_CASE("every plan phrase has a unique id and a template whose formats core c
   for (const PlanTextInfo& info : list_plan_texts()) {
     CHECK(ids.insert(info.id).second);
     const std::string id = info.id;
-    CHECK((id.rfind("plan.", 0) == 0 || id.rfind("trace.derived.", 0) == 0));
+    CHECK((id.rfind("plan.", 0) == 0 || id.rfind("trace.derived.", 0) == 0 || id.rfind("memory.", 0) == 0));
     // A made-up value per placeholder: a name for {s:title}, an integer for a plural family's
     // {n}, a number for everything else.
     const std::string message = info.message;

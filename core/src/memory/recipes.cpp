@@ -1,6 +1,7 @@
 // The precision recipes: bytes per parameter of each kind of training state, as data, each with
 // the source that states it. A recipe is added here and nowhere else: the CLI, the JSON reader,
 // the catalogue (the page's choices) and the results' assumptions all read this table.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,23 +11,34 @@
 
 namespace pipesim {
 
+namespace {
+
+// The recipe with its label and source said by rows of PIPESIM_MEMORY_TEXTS (English here).
+PrecisionRecipe said(PrecisionRecipe r, std::optional<PlanTextId> label, PlanTextId source) {
+  if (label) r.label = plan_text(*label).english();
+  r.source = plan_text(source).english();
+  r.label_text = label;
+  r.source_text = source;
+  return r;
+}
+
+}  // namespace
+
 const std::vector<PrecisionRecipe>& precision_recipes() {
   static const std::vector<PrecisionRecipe> kRecipes = {
-      {
-          "mixed-adam",
-          "Mixed-precision Adam",
-          "Rajbhandari et al., \"ZeRO: Memory Optimizations Toward Training Trillion Parameter "
-          "Models\" (SC'20), §3.1: fp16 parameters and gradients, 2 + 2 bytes; fp32 parameters, "
-          "momentum and variance, K = 12 bytes",
-          "",
-          2, 2, 4, 8,
-          "fp16/bf16", "fp16/bf16", "fp32", "fp32 momentum and variance",
-      },
-      {
+      said({
+               "mixed-adam",
+               "",
+               "",
+               "",
+               2, 2, 4, 8,
+               "fp16/bf16", "fp16/bf16", "fp32", "fp32 momentum and variance",
+           },
+           PlanTextId::MemoryRecipeMixedAdam, PlanTextId::MemoryRecipeMixedAdamSource),
+      said({
           "deepseek-v3",
           "DeepSeek-V3",
-          "DeepSeek-V3 Technical Report (arXiv 2412.19437), §3.3.3 \"Low-Precision Optimizer "
-          "States\": BF16 AdamW moments; master weights and gradients kept in FP32",
+          "",
           // §3.3.3 lists the master weights, gradients and moments, not the weights the GEMMs
           // read. Its FP8 framework (§3.3, Figure 6) quantizes each Linear's weight to FP8 as the
           // GEMM runs, from a BF16 copy of the FP32 master: we count that BF16 copy.
@@ -35,7 +47,7 @@ const std::vector<PrecisionRecipe>& precision_recipes() {
           "GEMM runs, and count 2 bytes for it (no lasting FP8 copy)",
           2, 4, 4, 4,
           "bf16", "fp32", "fp32", "bf16 AdamW moments",
-      },
+      }, std::nullopt, PlanTextId::MemoryRecipeDeepSeekSource),
   };
   return kRecipes;
 }
