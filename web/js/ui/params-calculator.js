@@ -89,7 +89,7 @@ export function createParamsCalculator({ t, sim, presets }) {
 
   function footprintTable(result) {
     return labelCells(h('table', { class: 'dpl-table dpl-params-table dpl-ex-table' }, [
-      h('caption', { text: t('ex.params.footprintCaption', { model: result.model.label || result.model.name, tp: result.tp, pp: result.pp, ep: result.ep, dp: result.dp }) }),
+      h('caption', { text: t('ex.params.footprintCaption', { model: labelText(result.model, t) || result.model.name, tp: result.tp, pp: result.pp, ep: result.ep, dp: result.dp }) }),
       h('thead', {}, [h('tr', {}, ['ex.params.col.schedule', 'ex.params.col.stages', 'ex.params.col.perRank', 'ex.params.col.copies',
         'ex.params.col.params', 'ex.params.col.weights', 'ex.params.col.bytes', 'ex.params.col.share'].map((k) => h('th', { scope: 'col', text: t(k) })))]),
       h('tbody', {}, SCHEDULE_NAMES.filter((name) => result.schedules[name]).map((name) => {
