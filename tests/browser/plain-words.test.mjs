@@ -52,7 +52,7 @@ test('hi: the explorer says where the formula holds in Hindi, from the catalogue
     // inside it as elements, not a label glued to " = ".
     const line = await page.$eval('.dpl-ref-formula', (p) => ({ text: p.textContent, code: p.querySelector('code')?.textContent, value: p.querySelector('strong')?.textContent }));
     assert.ok(line.code && line.value, JSON.stringify(line));
-    assert.equal(line.text, `1F1B के लिए प्रकाशित बबल सूत्र: ${line.code} = ${line.value}`);
+    assert.equal(line.text, `DualPipe के लिए प्रकाशित बबल सूत्र: ${line.code} = ${line.value}`);
     assert.match(await page.$eval('.dpl-ref-sim', (p) => p.textContent), /^सिम्युलेशन में प्रति रैंक अधिकतम खाली समय: [\d.,]+$/);
     assert.deepEqual(offending(await widgetText(page, '.view-timeline')), []);
     assert.deepEqual(offending(await widgetText(page, '.side')), []);
