@@ -13,12 +13,11 @@ namespace pipesim {
 
 namespace {
 
-// The recipe with its label and source said by rows of PIPESIM_MEMORY_TEXTS (English here).
-PrecisionRecipe said(PrecisionRecipe r, std::optional<PlanTextId> label, PlanTextId source) {
-  if (label) r.label = plan_text(*label).english();
-  r.source = plan_text(source).english();
-  r.label_text = label;
-  r.source_text = source;
+// The recipe with its label (unless a name) and source in English from their rows of
+// PIPESIM_MEMORY_TEXTS, so the words are written once.
+PrecisionRecipe said(PrecisionRecipe r) {
+  if (r.label_text) r.label = plan_text(*r.label_text).english();
+  if (r.source_text) r.source = plan_text(*r.source_text).english();
   return r;
 }
 
@@ -33,8 +32,8 @@ const std::vector<PrecisionRecipe>& precision_recipes() {
                "",
                2, 2, 4, 8,
                "fp16/bf16", "fp16/bf16", "fp32", "fp32 momentum and variance",
-           },
-           PlanTextId::MemoryRecipeMixedAdam, PlanTextId::MemoryRecipeMixedAdamSource),
+               PlanTextId::MemoryRecipeMixedAdam, PlanTextId::MemoryRecipeMixedAdamSource,
+           }),
       said({
           "deepseek-v3",
           "DeepSeek-V3",
@@ -47,7 +46,8 @@ const std::vector<PrecisionRecipe>& precision_recipes() {
           "GEMM runs, and count 2 bytes for it (no lasting FP8 copy)",
           2, 4, 4, 4,
           "bf16", "fp32", "fp32", "bf16 AdamW moments",
-      }, std::nullopt, PlanTextId::MemoryRecipeDeepSeekSource),
+          std::nullopt, PlanTextId::MemoryRecipeDeepSeekSource,
+      }),
   };
   return kRecipes;
 }
