@@ -81,7 +81,7 @@ MemoryAssumption sharding_text(const MemoryResult& r) {
               " expert-data-parallel GPUs";
     if (r.param_copies > 1) text += "; each parameter copy is sharded the same way";
   }
-  return said("sharding", text, plan_text(PlanTextId::MemorySourceZero));
+  return said("sharding", text, plan_text(PlanTextId::MemorySourceSharding));
 }
 
 MemoryAssumption layout_text(const MemoryResult& r) {
