@@ -203,7 +203,8 @@ TEST_CASE("every source and label that is not a name is a memory phrase whose En
     CHECK(j.at(a.topic).at("sourceText") == plan_text_to_json(*a.source_text));
   }
   CHECK(j.at("layout").at("sourceText").at("id") == "memory.source.even_split");
-  CHECK(j.at("layout").at("source").get<std::string>().rfind("our assumption: an even split", 0) == 0);
+  const std::string layout_source = j.at("layout").at("source");
+  CHECK(layout_source.rfind("our assumption: an even split", 0) == 0);
   // The copies' source quotes the schedule's citation, a name, as its {citation}.
   CHECK(j.at("copies").at("sourceText").at("params").at("citation") ==
         find_schedule_info("dualpipe")->source);
@@ -212,7 +213,8 @@ TEST_CASE("every source and label that is not a name is a memory phrase whose En
   CHECK(j.at("recipe").at("labelText").at("id") == "memory.recipe.mixed_adam");
   CHECK(j.at("recipe").at("label") == "Mixed-precision Adam");
   // Names stay names: DeepSeek-V3's recipe label and the preset's config files have no phrase.
-  const MemoryResult ds = run_memory(R"({"model":"deepseek-v3","recipe":"deepseek-v3","layout":{"pp":16,"ep":64,"dp":128}})");
+  const MemoryResult ds =
+      run_memory(R"({"model":"deepseek-v3","recipe":"deepseek-v3","layout":{"pp":16,"ep":64,"dp":128}})");
   const Json d = memory_result_to_json(ds).at("assumptions");
   CHECK_FALSE(d.at("recipe").contains("labelText"));
   CHECK(d.at("recipe").at("sourceText").at("id") == "memory.recipe_source.deepseek_v3");

@@ -315,7 +315,7 @@ namespace pipesim {
     "DeepSeek-V3 Technical Report (arXiv 2412.19437), §3.3.3 \"Low-Precision Optimizer "          \
     "States\": BF16 AdamW moments; master weights and gradients kept in FP32")                    \
   /* the assumptions' sources */                                                                  \
-  X(MemorySourceSharding, "memory.source.sharding",                                                       \
+  X(MemorySourceSharding, "memory.source.sharding",                                                \
     "Rajbhandari et al., \"ZeRO: Memory Optimizations Toward Training Trillion Parameter "        \
     "Models\" (SC'20), §5; routed experts over their own data-parallel group, DP / EP, as "       \
     "DeepSeek-V3 trains (report §3.2: 64-way EP, ZeRO-1 data parallelism)")                       \
