@@ -23,6 +23,8 @@ PrecisionRecipe said(PrecisionRecipe r) {
 
 }  // namespace
 
+// Formats are number formats only ("fp32", not "fp32 momentum and variance"): every language
+// shows them as written, and what the bytes hold is the recipe's source, a phrase.
 const std::vector<PrecisionRecipe>& precision_recipes() {
   static const std::vector<PrecisionRecipe> kRecipes = {
       said({
@@ -31,7 +33,7 @@ const std::vector<PrecisionRecipe>& precision_recipes() {
                "",
                "",
                2, 2, 4, 8,
-               "fp16/bf16", "fp16/bf16", "fp32", "fp32 momentum and variance",
+               "fp16/bf16", "fp16/bf16", "fp32", "fp32",
                PlanTextId::MemoryRecipeMixedAdam, PlanTextId::MemoryRecipeMixedAdamSource,
            }),
       said({
@@ -45,7 +47,7 @@ const std::vector<PrecisionRecipe>& precision_recipes() {
           "Figure 6) as keeping a BF16 copy of the FP32 master weights, quantized to FP8 as each "
           "GEMM runs, and count 2 bytes for it (no lasting FP8 copy)",
           2, 4, 4, 4,
-          "bf16", "fp32", "fp32", "bf16 AdamW moments",
+          "bf16", "fp32", "fp32", "bf16",
           std::nullopt, PlanTextId::MemoryRecipeDeepSeekSource,
       }),
   };
