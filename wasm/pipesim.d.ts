@@ -395,7 +395,9 @@ export interface Catalogue {
   memory: {
     recipes: { id: string; label: string; source: string; reading: string; weightBytes: number; gradientBytes: number;
       masterBytes: number; optimizerBytes: number; weightFormat: string; gradientFormat: string; masterFormat: string;
-      optimizerFormat: string }[];
+      optimizerFormat: string;
+      /** The label and source as phrases (memory.* rows of planTexts); no labelText for a name. */
+      labelText?: Phrase; sourceText?: Phrase }[];
     models: { name: string; label: string; layers: number; hidden: number; heads: number; routedExperts: number }[];
     zeroStages: number[];
     recompute: ('none' | 'selective' | 'full')[];
@@ -568,8 +570,14 @@ export interface MemoryComparisonRequest extends MemoryRequest {
   sides: MemoryRequest[];
 }
 export interface StateBytes { weights: number; gradients: number; masterWeights: number; optimizerStates: number; total: number }
-/** One assumption: its values, in words (English) and its source. */
-export type MemoryAssumption = Record<string, string | number | boolean> & { text: string; source: string };
+/**
+ * One assumption: its values, in words (English) and its source; the source (and for `model` and
+ * `recipe` the label) as a phrase to say in the page's language (a memory.* row of planTexts),
+ * absent when it is only a name.
+ */
+export type MemoryAssumption = Record<string, string | number | boolean | Phrase> & {
+  text: string; source: string; sourceText?: Phrase; labelText?: Phrase;
+};
 export interface MemoryAssumptions {
   model: MemoryAssumption; recipe: MemoryAssumption; sharding: MemoryAssumption;
   layout: MemoryAssumption; copies: MemoryAssumption; activations?: MemoryAssumption;

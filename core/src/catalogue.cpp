@@ -109,7 +109,7 @@ Json rules_json() {
 // recomputation, model presets, defaults and limits, so the page offers exactly these.
 Json memory_json_catalogue() {
   Json recipes = Json::array();
-  for (const PrecisionRecipe& r : precision_recipes())
+  for (const PrecisionRecipe& r : precision_recipes()) {
     recipes.push_back(Json{{"id", r.id},
                            {"label", r.label},
                            {"source", r.source},
@@ -122,6 +122,10 @@ Json memory_json_catalogue() {
                            {"gradientFormat", r.gradient_format},
                            {"masterFormat", r.master_format},
                            {"optimizerFormat", r.optimizer_format}});
+    // The label and source as phrases a client says in its own language (none for a name).
+    if (r.label_text) recipes.back()["labelText"] = plan_text_to_json(plan_text(*r.label_text));
+    if (r.source_text) recipes.back()["sourceText"] = plan_text_to_json(plan_text(*r.source_text));
+  }
   Json models = Json::array();
   for (const ModelConfig& m : model_presets()) {
     models.push_back(Json{{"name", m.name}, {"label", m.label}, {"layers", m.layers},

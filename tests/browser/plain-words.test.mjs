@@ -61,6 +61,12 @@ test('hi: the explorer says where the formula holds in Hindi, from the catalogue
     const verdict = await page.$eval('.dpl-ref-verdict', (p) => p.textContent);
     assert.match(verdict, /PP = 2; या B − W = F, W ≤ F, max\(F, B\) ≤ F&B,? और F&B ≤ F \+ B; और लिंक की देरी 0 हो/);
     assert.doesNotMatch(verdict, /p2pLatency|<=|holds/);
+    // The formula line is one message of the language with the formula (maths) and its value
+    // inside it as elements, not a label glued to " = ".
+    const line = await page.$eval('.dpl-ref-formula', (p) => ({ text: p.textContent, code: p.querySelector('code')?.textContent, value: p.querySelector('strong')?.textContent }));
+    assert.ok(line.code && line.value, JSON.stringify(line));
+    assert.equal(line.text, `DualPipe के लिए प्रकाशित बबल सूत्र: ${line.code} = ${line.value}`);
+    assert.match(await page.$eval('.dpl-ref-sim', (p) => p.textContent), /^सिम्युलेशन में प्रति रैंक अधिकतम खाली समय: [\d.,]+$/);
     assert.deepEqual(offending(await widgetText(page, '.view-timeline')), []);
     assert.deepEqual(offending(await widgetText(page, '.side')), []);
     assert.deepEqual(log.errors, []);

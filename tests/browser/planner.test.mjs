@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite, openPage, screenshot, requestedPaths, isChunkOf } from './helpers.mjs';
 import { presetSpec } from '../../web/js/lib/planner-presets.js';
+import CATALOGUE from '../../web/generated/catalogue.js';
 
 const site = useSite();
 
@@ -81,6 +82,34 @@ test('in Hindi the plan says everything core says in Hindi: reasoning, verdict, 
     assert.deepEqual(log.errors, []);
   } finally {
     await context.close();
+  }
+});
+
+test('in Russian and Arabic the plan\'s memory assumptions say no English sentence of core: sources and recipe from their phrases', async () => {
+  // Core's English words in the memory model's phrases (catalogue planTexts, memory.* rows): each
+  // run of words between punctuation, without the paper titles in quotes (names, as written in
+  // every language) and placeholders. None may show in another language.
+  const english = CATALOGUE.planTexts.filter((p) => p.id.startsWith('memory.'))
+    .flatMap((p) => p.message.replace(/"[^"]*"/g, '|').replace(/\{\w+\}/g, '|').split(/[|;:,()]/))
+    .map((run) => run.trim()).filter((run) => /\b(the|of|and|our|over|in|on|an|a)\b/.test(run));
+  assert.ok(english.includes('our assumption'), english.join(' / '));
+  assert.ok(english.length > 8);
+  for (const [lang, script] of [['ru', /[\u0400-\u04FF]/], ['ar', /[\u0600-\u06FF]/]]) {
+    const { context, page, log } = await openPage(site.browser);
+    try {
+      await page.goto(`${site.server.url}#view=planner&lang=${lang}&plan=deepseek-v3-2048-h800`);
+      await page.waitForSelector(`${OUT} .dpl-planner-table[data-schedule="dualpipe"]`, { timeout: 20000 });
+      const items = await page.$$eval(`${OUT} .dpl-assumptions dd`, (dds) => dds.map((dd) => dd.textContent));
+      assert.equal(items.length, 4, lang);
+      for (const text of items) {
+        assert.match(text, script, text);
+        for (const run of english) assert.ok(!text.includes(run), `${lang}: core's English "${run}" in: ${text}`);
+      }
+      assert.doesNotMatch(items.join(' '), /our assumption|Mixed-precision|stage layout/);
+      assert.deepEqual(log.errors, []);
+    } finally {
+      await context.close();
+    }
   }
 });
 

@@ -10,6 +10,8 @@
 #include "pipesim/engine.h"
 #include "pipesim/json.h"
 #include "pipesim/memory.h"
+#include "pipesim/plan_texts.h"
+#include "pipesim/schedule.h"
 
 using namespace pipesim;
 
@@ -180,6 +182,50 @@ TEST_CASE("every result lists its assumptions, each with a source") {
   CHECK(j.at("sharding").at("zero") == 1);
   CHECK(j.at("layout").at("policy") == "gpus");
   CHECK(j.at("layout").at("gpus") == 2048);
+}
+
+TEST_CASE("every source and label that is not a name is a memory phrase whose English is the text") {
+  // Words a learner reads (sources, recipe labels, a bare model's label) are rows of
+  // PIPESIM_MEMORY_TEXTS, so every language says them from the id; the English is the row's.
+  const auto is_memory_row = [](const std::string& id) {
+    for (const PlanTextInfo& info : list_plan_texts())
+      if (id == info.id) return id.rfind("memory.", 0) == 0;
+    return false;
+  };
+  const MemoryResult r = run_memory(R"({"params":7.5e9,"shape":{"layers":32,"hidden":4096,"heads":32},
+      "zero":1,"layout":{"pp":4,"dp":8},"schedule":"dualpipe","activations":{"seqLength":4096}})");
+  const Json j = memory_result_to_json(r).at("assumptions");
+  for (const MemoryAssumption& a : r.assumptions) {
+    INFO(a.topic);
+    REQUIRE(a.source_text);
+    CHECK(is_memory_row(a.source_text->id));
+    CHECK(a.source == a.source_text->english());
+    CHECK(j.at(a.topic).at("sourceText") == plan_text_to_json(*a.source_text));
+  }
+  CHECK(j.at("layout").at("sourceText").at("id") == "memory.source.even_split");
+  const std::string layout_source = j.at("layout").at("source");
+  CHECK(layout_source.rfind("our assumption: an even split", 0) == 0);
+  // The copies' source quotes the schedule's citation, a name, as its {citation}.
+  CHECK(j.at("copies").at("sourceText").at("params").at("citation") ==
+        find_schedule_info("dualpipe")->source);
+  CHECK(j.at("model").at("labelText").at("id") == "memory.model.params");
+  CHECK(j.at("model").at("label") == "the model");
+  CHECK(j.at("recipe").at("labelText").at("id") == "memory.recipe.mixed_adam");
+  CHECK(j.at("recipe").at("label") == "Mixed-precision Adam");
+  // Names stay names: DeepSeek-V3's recipe label and the preset's config files have no phrase.
+  const MemoryResult ds =
+      run_memory(R"({"model":"deepseek-v3","recipe":"deepseek-v3","layout":{"pp":16,"ep":64,"dp":128}})");
+  const Json d = memory_result_to_json(ds).at("assumptions");
+  CHECK_FALSE(d.at("recipe").contains("labelText"));
+  CHECK(d.at("recipe").at("sourceText").at("id") == "memory.recipe_source.deepseek_v3");
+  CHECK_FALSE(d.at("model").contains("sourceText"));
+  CHECK_FALSE(d.at("model").contains("labelText"));
+  // Every recipe's source, and each label that is not a name, is a row.
+  for (const PrecisionRecipe& p : precision_recipes()) {
+    REQUIRE(p.source_text);
+    CHECK(p.source == plan_text(*p.source_text).english());
+    if (p.label_text) CHECK(p.label == plan_text(*p.label_text).english());
+  }
 }
 
 TEST_CASE("a comparison counts every side the same way unless a side sets it apart") {

@@ -30,6 +30,7 @@
 #include "pipesim/error.h"
 #include "pipesim/json.h"
 #include "pipesim/model.h"
+#include "pipesim/plan_texts.h"
 
 namespace pipesim {
 
@@ -45,6 +46,9 @@ struct PrecisionRecipe {
   double master_bytes = 0;     ///< the optimizer's master copy of the weights (0: none)
   double optimizer_bytes = 0;  ///< optimizer state besides the master copy (Adam's m and v)
   std::string weight_format, gradient_format, master_format, optimizer_format;  ///< e.g. "bf16"
+  /// The rows of PIPESIM_MEMORY_TEXTS `label` and `source` are the English of, so a client says
+  /// them in its own language; none when the text is a name ("DeepSeek-V3").
+  std::optional<PlanTextId> label_text, source_text;
   /// ZeRO's K: the bytes ZeRO-1 shards (master weights and optimizer state).
   double k() const { return master_bytes + optimizer_bytes; }
   /// All bytes per parameter.
@@ -77,6 +81,8 @@ struct MemoryModel {
   double routed_params = 0;     ///< those in routed experts (split over EP)
   int routed_experts = 0;       ///< routed experts per MoE layer (EP must divide them); 0: unknown
   int layers = 0, hidden = 0, heads = 0;  ///< shape for activations; 0 = not given
+  /// The rows of PIPESIM_MEMORY_TEXTS `label` and `source` are the English of; none for a name.
+  std::optional<PlanTextId> label_text, source_text;
 };
 
 /// The memory model's view of a configured model (its parameters counted by count_params).
@@ -167,7 +173,8 @@ struct ActivationMemory {
 struct MemoryAssumption {
   std::string topic;  ///< "model", "recipe", "sharding", "layout", "copies", "activations"
   std::string text;
-  std::string source;
+  std::string source;  ///< in English: source_text's, or a name (a citation, a config file)
+  std::optional<PlanText> source_text;  ///< the source as a phrase (id + params); none for a name
 };
 
 /// What one GPU holds (docs/schema.md "Memory").

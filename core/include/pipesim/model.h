@@ -5,10 +5,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "pipesim/error.h"
+#include "pipesim/plan_texts.h"
 
 namespace pipesim {
 
@@ -22,6 +24,9 @@ struct ModelConfig {
   std::string name = "custom";  ///< "llama3-70b", "deepseek-v3" or "custom"
   std::string label;            ///< display name
   std::string source;           ///< where the figures come from
+  /// The rows of PIPESIM_MEMORY_TEXTS `label` and `source` are the English of, so a client says
+  /// them in its own language; none for a name ("DeepSeek-V3", a config file's path).
+  std::optional<PlanTextId> label_text, source_text;
   int layers = 0, hidden = 0, vocab = 0;
   int intermediate = 0;          ///< dense FFN width (SwiGLU: three hidden x intermediate matrices)
   bool tied_embeddings = false;  ///< output head shares the embedding matrix

@@ -21,7 +21,8 @@
 //   {s:title}  a schedule name as its catalogue title: "dualpipe" -> "DualPipe"
 // Ids: plan.step.* (reasoning steps), plan.reject.*, plan.recommend.* (what to do instead, shown
 // after "Recommendation:"), plan.refusal.*, plan.kernel.* (the all-to-all advice),
-// plan.rollback.*, plan.no_plan; trace.derived.* (the trace reader's derivations).
+// plan.rollback.*, plan.no_plan; trace.derived.* (the trace reader's derivations); memory.* (the
+// memory model's sources and labels).
 #pragma once
 
 #include <cstdint>
@@ -290,10 +291,49 @@ namespace pipesim {
     "the communication model's pair on these costs (pipesim overlap: DeepSeek-V3 Fig. 4 order; "  \
     "layers per chunk: {layers}), to set beside the measured pair")
 
-/// One phrase per row of PIPESIM_PLAN_TEXTS, then of PIPESIM_TRACE_TEXTS, in table order.
+// X(enumerator, id, English template): the memory model's words that are not names
+// (pipesim/memory.h): where each assumption comes from (MemoryAssumption::source_text), the
+// precision recipes' labels and sources (PrecisionRecipe, data with its sources) and the labels
+// and sources of models that are not presets. Paper titles, sections and file paths inside them
+// are names, the same in every language; a source that is only a name (a preset's config files,
+// a schedule's citation) has no row.
+#define PIPESIM_MEMORY_TEXTS(X)                                                                   \
+  /* models that are not presets */                                                              \
+  X(MemoryModelParams, "memory.model.params", "the model")                                        \
+  X(MemoryModelCustom, "memory.model.custom", "custom")                                           \
+  X(MemorySourceGiven, "memory.source.given", "given")                                            \
+  X(MemorySourceUserInput, "memory.source.user_input", "user input")                              \
+  X(MemorySourceLlama3, "memory.source.llama3_70b",                                               \
+    "Meta Llama 3 70B configuration (config.json / params.json)")                                 \
+  /* precision recipes */                                                                         \
+  X(MemoryRecipeMixedAdam, "memory.recipe.mixed_adam", "Mixed-precision Adam")                    \
+  X(MemoryRecipeMixedAdamSource, "memory.recipe_source.mixed_adam",                               \
+    "Rajbhandari et al., \"ZeRO: Memory Optimizations Toward Training Trillion Parameter "        \
+    "Models\" (SC'20), §3.1: fp16 parameters and gradients, 2 + 2 bytes; fp32 parameters, "       \
+    "momentum and variance, K = 12 bytes")                                                        \
+  X(MemoryRecipeDeepSeekSource, "memory.recipe_source.deepseek_v3",                               \
+    "DeepSeek-V3 Technical Report (arXiv 2412.19437), §3.3.3 \"Low-Precision Optimizer "          \
+    "States\": BF16 AdamW moments; master weights and gradients kept in FP32")                    \
+  /* the assumptions' sources */                                                                  \
+  X(MemorySourceSharding, "memory.source.sharding",                                                \
+    "Rajbhandari et al., \"ZeRO: Memory Optimizations Toward Training Trillion Parameter "        \
+    "Models\" (SC'20), §5; routed experts over their own data-parallel group, DP / EP, as "       \
+    "DeepSeek-V3 trains (report §3.2: 64-way EP, ZeRO-1 data parallelism)")                       \
+  X(MemorySourceEvenSplit, "memory.source.even_split",                                            \
+    "our assumption: an even split (embedding and head are not placed on the first and last "     \
+    "stages; Megatron keeps norm vectors whole on each TP GPU, a negligible share)")              \
+  X(MemorySourceStageLayout, "memory.source.stage_layout",                                        \
+    "the schedule catalogue's stage layout; {citation}")                                          \
+  X(MemorySourceActivations, "memory.source.activations",                                         \
+    "Korthikanti et al., \"Reducing Activation Recomputation in Large Transformer Models\" "      \
+    "(arXiv 2205.05198), §4, Table 2")
+
+/// One phrase per row of PIPESIM_PLAN_TEXTS, then of PIPESIM_TRACE_TEXTS, then of
+/// PIPESIM_MEMORY_TEXTS, in table order.
 enum class PlanTextId {
 #define PIPESIM_PLAN_TEXT_ENUM(name, id, text) name,
   PIPESIM_PLAN_TEXTS(PIPESIM_PLAN_TEXT_ENUM) PIPESIM_TRACE_TEXTS(PIPESIM_PLAN_TEXT_ENUM)
+      PIPESIM_MEMORY_TEXTS(PIPESIM_PLAN_TEXT_ENUM)
 #undef PIPESIM_PLAN_TEXT_ENUM
 };
 

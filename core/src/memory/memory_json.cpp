@@ -1,6 +1,7 @@
 // The memory model's results and requests as JSON (docs/schema.md "Memory"). Each assumption is
 // an object with its structured values (so the page says it in its own language), its English
 // text and its source.
+#include <optional>
 #include <string>
 
 #include "memory_text.h"
@@ -33,7 +34,13 @@ Json assumption(const MemoryResult& r, const char* topic, Json values) {
   const MemoryAssumption& a = said(r, topic);
   values["text"] = a.text;
   values["source"] = a.source;
+  if (a.source_text) values["sourceText"] = plan_text_to_json(*a.source_text);
   return values;
+}
+
+// A label's phrase ({"id","params"}) when it is not a name.
+void label_text(Json& values, const std::optional<PlanTextId>& id) {
+  if (id) values["labelText"] = plan_text_to_json(plan_text(*id));
 }
 
 Json assumptions_json(const MemoryResult& r) {
@@ -45,6 +52,7 @@ Json assumptions_json(const MemoryResult& r) {
                                        {"label", q.model.label},
                                        {"params", q.model.params},
                                        {"routedParams", q.model.routed_params}});
+  label_text(j["model"], q.model.label_text);
   j["recipe"] = assumption(r, "recipe", {{"id", p.id},
                                          {"label", p.label},
                                          {"weightBytes", p.weight_bytes},
@@ -56,6 +64,7 @@ Json assumptions_json(const MemoryResult& r) {
                                          {"masterFormat", p.master_format},
                                          {"optimizerFormat", p.optimizer_format},
                                          {"reading", p.reading}});
+  label_text(j["recipe"], p.label_text);
   j["sharding"] = assumption(r, "sharding", {{"zero", q.zero},
                                              {"dp", l.dp},
                                              {"expertDp", l.expert_dp()},

@@ -18,6 +18,8 @@ MemoryModel memory_model_of(const ModelConfig& m) {
   out.name = m.name;
   out.label = m.label;
   out.source = m.source;
+  out.label_text = m.label_text;
+  out.source_text = m.source_text;
   out.params = static_cast<double>(count.total);
   out.routed_params = static_cast<double>(count.routed);
   out.routed_experts = m.routed_experts;
@@ -125,8 +127,10 @@ using detail::FieldReader;
 
 Status read_bare_model(const FieldReader& f, MemoryModel& m) {
   m = MemoryModel{};
-  m.label = "the model";
-  m.source = "given";
+  m.label_text = PlanTextId::MemoryModelParams;
+  m.source_text = PlanTextId::MemorySourceGiven;
+  m.label = plan_text(*m.label_text).english();
+  m.source = plan_text(*m.source_text).english();
   for (Status st : {f.read("params", m.params), f.read("routedParams", m.routed_params)})
     if (!st.ok()) return st;
   if (!f.has("shape")) return Ok{};

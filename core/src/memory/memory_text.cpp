@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include "format.h"
@@ -12,13 +13,6 @@
 
 namespace pipesim::detail {
 
-const char* const kZeroSource =
-    "Rajbhandari et al., \"ZeRO: Memory Optimizations Toward Training Trillion Parameter Models\" "
-    "(SC'20), §5; routed experts over their own data-parallel group, DP / EP, as DeepSeek-V3 "
-    "trains (report §3.2: 64-way EP, ZeRO-1 data parallelism)";
-const char* const kActivationSource =
-    "Korthikanti et al., \"Reducing Activation Recomputation in Large Transformer Models\" "
-    "(arXiv 2205.05198), §4, Table 2";
 
 std::string grouped_number(double value) {
   char buf[64];
@@ -36,6 +30,18 @@ namespace {
 
 std::string num(double v) { return format_number(v); }
 
+// An assumption whose source is a phrase (its English is the source) or, without one, a name.
+MemoryAssumption said(const char* topic, std::string text, std::optional<PlanText> source,
+                      std::string name = "") {
+  std::string english = source ? source->english() : std::move(name);
+  return {topic, std::move(text), std::move(english), std::move(source)};
+}
+
+std::optional<PlanText> phrase(std::optional<PlanTextId> id) {
+  if (!id) return std::nullopt;
+  return plan_text(*id);
+}
+
 std::string bytes_of(double per_param, const std::string& format) {
   return num(per_param) + " B (" + format + ")";
 }
@@ -45,7 +51,7 @@ MemoryAssumption model_text(const MemoryResult& r) {
   std::string text = (m.label.empty() ? std::string("the model") : m.label) + ": " +
                      grouped_number(m.params) + " parameters";
   if (m.routed_params > 0) text += ", " + grouped_number(m.routed_params) + " of them in routed experts";
-  return {"model", text, m.source};
+  return said("model", text, phrase(m.source_text), m.source);
 }
 
 MemoryAssumption recipe_text(const MemoryResult& r) {
@@ -56,7 +62,7 @@ MemoryAssumption recipe_text(const MemoryResult& r) {
                      ", optimizer state " + bytes_of(p.optimizer_bytes, p.optimizer_format) +
                      " per parameter";
   if (!p.reading.empty()) text += "; our reading: " + p.reading;
-  return {"recipe", text, p.source};
+  return said("recipe", text, phrase(p.source_text), p.source);
 }
 
 MemoryAssumption sharding_text(const MemoryResult& r) {
@@ -75,7 +81,7 @@ MemoryAssumption sharding_text(const MemoryResult& r) {
               " expert-data-parallel GPUs";
     if (r.param_copies > 1) text += "; each parameter copy is sharded the same way";
   }
-  return {"sharding", text, kZeroSource};
+  return said("sharding", text, plan_text(PlanTextId::MemorySourceSharding));
 }
 
 MemoryAssumption layout_text(const MemoryResult& r) {
@@ -88,9 +94,7 @@ MemoryAssumption layout_text(const MemoryResult& r) {
     text += "; EP " + std::to_string(l.ep) + " within DP, expert DP " + std::to_string(l.expert_dp());
   if (l.sequence_parallel) text += "; sequence parallelism";
   text += "; every stage holds an even share of the parameters, split evenly over TP";
-  return {"layout", text,
-          "our assumption: an even split (embedding and head are not placed on the first and last "
-          "stages; Megatron keeps norm vectors whole on each TP GPU, a negligible share)"};
+  return said("layout", text, plan_text(PlanTextId::MemorySourceEvenSplit));
 }
 
 MemoryAssumption copies_text(const MemoryResult& r) {
@@ -100,7 +104,8 @@ MemoryAssumption copies_text(const MemoryResult& r) {
                      std::to_string(r.param_copies) + (r.param_copies == 1 ? " copy" : " copies") +
                      " of the parameters (each GPU holds " + std::to_string(r.param_copies) +
                      "/P of the model)";
-  return {"copies", text, "the schedule catalogue's stage layout; " + info.source};
+  return said("copies", text,
+              plan_text(PlanTextId::MemorySourceStageLayout, {{"citation", info.source}}));
 }
 
 MemoryAssumption activations_text(const MemoryResult& r) {
@@ -119,7 +124,7 @@ MemoryAssumption activations_text(const MemoryResult& r) {
                      ". Table 2 counts a GPT layer (attention and a 4h MLP with dropout, 16-bit "
                      "activations): grouped-query or latent attention, SwiGLU and experts differ, "
                      "and the first stage's embedding and the last stage's head are not counted";
-  return {"activations", text, kActivationSource};
+  return said("activations", text, plan_text(PlanTextId::MemorySourceActivations));
 }
 
 }  // namespace

@@ -15,9 +15,4 @@ std::vector<MemoryAssumption> memory_assumptions(const MemoryResult& result);
 /// 1708435808 -> "1,708,435,808".
 std::string grouped_number(double value);
 
-/// The source of the expert-data-parallel rule and of ZeRO's stages, as results cite it.
-extern const char* const kZeroSource;
-/// The source of the activation formulas.
-extern const char* const kActivationSource;
-
 }  // namespace pipesim::detail

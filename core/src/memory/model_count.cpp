@@ -25,7 +25,8 @@ ModelConfig llama3_70b() {
   ModelConfig m;
   m.name = "llama3-70b";
   m.label = "Llama-3-70B";
-  m.source = "Meta Llama 3 70B configuration (config.json / params.json)";
+  m.source_text = PlanTextId::MemorySourceLlama3;
+  m.source = plan_text(*m.source_text).english();
   m.layers = 80;
   m.hidden = 8192;
   m.intermediate = 28672;

@@ -23,8 +23,10 @@ Result<ModelConfig> read_model(const FieldReader& f) {
   const FieldReader& c = custom.value();
   if (Status st = c.require({"layers", "hidden", "vocab", "heads"}); !st.ok()) return st.error();
   ModelConfig m;
-  m.label = "custom";
-  m.source = "user input";
+  m.label_text = PlanTextId::MemoryModelCustom;
+  m.source_text = PlanTextId::MemorySourceUserInput;
+  m.label = plan_text(*m.label_text).english();
+  m.source = plan_text(*m.source_text).english();
   for (Status st :
        {c.read("layers", m.layers), c.read("hidden", m.hidden), c.read("intermediate", m.intermediate),
         c.read("vocab", m.vocab), c.read("heads", m.heads), c.read("headDim", m.head_dim),
@@ -48,6 +50,9 @@ Json model_to_json(const ModelConfig& m) {
          {"hidden", m.hidden},
          {"vocab", m.vocab},
          {"tiedEmbeddings", m.tied_embeddings}};
+  // The label and source as phrases a client says in its own language (none for a name).
+  if (m.label_text) j["labelText"] = plan_text_to_json(plan_text(*m.label_text));
+  if (m.source_text) j["sourceText"] = plan_text_to_json(plan_text(*m.source_text));
   if (m.dense_layers > 0) j["intermediate"] = m.intermediate;
   if (m.attention == AttentionKind::GroupedQuery) {
     j["attention"] = "gqa";

@@ -1,6 +1,7 @@
 // The precision recipes: bytes per parameter of each kind of training state, as data, each with
 // the source that states it. A recipe is added here and nowhere else: the CLI, the JSON reader,
 // the catalogue (the page's choices) and the results' assumptions all read this table.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,23 +11,35 @@
 
 namespace pipesim {
 
+namespace {
+
+// The recipe with its label (unless a name) and source in English from their rows of
+// PIPESIM_MEMORY_TEXTS, so the words are written once.
+PrecisionRecipe said(PrecisionRecipe r) {
+  if (r.label_text) r.label = plan_text(*r.label_text).english();
+  if (r.source_text) r.source = plan_text(*r.source_text).english();
+  return r;
+}
+
+}  // namespace
+
+// Formats are number formats only ("fp32", not "fp32 momentum and variance"): every language
+// shows them as written, and what the bytes hold is the recipe's source, a phrase.
 const std::vector<PrecisionRecipe>& precision_recipes() {
   static const std::vector<PrecisionRecipe> kRecipes = {
-      {
-          "mixed-adam",
-          "Mixed-precision Adam",
-          "Rajbhandari et al., \"ZeRO: Memory Optimizations Toward Training Trillion Parameter "
-          "Models\" (SC'20), §3.1: fp16 parameters and gradients, 2 + 2 bytes; fp32 parameters, "
-          "momentum and variance, K = 12 bytes",
-          "",
-          2, 2, 4, 8,
-          "fp16/bf16", "fp16/bf16", "fp32", "fp32 momentum and variance",
-      },
-      {
+      said({
+               "mixed-adam",
+               "",
+               "",
+               "",
+               2, 2, 4, 8,
+               "fp16/bf16", "fp16/bf16", "fp32", "fp32",
+               PlanTextId::MemoryRecipeMixedAdam, PlanTextId::MemoryRecipeMixedAdamSource,
+           }),
+      said({
           "deepseek-v3",
           "DeepSeek-V3",
-          "DeepSeek-V3 Technical Report (arXiv 2412.19437), §3.3.3 \"Low-Precision Optimizer "
-          "States\": BF16 AdamW moments; master weights and gradients kept in FP32",
+          "",
           // §3.3.3 lists the master weights, gradients and moments, not the weights the GEMMs
           // read. Its FP8 framework (§3.3, Figure 6) quantizes each Linear's weight to FP8 as the
           // GEMM runs, from a BF16 copy of the FP32 master: we count that BF16 copy.
@@ -34,8 +47,9 @@ const std::vector<PrecisionRecipe>& precision_recipes() {
           "Figure 6) as keeping a BF16 copy of the FP32 master weights, quantized to FP8 as each "
           "GEMM runs, and count 2 bytes for it (no lasting FP8 copy)",
           2, 4, 4, 4,
-          "bf16", "fp32", "fp32", "bf16 AdamW moments",
-      },
+          "bf16", "fp32", "fp32", "bf16",
+          std::nullopt, PlanTextId::MemoryRecipeDeepSeekSource,
+      }),
   };
   return kRecipes;
 }

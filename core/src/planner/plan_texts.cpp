@@ -82,6 +82,7 @@ const std::vector<PlanTextInfo>& list_plan_texts() {
   static const std::vector<PlanTextInfo> kTexts = {
 #define PIPESIM_PLAN_TEXT_ROW(name, id, text) {PlanTextId::name, id, text},
       PIPESIM_PLAN_TEXTS(PIPESIM_PLAN_TEXT_ROW) PIPESIM_TRACE_TEXTS(PIPESIM_PLAN_TEXT_ROW)
+          PIPESIM_MEMORY_TEXTS(PIPESIM_PLAN_TEXT_ROW)
 #undef PIPESIM_PLAN_TEXT_ROW
   };
   return kTexts;

@@ -38,6 +38,16 @@ export function s(tag, attrs, children) {
   return apply(document.createElementNS(SVG_NS, tag), attrs, children);
 }
 
+/**
+ * A whole message with elements inside it, as children for h(): `text` is the message as the
+ * translator filled it, its `{name}` placeholders for elements left open (t leaves a placeholder
+ * it has no value for), each replaced by `nodes[name]`. The language's word order places the
+ * elements; code never glues a sentence around them.
+ */
+export function messageNodes(text, nodes) {
+  return text.split(/\{(\w+)\}/).map((part, i) => (i % 2 ? nodes[part] ?? `{${part}}` : part)).filter((part) => part !== '');
+}
+
 /** Removes every child of a node. */
 export function clear(node) {
   while (node.firstChild) node.removeChild(node.firstChild);

@@ -13,7 +13,7 @@ import { showFieldError, withFieldNames } from './field-error.js';
 import { setStale } from './stale.js';
 import { labelCells } from './table-labels.js';
 import { countWords, plainPercent } from '../lib/plain-number.js';
-import { assumptionsList } from './memory-assumptions.js';
+import { assumptionsList, labelText, sourceText } from './memory-assumptions.js';
 import CATALOGUE from '../../generated/catalogue.js';
 const FIELDS = [
   ['pp', 'ex.params.pp'], ['tp', 'ex.params.tp'], ['ep', 'ex.params.ep'], ['dp', 'ex.params.dp'], ['gpuMemoryGb', 'ex.params.memory'],
@@ -44,7 +44,7 @@ export function createParamsCalculator({ t, sim, presets }) {
     messages[name] = h('p', { class: 'dpl-field-msg', id: `${id}-msg`, 'aria-live': 'polite' });
     return h('div', { class: 'dpl-field' }, [h('label', { for: id, text: t(key) }), inputs[name], messages[name]]);
   };
-  const recipeField = select('recipe', 'ex.params.recipe', MEMORY.recipes.map((r) => [r.id, r.label]));
+  const recipeField = select('recipe', 'ex.params.recipe', MEMORY.recipes.map((r) => [r.id, labelText(r, t)]));
   const zeroField = select('zero', 'ex.params.zero', MEMORY.zeroStages.map((z) => [String(z), `ZeRO-${z}`]));
   const form = h('div', { class: 'dpl-ex-inputs dpl-params-form' }, [
     h('div', { class: 'dpl-field dpl-field-wide' }, [h('label', { for: presetSelect.id, text: t('ex.params.preset') }), presetSelect]),
@@ -91,7 +91,7 @@ export function createParamsCalculator({ t, sim, presets }) {
 
   function footprintTable(result) {
     return labelCells(h('table', { class: 'dpl-table dpl-params-table dpl-ex-table' }, [
-      h('caption', { text: t('ex.params.footprintCaption', { model: result.model.label || result.model.name, tp: result.tp, pp: result.pp, ep: result.ep, dp: result.dp }) }),
+      h('caption', { text: t('ex.params.footprintCaption', { model: labelText(result.model, t) || result.model.name, tp: result.tp, pp: result.pp, ep: result.ep, dp: result.dp }) }),
       h('thead', {}, [h('tr', {}, ['ex.params.col.schedule', 'ex.params.col.stages', 'ex.params.col.perRank', 'ex.params.col.copies',
         'ex.params.col.params', 'ex.params.col.weights', 'ex.params.col.bytes', 'ex.params.col.share'].map((k) => h('th', { scope: 'col', text: t(k) })))]),
       h('tbody', {}, SCHEDULE_NAMES.filter((name) => result.schedules[name]).map((name) => {
@@ -121,7 +121,7 @@ export function createParamsCalculator({ t, sim, presets }) {
     ]));
     const excluded = result.excluded.map((p) => h('li', { text: t('ex.params.excluded', { part: partName(p.part), n: grouped(p.params) }) }));
     breakdown.replaceChildren(
-      h('p', { class: 'dpl-params-model' }, [h('strong', { text: result.model.label || result.model.name }), ' · ', h('span', { text: result.model.source || '' })]),
+      h('p', { class: 'dpl-params-model' }, [h('strong', { text: labelText(result.model, t) || result.model.name }), ' · ', h('span', { text: sourceText(result.model, t) })]),
       h('div', { class: 'dpl-table-wrap', tabindex: 0, role: 'region', 'aria-label': t('ex.params.breakdownCaption') }, [labelCells(h('table', { class: 'dpl-table dpl-params-table dpl-ex-table' }, [
         h('caption', { text: t('ex.params.breakdownCaption') }),
         h('thead', {}, [h('tr', {}, ['ex.params.col.part', 'ex.params.col.count', 'ex.params.col.formula'].map((k) => h('th', { scope: 'col', text: t(k) })))]),

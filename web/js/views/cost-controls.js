@@ -7,7 +7,7 @@
 // state: { costs, config (the schedule the formula is about), fieldErrors: {path: SimError},
 //          source?: {name, lines} when the costs are a profiler trace's (views/trace-import.js):
 //          which file, and how core derived each cost, said under the fields }
-import { h, uniqueId } from '../ui/dom.js';
+import { h, messageNodes, uniqueId } from '../ui/dom.js';
 import { formatNumber } from '../lib/format.js';
 import { derivationText } from '../lib/trace-costs.js';
 import { showFieldError } from '../ui/field-error.js';
@@ -167,9 +167,9 @@ export function mount(element, deps) {
     ownError = null;
     showMessages();
     const ref = result.reference || {};
-    const simulated = h('p', { class: 'dpl-ref-sim' }, [
-      h('span', { text: t('ref.simulated') }), ' ', h('strong', { text: formatNumber(result.bubble.max, 3, t.lang) }),
-    ]);
+    // Whole messages with the numbers (and the formula, which is maths) as elements inside.
+    const simulated = h('p', { class: 'dpl-ref-sim' },
+      messageNodes(t('ref.simulated'), { value: h('strong', { text: formatNumber(result.bubble.max, 3, t.lang) }) }));
     if (!ref.formula) {
       reference.replaceChildren(h('p', { class: 'dpl-ref-none', text: t('ref.none', { schedule: scheduleTitle(config.schedule, t) }) }), simulated);
       return;
@@ -183,11 +183,11 @@ export function mount(element, deps) {
     // A reason puts the config outside the region: combined 1F1B, or unequal per-stage costs.
     const condition = ref.reason ? t(config.a2aOverlap ? 'ref.a2aOverlap' : 'ref.unequal') : region ? t('ref.condition', { c: region }) : '';
     reference.replaceChildren(
-      h('p', { class: 'dpl-ref-formula' }, [
-        h('span', { text: t('ref.formula', { schedule: scheduleTitle(config.schedule, t) }) }), ' ',
-        // One left-to-right unit, so a right-to-left page does not reorder "formula = value".
-        h('bdi', { dir: 'ltr' }, [h('code', { text: ref.formula }), ' = ', h('strong', { text: formatNumber(ref.bubbleMax, 3, t.lang) })]),
-      ]),
+      // The equation "formula = value" is maths, one left-to-right unit inside the message, so a
+      // right-to-left page does not reorder it.
+      h('p', { class: 'dpl-ref-formula' }, messageNodes(t('ref.formula', { schedule: scheduleTitle(config.schedule, t) }), {
+        formula: h('bdi', { dir: 'ltr' }, [h('code', { text: ref.formula }), ' = ', h('strong', { text: formatNumber(ref.bubbleMax, 3, t.lang) })]),
+      })),
       simulated,
       h('p', { class: `dpl-ref-verdict ${applies ? 'is-ok' : 'is-off'}` }, [
         h('span', { class: 'dpl-ref-mark', 'aria-hidden': 'true', text: applies ? '✓' : '!' }),

@@ -9,14 +9,15 @@
 import { h, uniqueId } from '../ui/dom.js';
 import { showFieldError } from '../ui/field-error.js';
 import { defaultMemoryModel } from '../state.js';
+import { labelText } from '../ui/memory-assumptions.js';
 import CATALOGUE from '../../generated/catalogue.js';
 
 const MEMORY = CATALOGUE.memory;
 const TYPING_DELAY_MS = 400;
 
-// [field, path inside memoryModel, control kind, its choices]
+// [field, path inside memoryModel, control kind, its choices (or a function of t giving them)]
 const FIELDS = [
-  ['recipe', ['recipe'], 'select', MEMORY.recipes.map((r) => [r.id, r.label])],
+  ['recipe', ['recipe'], 'select', (t) => MEMORY.recipes.map((r) => [r.id, labelText(r, t)])],
   ['zero', ['zero'], 'select', MEMORY.zeroStages.map((z) => [String(z), `ZeRO-${z}`])],
   ['tp', ['layout', 'tp'], 'number'],
   ['dp', ['layout', 'dp'], 'number'],
@@ -48,7 +49,7 @@ export function mount(element, deps) {
       : h('div', { class: 'dpl-field' }, [h('label', { for: id, text: t(`memc.${name}`) }), c, messages[name]]);
   };
   const modelField = control('model', 'select', [['', t('memc.none')], ...MEMORY.models.map((m) => [m.name, m.label])]);
-  const grid = h('div', { class: 'dpl-form-grid dpl-memory-grid', hidden: true }, FIELDS.map(([name, , kind, options]) => control(name, kind, options)));
+  const grid = h('div', { class: 'dpl-form-grid dpl-memory-grid', hidden: true }, FIELDS.map(([name, , kind, options]) => control(name, kind, typeof options === 'function' ? options(t) : options)));
   const root = h('fieldset', { class: 'dpl dpl-form dpl-memory-form' }, [
     h('legend', { text: t('memc.legend') }),
     h('p', { class: 'dpl-field-hint', text: t('memc.hint') }),

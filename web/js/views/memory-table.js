@@ -4,7 +4,7 @@
 // each with its source, or what sets the sides apart when the request counts them differently.
 // mount(el, {sim, t, request}) -> {update({t}), destroy()}
 import { h, clear } from '../ui/dom.js';
-import { assumptionText, sentenceGap } from '../ui/memory-assumptions.js';
+import { assumptionText, labelText, sentenceGap, sourceText } from '../ui/memory-assumptions.js';
 import { formatPercent, formatFixedIn, formatNumber, formatCount } from '../lib/format.js';
 import { errorText } from '../lib/error-text.js';
 
@@ -23,7 +23,7 @@ function table(result, t) {
     h('caption', { text: t('mem.table.caption', { schedule: sides[0].assumptions.copies.title }) }),
     h('thead', {}, [h('tr', {}, head.map((k) => h('th', { scope: 'col', text: t(k) })))]),
     h('tbody', {}, sides.map((side) => h('tr', {}, [
-      h('th', { scope: 'row' }, [h('span', { text: side.model.label }), h('span', { class: 'dpl-memory-layout', text: layoutCell(side, t) })]),
+      h('th', { scope: 'row' }, [h('span', { text: labelText(side.assumptions.model, t) }), h('span', { class: 'dpl-memory-layout', text: layoutCell(side, t) })]),
       h('td', { text: billions(side.perCopy.params, t) }),
       h('td', { text: `${formatPercent(side.perCopy.routedShare.params, 0, t.lang)}; ${formatPercent(side.perCopy.routedShare.bytes, 0, t.lang)}` }),
       h('td', { text: gb(side.extraCopyBytes, t) }),
@@ -45,17 +45,17 @@ function assumptions(result, t) {
     const sharding = a.sharding.zero === 0 ? t('mem.a.sharding0') : t('mem.a.shardingShared', { zero: a.sharding.zero, what: t(`mem.shards.${a.sharding.zero}`) });
     const copies = t('mem.a.copiesShared', { title: a.copies.title, copies: formatNumber(a.copies.paramCopies, 3, t.lang) });
     const policy = a.layout.policy === 'gpus' ? t('mem.a.policyGpus', { gpus: formatCount(a.layout.gpus, t.lang) }) : t('mem.a.policyGiven');
-    for (const [topic, text, source] of [['recipe', assumptionText('recipe', a.recipe, t), a.recipe.source],
-      ['sharding', sharding, a.sharding.source], ['copies', copies, a.copies.source], ['layout', policy, a.layout.source]]) {
+    for (const [topic, text, source] of [['recipe', assumptionText('recipe', a.recipe, t), sourceText(a.recipe, t)],
+      ['sharding', sharding, sourceText(a.sharding, t)], ['copies', copies, sourceText(a.copies, t)], ['layout', policy, sourceText(a.layout, t)]]) {
       shared.push(h('dt', { text: t(`mem.topic.${topic}`) }),
         h('dd', {}, [h('span', { text }), sentenceGap(t), h('span', { class: 'dpl-assumption-source', text: t('mem.source', { source }) })]));
     }
   }
   const perSide = sides.flatMap((side) => [
-    h('dt', { text: side.model.label }),
+    h('dt', { text: labelText(side.assumptions.model, t) }),
     h('dd', {}, [
       h('span', { text: t.sentences(assumptionText('model', side.assumptions.model, t), assumptionText('layout', side.assumptions.layout, t)) }),
-      sentenceGap(t), h('span', { class: 'dpl-assumption-source', text: t('mem.source', { source: side.assumptions.model.source }) }),
+      sentenceGap(t), h('span', { class: 'dpl-assumption-source', text: t('mem.source', { source: sourceText(side.assumptions.model, t) }) }),
     ]),
   ]);
   return h('div', { class: 'dpl-memory-assumptions' }, [

@@ -27,7 +27,7 @@ import { localizedError } from '../lib/error-text.js';
 import { planText as phraseText } from '../lib/plan-text.js';
 import { SCHEDULE_NAMES, scheduleTitle, scheduleInfo } from '../lib/schedules.js';
 import { PLANNER_PRESETS, presetSpec, PLAN_FIELDS as FIELDS, PLAN_URL_KEYS, planKey as key } from '../lib/planner-presets.js';
-import { assumptionsList } from '../ui/memory-assumptions.js';
+import { assumptionsList, labelText } from '../ui/memory-assumptions.js';
 import CATALOGUE from '../../generated/catalogue.js';
 
 const TYPING_DELAY_MS = 350;
@@ -42,7 +42,7 @@ const planText = (plan) => PLAN_URL_KEYS.filter((k) => typeof plan?.[k] === 'str
 // core's catalogue, and the memory model's precision recipe and ZeRO stage (catalogue().memory).
 const CHOICES = {
   schedule: { values: SCHEDULE_NAMES, label: (v, t) => scheduleTitle(v, t), none: 'plan.requested.choose' },
-  recipe: { values: CATALOGUE.memory.recipes.map((r) => r.id), label: (v) => CATALOGUE.memory.recipes.find((r) => r.id === v).label, none: 'plan.training.default' },
+  recipe: { values: CATALOGUE.memory.recipes.map((r) => r.id), label: (v, t) => labelText(CATALOGUE.memory.recipes.find((r) => r.id === v), t), none: 'plan.training.default' },
   zero: { values: CATALOGUE.memory.zeroStages.map(String), label: (v) => `ZeRO-${v}`, none: 'plan.training.default' },
 };
 const MOE_ONLY = new Set(['/model/activeParams', '/model/routedParams', '/model/experts', '/model/expertParallel']);
