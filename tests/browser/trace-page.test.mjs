@@ -178,7 +178,8 @@ test('in Russian the trace panel says how each cost was derived, and why a trace
     await page.waitForSelector(`${PANEL} .dpl-trace-costs dd`, { timeout: 20000 });
     const derivations = await page.$$eval(`${PANEL} .dpl-trace-costs dd`, (els) => els.map((e) => e.textContent));
     // F&B, then the layers per chunk (a plural family: "2 раза"), from core's phrases.
-    assert.match(derivations[3], /^прямой проход \+ обратный проход = [\d.]+ ms \+ [\d.]+ ms: вычисления пары/);
+    // Its numbers in Russian form, with a decimal comma (lib/plan-text.js).
+    assert.match(derivations[3], /^прямой проход \+ обратный проход = \d+,\d+ ms \+ \d+,\d+ ms: вычисления пары/);
     assert.equal(derivations[6], 'каждая из десяти частей запускала работу на GPU 2 раза за пару');
     for (const text of derivations) assert.doesNotMatch(text, /\{\w+(:\w+)?\}|modelPairMs|pairMs|undefined/);
     // A trace without DeepSeek's part annotations: no costs, and the reason in Russian (profile.no_parts).
