@@ -81,6 +81,13 @@ test('three schedules share the axis of the longest and every stop of each', () 
   assert.deepEqual(set.lanes[0].rowLabels[3], { key: 'axis.rank', vars: { rank: 3 } });
 });
 
+test('a run with more stages than ranks says so beside its step time; one stage per rank says nothing', () => {
+  // DualPipeV at 4 ranks: 8 full-size stages, 2 on each rank (the reason its step is longer than 1F1B's).
+  const [v, one, dual] = simLanes([run('dualpipev'), run('1f1b'), run('dualpipe')]);
+  assert.deepEqual(v.stats[1], { key: 'stat.modelStages', vars: { stages: '8', k: '2' } });
+  for (const lane of [one, dual]) assert.ok(!lane.stats.some((stat) => stat.key === 'stat.modelStages'), lane.title);
+});
+
 test('one run alone, and titles default to the schedule', () => {
   const set = laneSet(simLanes([run('zb-h1')]));
   assert.equal(set.lanes.length, 1);

@@ -27,6 +27,10 @@ function partCount(tracks, comm) {
 function statsOf(r, lang) {
   const stats = [
     { key: 'stat.makespan', vars: { v: formatNumber(r.makespan, 3, lang) } },
+    // More stages than ranks (DualPipeV, ZB-V, interleaved 1F1B): each rank runs several stages at
+    // the costs given, a deeper model than a one-stage-per-rank run beside it; said next to the step
+    // time, which it explains (DualPipeV at 6 x 12: 82 against 1F1B's 51).
+    ...(r.stages > r.ranks ? [{ key: 'stat.modelStages', vars: { stages: formatNumber(r.stages, 0, lang), k: formatNumber(r.stagesPerRank, 0, lang) } }] : []),
     { key: 'stat.bubbleMax', vars: { v: formatNumber(r.bubble.max, 3, lang) } },
     { key: 'stat.bubbleFraction', vars: { v: formatPercent(r.bubble.fraction, 1, lang) } },
     { key: 'stat.peak', vars: { v: formatNumber(r.maxPeakActivationMemory, 3, lang) } },
