@@ -4,6 +4,8 @@
 // request interception on the same origin, under the same CSP as the site. Embeds also take the
 // communication model and the stream view.
 import { test } from 'node:test';
+import { LOCALES } from '../../web/js/lib/locales.js';
+import { FONT_SETS } from '../../web/js/lib/font-sets.js';
 import assert from 'node:assert/strict';
 import { useSite, openPage, waitForTimeline, readDrawnOps, expectedOps, expectedParts, screenshot, servePages, hostHtml as html } from './helpers.mjs';
 
@@ -142,6 +144,25 @@ test('a Hindi <dualpipe-timeline> declares the Devanagari web font in its host p
     assert.deepEqual(log.errors, []);
   } finally {
     await context.close();
+  }
+});
+
+test('embed.html in a language of another script loads that script\'s web font, so its letters are not boxes', async () => {
+  // Every language with a font set but Hindi, whose font embed.html's own stylesheet declares.
+  for (const { code, font } of LOCALES.filter((l) => l.font && l.strings && l.code !== 'hi')) {
+    const { context, page, log } = await openPage(site.browser);
+    try {
+      await page.goto(`${site.server.url}embed.html?widget=timeline&schedule=1f1b&ranks=4&microbatches=8&lang=${code}`);
+      await waitForTimeline(page);
+      const family = FONT_SETS[font].family;
+      await page.waitForFunction((f) => [...document.fonts].some((face) => face.family.replaceAll('"', '') === f), family);
+      await page.evaluate(() => document.fonts.ready);
+      const faces = await page.evaluate((f) => [...document.fonts].filter((face) => face.family.replaceAll('"', '') === f).map((face) => face.status), family);
+      assert.ok(faces.includes('loaded'), `${code}: ${family} ${faces.join(', ')}`);
+      assert.deepEqual(log.errors, []);
+    } finally {
+      await context.close();
+    }
   }
 });
 
