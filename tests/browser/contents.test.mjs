@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { useSite, openPage, waitForTimeline, REPO } from './helpers.mjs';
+import { useSite, openPage, waitForTimeline, followInPageLink, REPO } from './helpers.mjs';
 
 const site = useSite({ pipesim: false });
 const quiz = JSON.parse(await readFile(`${REPO}/lessons/quiz.json`, 'utf8'));
@@ -156,11 +156,9 @@ for (const [lang, text] of [['en', 'the table in â€œWhat the second copy costsâ€
       await page.goto(`${site.server.url}#exercise=param-overhead&lang=${lang}`);
       await page.waitForSelector('#exercise-param-overhead .dpl-ex-tables a', { timeout: 30000 });
       assert.equal(await page.$eval('#exercise-param-overhead .dpl-ex-tables a', (a) => a.textContent), text);
-      const address = await page.evaluate(() => location.hash);
-      await page.click('#exercise-param-overhead .dpl-ex-tables a');
-      await page.waitForFunction(() => document.activeElement?.matches('.memory-widget[data-memory-id="mem"]'));
-      await page.waitForFunction(() => Math.abs(document.querySelector('.memory-widget[data-memory-id="mem"]').getBoundingClientRect().top) < 40);
-      assert.equal(await page.evaluate(() => location.hash), address, 'the address keeps the page state');
+      const address = await followInPageLink(page, '#exercise-param-overhead .dpl-ex-tables a', '.memory-widget[data-memory-id="mem"]', 40);
+      assert.ok(await page.evaluate(() => document.activeElement?.matches('.memory-widget[data-memory-id="mem"]')), 'the table itself has the focus');
+      assert.equal(address.after, address.before, 'the address keeps the page state');
       assert.deepEqual(log.errors, []);
     } finally {
       await context.close();

@@ -202,3 +202,16 @@ export async function servePages(page, url, files) {
 
 /** A host page; scripts that mount figures go at the end of <body>, as the course runs them after rendering. */
 export const hostHtml = (body, head = '', tail = '', lang = 'en') => `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><link rel="icon" href="data:,">${head}</head><body>${body}${tail}</body></html>`;
+
+/**
+ * Clicks the in-page link `link` and waits until the focus is in `target` and `target` sits within
+ * `near` px of the viewport's top. Returns the address before and after, for the caller to compare
+ * (such a link moves the reader, not the page state in the address).
+ */
+export async function followInPageLink(page, link, target, near) {
+  const before = await page.evaluate(() => location.hash);
+  await page.click(link);
+  await page.waitForFunction((sel) => document.activeElement?.closest(sel), target);
+  await page.waitForFunction(([sel, px]) => Math.abs(document.querySelector(sel).getBoundingClientRect().top) < px, [target, near]);
+  return { before, after: await page.evaluate(() => location.hash) };
+}

@@ -9,7 +9,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { useSite, openPage, waitForTimeline, REPO } from './helpers.mjs';
+import { useSite, openPage, waitForTimeline, followInPageLink, REPO } from './helpers.mjs';
 import { LANGS } from '../../web/js/lib/locales.js';
 import { withoutIsolates } from '../../web/js/lib/bidi.js';
 
@@ -125,11 +125,8 @@ for (const [lang, word] of [['en', 'exercise'], ['hi', 'अभ्यास']]) {
       // The overview list: one link per exercise, numbered as the exercises are.
       const refs = await page.$$eval('.lesson a.ex-ref', (as) => as.map((a) => [a.dataset.exercise, a.textContent]));
       assert.deepEqual(refs, EXERCISE_ORDER.map((id, i) => [id, `${word} ${i + 1}`]));
-      const address = await page.evaluate(() => location.hash);
-      await page.click('.lesson a.ex-ref[data-exercise="hand-trace"]');
-      await page.waitForFunction(() => document.activeElement?.closest('#exercise-hand-trace'));
-      await page.waitForFunction(() => Math.abs(document.querySelector('#exercise-hand-trace').getBoundingClientRect().top) < 80);
-      assert.equal(await page.evaluate(() => location.hash), address, 'the address keeps the page state');
+      const address = await followInPageLink(page, '.lesson a.ex-ref[data-exercise="hand-trace"]', '#exercise-hand-trace', 80);
+      assert.equal(address.after, address.before, 'the address keeps the page state');
       assert.deepEqual(log.errors, []);
     } finally {
       await context.close();

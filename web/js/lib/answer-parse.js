@@ -18,6 +18,7 @@
 // The tolerance comes from the definition: {absolute} and/or {relative}; either one suffices. A
 // wrong answer is judged too high or too low, and no more: how far off, or by what factor, would
 // let a learner compute the answer from one wrong try (issue 29).
+import { decimalSign } from './format.js';
 
 /** Which parser a definition's `unit` text calls for. */
 export function unitKind(unit = '') {
@@ -78,13 +79,7 @@ function ungroup(intPart) {
 }
 
 /** Whether language `lang` writes a decimal comma (Intl.NumberFormat: es, ru, tr; not en, hi, zh). */
-export function usesDecimalComma(lang) {
-  try {
-    return new Intl.NumberFormat(lang).formatToParts(1.5).find((part) => part.type === 'decimal')?.value === ',';
-  } catch {
-    return false;
-  }
-}
+export const usesDecimalComma = (lang) => decimalSign(lang) === ',';
 
 /**
  * Parses `text` as an answer of `kind`. Returns {ok: true, value} in the kind's base unit

@@ -62,6 +62,16 @@ export function formatFixedIn(value, decimals, lang = DEFAULT_LANG) {
   return formatOf(lang, 'f', decimals, { minimumFractionDigits: decimals, maximumFractionDigits: decimals, useGrouping: false }).format(value);
 }
 
+/** The decimal sign language `lang` writes ("," in Spanish, "." in English), Western digits as everywhere here. */
+export function decimalSign(lang = DEFAULT_LANG) {
+  try {
+    return formatOf(lang, 'f', 1, { minimumFractionDigits: 1, maximumFractionDigits: 1, useGrouping: false }).formatToParts(1.5)
+      .find((part) => part.type === 'decimal')?.value ?? '.';
+  } catch {
+    return '.'; // not a language tag Intl knows
+  }
+}
+
 /** A fraction as a percentage: 0.0909 -> "9.1%" (Spanish "9,1 %", Turkish "%9,1"). */
 export function formatPercent(fraction, decimals = 1, lang = DEFAULT_LANG) {
   if (lang && lang !== DEFAULT_LANG && Number.isFinite(fraction)) {

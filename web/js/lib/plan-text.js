@@ -13,7 +13,7 @@ import CATALOGUE from '../../generated/catalogue.js';
 import { catalogueText } from './i18n.js';
 import { DEFAULT_LANG } from './locales.js';
 import { scheduleTitle } from './schedules.js';
-import { formatFixed, formatPercent, formatSignificant, numberLocale } from './format.js';
+import { decimalSign, formatFixed, formatPercent, formatSignificant } from './format.js';
 
 const ENGLISH = new Map(CATALOGUE.planTexts.map((text) => [text.id, text.message]));
 const PLACEHOLDER = /\{(\w+)(?::(\w+))?\}/g;
@@ -45,9 +45,6 @@ export function planTemplate(id, lang = DEFAULT_LANG, params = {}) {
 export function planPlaceholders(template) {
   return [...new Set([...template.matchAll(PLACEHOLDER)].map((m) => m[1]))];
 }
-
-/** `lang`'s decimal sign ("," in Spanish), Western digits as everywhere (format.js). */
-const decimalSign = (lang) => new Intl.NumberFormat(numberLocale(lang)).formatToParts(1.5).find((part) => part.type === 'decimal')?.value ?? '.';
 
 /**
  * `value` in the placeholder format `format` (plan_texts.h): "" %.15g, f0-f2 fixed decimals,
